@@ -1,0 +1,71 @@
+//! Modiar rules: placeholder until the rules issue lands.
+
+use std::fmt;
+
+use super::{Final, Game, Move, MoveEffect, MoveList, Side, Variant};
+use crate::notation::{MoveError, PositionError, PositionFields};
+
+/// A Modiar position (not yet implemented).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Modiar {
+    variant: Variant,
+}
+
+impl Modiar {
+    pub fn start(variant: Variant) -> Modiar {
+        Modiar { variant }
+    }
+
+    pub fn from_fields(f: &PositionFields) -> Result<Modiar, PositionError> {
+        Err(PositionError::new(
+            "game id",
+            format!("{} is not implemented yet", f.variant),
+        ))
+    }
+}
+
+impl Game for Modiar {
+    fn variant(&self) -> Variant {
+        self.variant
+    }
+    fn side_to_move(&self) -> Side {
+        Side::South
+    }
+    fn fullmove(&self) -> u32 {
+        1
+    }
+    fn row(&self, _side: Side) -> &[u8] {
+        &[]
+    }
+    fn store(&self, _side: Side) -> u32 {
+        0
+    }
+    fn generate_moves(&self, _moves: &mut MoveList) {}
+    fn play(&mut self, _mv: Move) -> MoveEffect {
+        unimplemented!()
+    }
+    fn final_result(&self) -> Option<Final> {
+        None
+    }
+    fn hash(&self) -> u64 {
+        0
+    }
+    fn repetition_limit(&self) -> usize {
+        3
+    }
+    fn repetition_final(&self) -> Final {
+        unimplemented!()
+    }
+    fn parse_move(&self, token: &str) -> Result<Move, MoveError> {
+        Err(MoveError::malformed(token, "not implemented"))
+    }
+    fn move_name(&self, mv: Move) -> String {
+        format!("{}", mv.index() + 1)
+    }
+}
+
+impl fmt::Display for Modiar {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.variant)
+    }
+}

@@ -1,0 +1,595 @@
+//! Toguz Kumalak and its smaller boards (`toguz-kumalak`, `toguz-kumalak-7`, `bestemshe`).
+//!
+//! Rules in `protocol/rules-toguz-kumalak.md`. In short: sow counter-clockwise from an own hole,
+//! the first stone back into the origin (unless it held one stone); an even count made on the
+//! opponent's row is captured; a count of exactly 3 there makes a tuzdik, once per player, never
+//! on hole N, never mirroring the opponent's; a store above half of all stones wins; a player to
+//! move with empty holes ends the game and each side keeps the stones on their own row.
+
+use std::fmt;
+
+use super::{
+    hash_state, EndReason, Final, Game, Move, MoveEffect, MoveList, Side, Variant, MAX_RING,
+};
+use crate::notation::{self, MoveError, PositionError, PositionFields};
+
+/// Marks "no tuzdik" in [`Toguz::tuzdik`]'s ring-index slots.
+const NO_TUZDIK: u8 = 0xFF;
+
+/// A Toguz Kumalak position on 9, 7 or 5 holes a row.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Toguz {
+    /// Stones per ring place (South's holes then North's); places past `2 * holes` stay 0.
+    ring: [u8; MAX_RING],
+    stores: [u16; 2],
+    /// Ring index of each side's tuzdik (on the opponent's row), or [`NO_TUZDIK`].
+    tuzdik: [u8; 2],
+    holes: u8,
+    side: Side,
+    fullmove: u32,
+}
+
+impl Toguz {
+    /// The start position of a Toguz variant: N stones in each of the 2N holes.
+    pub fn start(variant: Variant) -> Toguz {
+        let holes = variant.holes();
+        assert!(
+            matches!(variant, Variant::Toguz { .. }),
+            "{variant} is not a Toguz Kumalak game"
+        );
+        let mut ring = [0u8; MAX_RING];
+        ring[..2 * holes].fill(holes as u8);
+        Toguz {
+            ring,
+            stores: [0, 0],
+            tuzdik: [NO_TUZDIK; 2],
+            holes: holes as u8,
+            side: Side::South,
+            fullmove: 1,
+        }
+    }
+
+    /// Builds and checks a position from parsed fields.
+    pub fn from_fields(f: &PositionFields) -> Result<Toguz, PositionError> {
+        let variant = f.variant;
+        let n = variant.holes();
+        f.check_total()?;
+        let mut pos = Toguz::start(variant);
+        for side in Side::BOTH {
+            let offset = side.index() * n;
+            pos.ring[offset..offset + n].copy_from_slice(f.row(side));
+            pos.stores[side.index()] = f.stores[side.index()] as u16;
+        }
+        for side in Side::BOTH {
+            let Some(h) = f.tuzdiks[side.index()] else {
+                continue;
+            };
+            let whose = if side == Side::South {
+                "south"
+            } else {
+                "north"
+            };
+            if !variant.has_tuzdik() {
+                return Err(PositionError::new(
+                    "tuzdiks",
+                    format!("{variant} has no tuzdiks"),
+                ));
+            }
+            if h as usize == n {
+                return Err(PositionError::new(
+                    "tuzdiks",
+                    format!("{whose}'s tuzdik on hole {n}: a tuzdik can never be the last hole"),
+                ));
+            }
+            let index = side.other().index() * n + h as usize - 1;
+            if pos.ring[index] != 0 {
+                return Err(PositionError::new(
+                    "tuzdiks",
+                    format!(
+                        "{whose}'s tuzdik (hole {h} of the opponent's row) holds {} stones",
+                        pos.ring[index]
+                    ),
+                ));
+            }
+            pos.tuzdik[side.index()] = index as u8;
+        }
+        if let [Some(a), Some(b)] = f.tuzdiks {
+            if a == b {
+                return Err(PositionError::new(
+                    "tuzdiks",
+                    format!("both tuzdiks on hole {a}: a tuzdik cannot mirror the other"),
+                ));
+            }
+        }
+        pos.side = f.side;
+        pos.fullmove = f.fullmove;
+        Ok(pos)
+    }
+
+    #[inline]
+    fn n(&self) -> usize {
+        self.holes as usize
+    }
+
+    /// Who owns the ring place (whose row it is on).
+    #[inline]
+    fn owner(&self, index: usize) -> Side {
+        if index < self.n() {
+            Side::South
+        } else {
+            Side::North
+        }
+    }
+
+    /// Sows `k` stones one by one from ring place `from` (inclusive) and returns the place of the
+    /// last. Stones falling into a tuzdik go straight to its owner's store. Whole laps are added
+    /// in one pass, so a hole of 100 stones costs no more than one of 20.
+    #[inline]
+    fn sow(&mut self, from: usize, k: usize) -> usize {
+        let ring = 2 * self.n();
+        let laps = (k - 1) / ring;
+        if laps > 0 {
+            for place in &mut self.ring[..ring] {
+                *place += laps as u8;
+            }
+        }
+        let mut place = from;
+        for _ in 0..k - laps * ring {
+            self.ring[place] += 1;
+            place += 1;
+            if place == ring {
+                place = 0;
+            }
+        }
+        // Stones that fell into tuzdiks: move them to their owners' stores.
+        for side in Side::BOTH {
+            let t = self.tuzdik[side.index()];
+            if t != NO_TUZDIK {
+                self.stores[side.index()] += self.ring[t as usize] as u16;
+                self.ring[t as usize] = 0;
+            }
+        }
+        if place == 0 {
+            ring - 1
+        } else {
+            place - 1
+        }
+    }
+
+    /// Half of all stones: a store above this has won.
+    #[inline]
+    fn half(&self) -> u16 {
+        (self.n() * self.n()) as u16
+    }
+
+    /// The tuzdik a side owns, as a hole number on the opponent's row.
+    fn tuzdik_hole(&self, side: Side) -> Option<u8> {
+        let t = self.tuzdik[side.index()];
+        (t != NO_TUZDIK).then(|| (t as usize % self.n()) as u8 + 1)
+    }
+
+    /// The hole number (1-based, on its owner's row) of a ring place.
+    #[inline]
+    fn hole_number(&self, index: usize) -> usize {
+        index % self.n() + 1
+    }
+}
+
+impl Game for Toguz {
+    fn variant(&self) -> Variant {
+        Variant::Toguz { holes: self.holes }
+    }
+
+    fn holes(&self) -> usize {
+        self.n()
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    fn fullmove(&self) -> u32 {
+        self.fullmove
+    }
+
+    fn row(&self, side: Side) -> &[u8] {
+        let n = self.n();
+        &self.ring[side.index() * n..side.index() * n + n]
+    }
+
+    fn store(&self, side: Side) -> u32 {
+        self.stores[side.index()] as u32
+    }
+
+    fn tuzdik(&self, side: Side) -> Option<u8> {
+        self.tuzdik_hole(side)
+    }
+
+    #[inline]
+    fn generate_moves(&self, moves: &mut MoveList) {
+        let half = self.half();
+        if self.stores[0] > half || self.stores[1] > half {
+            return;
+        }
+        // Tuzdik holes are always empty, so "non-empty" already excludes them.
+        for (i, &stones) in self.row(self.side).iter().enumerate() {
+            if stones > 0 {
+                moves.push(Move::hole(i));
+            }
+        }
+    }
+
+    #[inline]
+    fn play(&mut self, mv: Move) -> MoveEffect {
+        let n = self.n();
+        let me = self.side;
+        let from = me.index() * n + mv.index();
+        let k = self.ring[from] as usize;
+        debug_assert!(k > 0, "move from an empty hole");
+        self.ring[from] = 0;
+        let start = if k == 1 { (from + 1) % (2 * n) } else { from };
+        let last = self.sow(start, k);
+        let mut effect = MoveEffect {
+            last: last as u8,
+            ..MoveEffect::default()
+        };
+        if self.owner(last) != me && self.tuzdik[me.index()] as usize != last {
+            let count = self.ring[last];
+            if count.is_multiple_of(2) {
+                self.stores[me.index()] += count as u16;
+                self.ring[last] = 0;
+                effect.captured = count as u32;
+            } else if count == 3 && self.may_make_tuzdik(me, last) {
+                self.stores[me.index()] += 3;
+                self.ring[last] = 0;
+                self.tuzdik[me.index()] = last as u8;
+                effect.captured = 3;
+                effect.tuzdik = true;
+            }
+        }
+        if me == Side::North {
+            self.fullmove += 1;
+        }
+        self.side = me.other();
+        effect
+    }
+
+    fn final_result(&self) -> Option<Final> {
+        let half = self.half();
+        let [s, n] = self.stores;
+        if s > half || n > half {
+            return Some(Final::by_totals(
+                s as u32,
+                n as u32,
+                EndReason::MajorityInStore,
+            ));
+        }
+        if self.row(self.side).iter().all(|&x| x == 0) {
+            // The side to move is stuck: every stone left lies on the other side's row.
+            let mut totals = [s as u32, n as u32];
+            for side in Side::BOTH {
+                totals[side.index()] += self.row(side).iter().map(|&x| x as u32).sum::<u32>();
+            }
+            return Some(Final::by_totals(totals[0], totals[1], EndReason::NoMoves));
+        }
+        None
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        let extra = self.stores[0] as u64
+            | (self.stores[1] as u64) << 16
+            | (self.tuzdik[0] as u64) << 32
+            | (self.tuzdik[1] as u64) << 40
+            | (self.side as u64) << 48
+            | (self.holes as u64) << 56;
+        hash_state(&self.ring, extra)
+    }
+
+    fn repetition_limit(&self) -> usize {
+        3
+    }
+
+    fn repetition_final(&self) -> Final {
+        Final {
+            outcome: super::Outcome::Draw,
+            south: self.stores[0] as u32,
+            north: self.stores[1] as u32,
+            reason: EndReason::Repetition,
+        }
+    }
+
+    /// Accepts the hole number (`7`) or federation notation (`76`, `36x`, PlayOK's `87(10)`), whose
+    /// landing hole, tuzdik mark and store total must match what the move really does.
+    fn parse_move(&self, token: &str) -> Result<Move, MoveError> {
+        let n = self.n();
+        let bytes = token.as_bytes();
+        let (hole_part, rest) = token.split_at(
+            bytes
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .count()
+                .min(1),
+        );
+        if hole_part.is_empty() {
+            return Err(MoveError::malformed(
+                token,
+                format!("expected a hole number 1..{n} or federation notation like 76 or 36x"),
+            ));
+        }
+        let mv = Move::hole(notation::parse_hole(hole_part, n)?);
+        if self.final_result().is_some() {
+            return Err(MoveError::illegal(token, "the game is over"));
+        }
+        let stones = self.row(self.side)[mv.index()];
+        if stones == 0 {
+            let why = if self.tuzdik_hole(self.side.other()) == Some(mv.index() as u8 + 1) {
+                format!("hole {} is the opponent's tuzdik", mv.index() + 1)
+            } else {
+                format!("hole {} is empty", mv.index() + 1)
+            };
+            return Err(MoveError::illegal(token, why));
+        }
+        if rest.is_empty() {
+            return Ok(mv);
+        }
+        // Federation notation: landing digit, optional x, optional (store).
+        let rb = rest.as_bytes();
+        if !rb[0].is_ascii_digit() {
+            return Err(MoveError::malformed(
+                token,
+                "expected a landing hole digit after the origin hole",
+            ));
+        }
+        let landing = (rb[0] - b'0') as usize;
+        let mut tail = &rest[1..];
+        let mut tuzdik_mark = false;
+        if let Some(t) = tail.strip_prefix(['x', 'X']) {
+            tuzdik_mark = true;
+            tail = t;
+        }
+        let mut store_mark = None;
+        if !tail.is_empty() {
+            let inner = tail
+                .strip_prefix('(')
+                .and_then(|t| t.strip_suffix(')'))
+                .and_then(notation::parse_number)
+                .ok_or_else(|| {
+                    MoveError::malformed(token, "unexpected characters after the landing hole")
+                })?;
+            store_mark = Some(inner);
+        }
+        let mut after = *self;
+        let effect = after.play(mv);
+        let real_landing = self.hole_number(effect.last as usize);
+        if landing != real_landing {
+            return Err(MoveError::illegal(
+                token,
+                format!(
+                    "hole {} lands on hole {real_landing}, not {landing}",
+                    mv.index() + 1
+                ),
+            ));
+        }
+        if tuzdik_mark != effect.tuzdik {
+            let why = if effect.tuzdik {
+                "the move makes a tuzdik but is not marked x"
+            } else {
+                "marked x but the move makes no tuzdik"
+            };
+            return Err(MoveError::illegal(token, why));
+        }
+        if let Some(total) = store_mark {
+            let real = after.store(self.side);
+            if effect.captured == 0 || effect.tuzdik || real != total {
+                return Err(MoveError::illegal(
+                    token,
+                    format!(
+                        "the store after this move is {real}{}",
+                        if effect.captured == 0 {
+                            " (no capture)"
+                        } else {
+                            ""
+                        }
+                    ),
+                ));
+            }
+        }
+        Ok(mv)
+    }
+
+    fn move_name(&self, mv: Move) -> String {
+        (mv.index() + 1).to_string()
+    }
+
+    /// Federation notation: origin hole, landing hole (of whichever row), `x` for a tuzdik.
+    fn record_name(&self, mv: Move) -> String {
+        let mut after = *self;
+        let effect = after.play(mv);
+        format!(
+            "{}{}{}",
+            mv.index() + 1,
+            self.hole_number(effect.last as usize),
+            if effect.tuzdik { "x" } else { "" }
+        )
+    }
+}
+
+impl Toguz {
+    /// The tuzdik conditions other than "the last stone made exactly 3 on the opponent's row".
+    #[inline]
+    fn may_make_tuzdik(&self, me: Side, last: usize) -> bool {
+        if !self.variant().has_tuzdik() || self.tuzdik[me.index()] != NO_TUZDIK {
+            return false;
+        }
+        let number = self.hole_number(last);
+        number != self.n() && self.tuzdik_hole(me.other()) != Some(number as u8)
+    }
+}
+
+impl fmt::Display for Toguz {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        notation::write_position(
+            f,
+            self.variant(),
+            [self.row(Side::South), self.row(Side::North)],
+            [self.stores[0] as u32, self.stores[1] as u32],
+            Some([self.tuzdik_hole(Side::South), self.tuzdik_hole(Side::North)]),
+            self.side,
+            self.fullmove,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::AnyGame;
+
+    fn pos(s: &str) -> Toguz {
+        match AnyGame::from_position(s).unwrap() {
+            AnyGame::Toguz(t) => t,
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn start_round_trips() {
+        let start = Toguz::start(Variant::TOGUZ);
+        let text = start.to_string();
+        assert_eq!(
+            text,
+            "toguz-kumalak 9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0/0 -/- s 1"
+        );
+        assert_eq!(pos(&text), start);
+    }
+
+    #[test]
+    fn opening_move_captures_even() {
+        // South hole 8 (9 stones): 1 back into hole 8, then 9, then North 1..7: North 7 gets 10.
+        let mut p = Toguz::start(Variant::TOGUZ);
+        assert_eq!(p.record_name(Move::hole(7)), "87");
+        let e = p.play(Move::hole(7));
+        assert_eq!(e.captured, 10);
+        assert_eq!(
+            p.to_string(),
+            "toguz-kumalak 9,9,9,9,9,9,9,1,10/10,10,10,10,10,10,0,9,9 10/0 -/- n 1"
+        );
+    }
+
+    #[test]
+    fn single_stone_moves_on() {
+        let mut p = pos("toguz-kumalak 1,0,0,0,0,0,0,0,80/0,0,0,0,0,0,0,0,81 0/0 -/- s 1");
+        let e = p.play(Move::hole(0));
+        assert_eq!(e.last, 1);
+        assert_eq!(p.row(Side::South)[..2], [0, 1]);
+    }
+
+    #[test]
+    fn tuzdik_is_made_and_feeds_its_owner() {
+        // South hole 9 holds 3: 1 into hole 9, then North 1 and 2; North 2 had 2 -> 3: tuzdik.
+        let mut p = pos("toguz-kumalak 0,0,0,0,0,0,0,0,3/5,2,0,0,0,0,0,0,0 76/76 -/- s 5");
+        assert_eq!(p.record_name(Move::hole(8)), "92x");
+        let e = p.play(Move::hole(8));
+        assert!(e.tuzdik);
+        assert_eq!(p.tuzdik(Side::South), Some(2));
+        assert_eq!(p.store(Side::South), 79);
+        // North sows from hole 1 (6 stones): 1 back, holes 2..6; hole 2 is South's tuzdik.
+        let e = p.play(Move::hole(0));
+        assert_eq!(p.store(Side::South), 80);
+        assert_eq!(p.row(Side::North), &[1, 0, 1, 1, 1, 1, 0, 0, 0]);
+        assert_eq!(e.captured, 0);
+    }
+
+    #[test]
+    fn tuzdik_restrictions() {
+        // Last hole (9) never becomes a tuzdik: South hole 9 with 10 stones: 1 back, North 1..9.
+        let mut p = pos("toguz-kumalak 0,0,0,0,0,0,0,0,10/0,0,0,0,0,0,0,0,2 75/75 -/- s 9");
+        let e = p.play(Move::hole(8));
+        assert!(!e.tuzdik);
+        assert_eq!(p.row(Side::North)[8], 3);
+        // Mirror of the opponent's tuzdik: North owns South's hole 2, so South cannot take North 2.
+        let mut p = pos("toguz-kumalak 0,0,0,0,0,0,0,0,3/5,2,0,0,0,0,0,0,0 76/76 -/2 s 5");
+        let e = p.play(Move::hole(8));
+        assert!(!e.tuzdik);
+        assert_eq!(p.row(Side::North)[1], 3);
+        // Bestemshe has no tuzdik at all.
+        let mut p = pos("bestemshe 0,0,0,0,3/5,2,0,0,0 20/20 -/- s 3");
+        assert!(!p.play(Move::hole(4)).tuzdik);
+    }
+
+    #[test]
+    fn majority_and_stuck_endings() {
+        let p = pos("toguz-kumalak 0,0,0,0,0,0,0,0,0/1,0,0,0,0,0,0,0,0 82/79 -/- n 30");
+        let fin = p.final_result().unwrap();
+        assert_eq!(fin.outcome, crate::games::Outcome::Win(Side::South));
+        assert!(p.legal_moves().is_empty());
+        // South to move with an empty row: North keeps the 2 stones on its row.
+        let p = pos("toguz-kumalak 0,0,0,0,0,0,0,0,0/1,1,0,0,0,0,0,0,0 80/80 -/- s 30");
+        let fin = p.final_result().unwrap();
+        assert_eq!((fin.south, fin.north), (80, 82));
+        assert_eq!(fin.outcome, crate::games::Outcome::Win(Side::North));
+        // 81-81 is a draw.
+        let p = pos("toguz-kumalak 0,0,0,0,0,0,0,0,0/1,0,0,0,0,0,0,0,0 81/80 -/- s 30");
+        assert_eq!(
+            p.final_result().unwrap().outcome,
+            crate::games::Outcome::Draw
+        );
+    }
+
+    #[test]
+    fn bad_positions_are_rejected() {
+        let cases = [
+            (
+                "toguz-kumalak 9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,8 0/0 -/- s 1",
+                "stones",
+            ),
+            (
+                "toguz-kumalak 9,9,9,9,9,9,9,9,0/9,9,9,9,9,9,9,9,9 9/0 -/9 s 1",
+                "tuzdiks",
+            ),
+            (
+                "toguz-kumalak 9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0/0 3/- s 1",
+                "tuzdiks",
+            ),
+            (
+                "toguz-kumalak 9,9,0,9,9,9,9,9,9/9,9,0,9,9,9,9,9,9 9/9 3/3 s 1",
+                "tuzdiks",
+            ),
+            ("bestemshe 5,5,5,5,5/5,5,5,5,5 0/0 s 1", "position"),
+        ];
+        for (text, field) in cases {
+            let err = AnyGame::from_position(text).unwrap_err();
+            assert_eq!(err.field, field, "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn federation_tokens_are_checked() {
+        let p = Toguz::start(Variant::TOGUZ);
+        assert_eq!(p.parse_move("8").unwrap(), Move::hole(7));
+        assert_eq!(p.parse_move("87").unwrap(), Move::hole(7));
+        assert_eq!(p.parse_move("87(10)").unwrap(), Move::hole(7));
+        assert!(matches!(p.parse_move("86"), Err(MoveError::Illegal { .. })));
+        assert!(matches!(
+            p.parse_move("87x"),
+            Err(MoveError::Illegal { .. })
+        ));
+        assert!(matches!(
+            p.parse_move("87(11)"),
+            Err(MoveError::Illegal { .. })
+        ));
+        assert!(matches!(
+            p.parse_move("0"),
+            Err(MoveError::Malformed { .. })
+        ));
+        assert!(matches!(
+            p.parse_move("a"),
+            Err(MoveError::Malformed { .. })
+        ));
+        assert!(matches!(
+            p.parse_move("87y"),
+            Err(MoveError::Malformed { .. })
+        ));
+    }
+}

@@ -1,0 +1,11 @@
+//! otau: rules, engine and arena for two-row mancala games (Toguz Kumalak, Giuthi, Modiar).
+//!
+//! Module map, one concern each:
+//! - [`games`]: positions, move generation and the end rules of every game (the one rules core
+//!   the engine and the arena referee share);
+//! - [`notation`]: position strings and move tokens;
+//! - [`perft`]: move-path enumeration, the rules' correctness and speed check.
+
+pub mod games;
+pub mod notation;
+pub mod perft;
