@@ -4,8 +4,10 @@
 //! - [`games`]: positions, move generation and the end rules of every game (the one rules core
 //!   the engine and the arena referee share);
 //! - [`notation`]: position strings and move tokens;
-//! - [`perft`]: move-path enumeration, the rules' correctness and speed check.
+//! - [`perft`]: move-path enumeration, the rules' correctness and speed check;
+//! - [`search`]: the engine behind `go` (and the baseline players).
 
 pub mod games;
 pub mod notation;
 pub mod perft;
+pub mod search;

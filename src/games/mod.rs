@@ -417,7 +417,7 @@ pub trait Game: Clone + PartialEq + Eq + fmt::Debug + fmt::Display + Send + Sync
 
 /// Mixes a 64-bit word into a well-spread key (the finaliser of SplitMix64).
 #[inline]
-pub(crate) fn mix64(mut z: u64) -> u64 {
+pub fn mix64(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
