@@ -117,7 +117,7 @@ impl Plain {
         let is_tuzdik = self.tuzdik.contains(&Some(last));
         if opponent_row && !is_tuzdik {
             let count = self.holes[last];
-            if count % 2 == 0 {
+            if count.is_multiple_of(2) {
                 self.stores[self.side] += count;
                 self.holes[last] = 0;
             } else if count == 3 && n != 5 && self.tuzdik[self.side].is_none() && last % n != n - 1
