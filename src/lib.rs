@@ -13,3 +13,4 @@ pub mod notation;
 pub mod perft;
 pub mod pgn;
 pub mod search;
+pub mod stats;
