@@ -22,7 +22,8 @@ pub fn elo_to_score(elo: f64) -> f64 {
 
 /// The Elo difference whose expected score is `score`; ±infinity at 0 and 1.
 pub fn score_to_elo(score: f64) -> f64 {
-    -400.0 * (1.0 / score - 1.0).log10()
+    // `+ 0.0` turns the -0 of an even score into 0, which prints without a sign.
+    -400.0 * (1.0 / score - 1.0).log10() + 0.0
 }
 
 /// The error function, to about 1e-13: its Taylor series where that converges quickly, the
