@@ -131,19 +131,26 @@ pub struct EloEstimate {
     /// Units in the sample: games (trinomial) or game pairs (pentanomial).
     pub samples: u64,
     /// Mean score per game, 0..1.
+    #[serde(deserialize_with = "crate::stats::f64_or_null")]
     pub score: f64,
     /// Variance of one unit's score (per game for trinomial, per pair's mean for pentanomial).
+    #[serde(deserialize_with = "crate::stats::f64_or_null")]
     pub variance: f64,
     /// Logistic Elo difference of the mean score.
+    #[serde(deserialize_with = "crate::stats::f64_or_null")]
     pub elo: f64,
     /// Half-width of the 95% interval of `elo` (the Elo of the score interval's ends, halved).
+    #[serde(deserialize_with = "crate::stats::f64_or_null")]
     pub elo_error: f64,
     /// Normalized Elo: the t-value `(score - ½) / sigma_per_game` times `800 / ln 10`.
+    #[serde(deserialize_with = "crate::stats::f64_or_null")]
     pub nelo: f64,
     /// Half-width of the 95% interval of `nelo`.
+    #[serde(deserialize_with = "crate::stats::f64_or_null")]
     pub nelo_error: f64,
     /// Likelihood of superiority: the normal-approximation probability that the true score
     /// exceeds ½, 0..1.
+    #[serde(deserialize_with = "crate::stats::f64_or_null")]
     pub los: f64,
 }
 

@@ -31,3 +31,10 @@ pub use record::{GameRecord, MoveSummary};
 pub use report::{render_html, write_report, ReportOptions};
 pub use sprt::{sprt_cli_text, SprtCalcArgs, SprtConfig, SprtDecision, SprtModel, SprtStatus};
 pub use summary::{summarize, MatchStats, Summary, SummaryOptions};
+
+/// Reads a number that JSON may hold as `null`: serde_json writes non-finite floats (an infinite
+/// Elo after a perfect score, a NaN interval) as `null`, and summaries must read back.
+pub(crate) fn f64_or_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    use serde::Deserialize;
+    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
+}

@@ -76,12 +76,15 @@ impl std::error::Error for RatingError {}
 pub struct PlayerRating {
     pub name: String,
     /// Rating relative to the pool mean (0), in logistic-equivalent Elo.
+    #[serde(deserialize_with = "crate::stats::f64_or_null")]
     pub rating: f64,
     /// Half-width of the 95% interval of `rating` (relative to the pool mean).
+    #[serde(deserialize_with = "crate::stats::f64_or_null")]
     pub error: f64,
     /// Real games (no virtual draws).
     pub wdl: Wdl,
     /// Mean rating of the opponents, game-weighted.
+    #[serde(deserialize_with = "crate::stats::f64_or_null")]
     pub opponents: f64,
     /// Confidence (0..1) that this player is stronger than the next one down the table; `None`
     /// for the last.
@@ -94,16 +97,23 @@ pub struct RatingTable {
     /// Best first.
     pub players: Vec<PlayerRating>,
     /// First-player (South) advantage in logistic-equivalent Elo, and its 95% half-width.
+    #[serde(deserialize_with = "crate::stats::f64_or_null")]
     pub first_player_advantage: f64,
+    #[serde(deserialize_with = "crate::stats::f64_or_null")]
     pub first_player_advantage_error: f64,
     /// Share of decisive games South wins between equal players, 0..1.
+    #[serde(deserialize_with = "crate::stats::f64_or_null")]
     pub first_player_decisive_share: f64,
     /// Draw rate between equal players (with the first-player advantage), 0..1.
+    #[serde(deserialize_with = "crate::stats::f64_or_null")]
     pub draw_rate_equal: f64,
     /// The raw model parameters (BayesElo units): draw parameter and advantage.
+    #[serde(deserialize_with = "crate::stats::f64_or_null")]
     pub draw_elo: f64,
+    #[serde(deserialize_with = "crate::stats::f64_or_null")]
     pub advantage_elo_raw: f64,
     /// The factor raw model Elo is multiplied by for display.
+    #[serde(deserialize_with = "crate::stats::f64_or_null")]
     pub scale: f64,
     /// Real games rated.
     pub games: u64,

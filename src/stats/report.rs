@@ -91,7 +91,7 @@ pub fn write_report(
 const STYLE: &str = "body{font-family:sans-serif;margin:1.5em auto;max-width:1000px;color:#222}\
 h1{font-size:1.5em}h2{font-size:1.2em;border-bottom:1px solid #ccc;padding-bottom:.2em}\
 table{border-collapse:collapse;font-size:.9em}th,td{padding:.2em .6em;text-align:right}\
-th{background:#f2f2f2}tr:nth-child(even) td{background:#fafafa}td.name{text-align:left}\
+th{background:#f2f2f2}tr:nth-child(even) td{background:#fafafa}.name{text-align:left}\
 pre{background:#f7f7f7;padding:.6em;overflow-x:auto}.note{color:#666}\
 .scroll{max-height:32em;overflow-y:auto}svg.chart{max-width:100%;height:auto}";
 

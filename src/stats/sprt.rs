@@ -327,8 +327,11 @@ impl SprtConfig {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SprtStatus {
     pub config: SprtConfig,
+    #[serde(deserialize_with = "crate::stats::f64_or_null")]
     pub lower: f64,
+    #[serde(deserialize_with = "crate::stats::f64_or_null")]
     pub upper: f64,
+    #[serde(deserialize_with = "crate::stats::f64_or_null")]
     pub llr: f64,
     pub decision: SprtDecision,
 }

@@ -352,4 +352,19 @@ mod tests {
         assert_eq!(s.ratings.as_ref().unwrap().players[0].name, "c");
         assert_eq!(s.engines.len(), 3);
     }
+
+    /// A perfect score makes the Elo infinite; JSON holds it as null and must still read back.
+    #[test]
+    fn summary_with_infinite_elo_reads_back_from_json() {
+        use Outcome::*;
+        use Side::*;
+        let games = vec![game(0, "a", "b", Win(South)), game(0, "b", "a", Win(North))];
+        let s = summarize(&games, &SummaryOptions::default());
+        assert_eq!(s.matches[0].trinomial.unwrap().elo, f64::INFINITY);
+        let json = serde_json::to_string(&s).unwrap();
+        assert!(json.contains("\"elo\":null"), "{json}");
+        let back: Summary = serde_json::from_str(&json).unwrap();
+        assert!(back.matches[0].trinomial.unwrap().elo.is_nan());
+        assert_eq!(back.matches[0].wdl, s.matches[0].wdl);
+    }
 }
