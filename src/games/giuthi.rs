@@ -102,7 +102,7 @@ fn add_lanes(work: &mut Work, mask: [u128; 2]) {
 }
 
 #[inline(always)]
-fn sub_lanes(a: [u128; 2], b: [u128; 2]) -> [u128; 2] {
+fn sub_masks(a: [u128; 2], b: [u128; 2]) -> [u128; 2] {
     [a[0] - b[0], a[1] - b[1]]
 }
 
@@ -135,7 +135,7 @@ fn relay(
 ) -> Option<RelayEnd> {
     let places = 2 * n;
     let opponent_lo = mover.other().index() * n;
-    let opponent = sub_lanes(PREFIX[opponent_lo + n], PREFIX[opponent_lo]);
+    let opponent = sub_masks(PREFIX[opponent_lo + n], PREFIX[opponent_lo]);
     let all = PREFIX[places];
     let mut work: Work = [0; 32];
     work[..MAX_RING].copy_from_slice(ring);
@@ -167,7 +167,7 @@ fn relay(
             Direction::Anticlockwise => {
                 let end = from + 1 + hand;
                 let mask = add_masks(
-                    sub_lanes(PREFIX[end.min(places)], PREFIX[from + 1]),
+                    sub_masks(PREFIX[end.min(places)], PREFIX[from + 1]),
                     PREFIX[end.saturating_sub(places)],
                 );
                 let last = from + hand;
@@ -177,8 +177,8 @@ fn relay(
                 let start = from as isize - hand as isize;
                 let wrapped = (start + places as isize).min(places as isize) as usize;
                 let mask = add_masks(
-                    sub_lanes(PREFIX[from], PREFIX[start.max(0) as usize]),
-                    sub_lanes(all, PREFIX[wrapped]),
+                    sub_masks(PREFIX[from], PREFIX[start.max(0) as usize]),
+                    sub_masks(all, PREFIX[wrapped]),
                 );
                 (mask, if start < 0 { wrapped } else { start as usize })
             }
