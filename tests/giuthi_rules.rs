@@ -651,6 +651,15 @@ fn compare_with_reference(text: &str) -> usize {
     theirs.non_ending_moves()
 }
 
+/// A row of a position string.
+fn row(holes: &[u32]) -> String {
+    holes
+        .iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 /// A random position: any size, seeds spread evenly or piled up (several whole rounds of the
 /// ring in one hole), random piles, side and full-move number.
 fn random_position(rng: &mut ChaCha8Rng) -> String {
@@ -672,12 +681,6 @@ fn random_position(rng: &mut ChaCha8Rng) -> String {
         left -= k;
     }
     let south_pile = rng.gen_range(0..=total - on_board);
-    let row = |r: &[u32]| {
-        r.iter()
-            .map(|x| x.to_string())
-            .collect::<Vec<_>>()
-            .join(",")
-    };
     format!(
         "{variant} {}/{} {}/{} {} {}",
         row(&holes[..n]),
@@ -737,12 +740,6 @@ fn differential_non_ending_boards() {
                     b[if mirror { 9 - j } else { j }] = x;
                 }
                 for side in ['s', 'n'] {
-                    let row = |r: &[u32]| {
-                        r.iter()
-                            .map(|x| x.to_string())
-                            .collect::<Vec<_>>()
-                            .join(",")
-                    };
                     let text = format!(
                         "giuthi-5x4 {}/{} 12/12 {side} 4",
                         row(&b[..5]),
