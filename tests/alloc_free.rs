@@ -25,7 +25,14 @@ static GLOBAL: Counting = Counting;
 
 #[test]
 fn movegen_and_play_do_not_allocate() {
-    for id in ["toguz-kumalak", "toguz-kumalak-7", "bestemshe"] {
+    for id in [
+        "toguz-kumalak",
+        "toguz-kumalak-7",
+        "bestemshe",
+        "giuthi",
+        "giuthi-5x4",
+        "giuthi-10x9",
+    ] {
         let start = AnyGame::start(id.parse().unwrap());
         let before = ALLOCATIONS.load(Ordering::SeqCst);
         let nodes = otau::with_game!(&start, g => otau::perft::perft(g, 4));
