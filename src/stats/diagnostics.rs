@@ -23,7 +23,7 @@ pub struct EngineDiagnostics {
     /// Mean thinking time per move as the arena measured it, milliseconds.
     pub average_time_ms: Option<f64>,
     /// Its games by termination kind, from its point of view: `time` losses are
-    /// `terminations["time"].losses`, wins by the opponent's crash `terminations["crash"].wins`.
+    /// `terminations["time-loss"].losses`, wins by the opponent's crash `terminations["crash"].wins`.
     pub terminations: BTreeMap<String, Wdl>,
 }
 
@@ -151,8 +151,8 @@ mod tests {
     #[test]
     fn aggregates_per_engine() {
         let games = [
-            game("a", "b", Outcome::Win(Side::South), "majority"),
-            game("b", "a", Outcome::Win(Side::North), "time"),
+            game("a", "b", Outcome::Win(Side::South), "rules"),
+            game("b", "a", Outcome::Win(Side::North), "time-loss"),
             game("a", "b", Outcome::Draw, "max-plies"),
         ];
         let d = engine_diagnostics(&games, &["b".to_string()]);
@@ -172,14 +172,14 @@ mod tests {
         assert_eq!(a.average_depth, Some(5.0));
         assert_eq!(a.nodes_per_second, Some(2_000_000.0));
         assert_eq!(a.average_time_ms, Some(18.0 / 5.0));
-        assert_eq!(d[0].losses_by("time"), 1);
-        assert_eq!(a.terminations["time"].wins, 1);
+        assert_eq!(d[0].losses_by("time-loss"), 1);
+        assert_eq!(a.terminations["time-loss"].wins, 1);
         assert_eq!(d[0].average_depth, Some(5.0));
         let counts = termination_counts(&games);
-        assert_eq!(counts["majority"], 1);
+        assert_eq!(counts["rules"], 1);
         assert_eq!(counts.values().sum::<u64>(), 3);
         let text = diagnostics_text(&d);
-        assert!(text.contains("time 0-0-1"), "{text}");
+        assert!(text.contains("time-loss 0-0-1"), "{text}");
         assert!(text.lines().nth(2).unwrap().starts_with("a "), "{text}");
     }
 }

@@ -223,7 +223,7 @@ mod tests {
             south: south.into(),
             north: north.into(),
             outcome,
-            termination: "majority".into(),
+            termination: "rules".into(),
             plies: 10,
             south_total: 0,
             north_total: 0,

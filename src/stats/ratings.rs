@@ -624,7 +624,7 @@ mod tests {
             south: south.into(),
             north: north.into(),
             outcome,
-            termination: "majority".into(),
+            termination: "rules".into(),
             plies: 1,
             south_total: 0,
             north_total: 0,

@@ -15,10 +15,10 @@ pub struct GameRecord {
     /// The engine playing North.
     pub north: String,
     pub outcome: Outcome,
-    /// Why the game ended, one lowercase name per kind. The arena's names: the rules' own ends
-    /// (`majority`, `no-moves`, `blocked`, `repetition`), adjudications (`decided-score`,
-    /// `max-plies`) and faults charged to the loser (`time`, `illegal`, `crash`, `stall`,
-    /// `disconnect`). Statistics count whatever names they are given.
+    /// Why the game ended, one lowercase name per kind. The arena's names: `rules` (the game's
+    /// own end), adjudications (`decided-score`, `max-plies`) and faults charged to the loser
+    /// (`illegal-move`, `time-loss`, `crash`, `stall`, `forfeit`). Statistics count whatever
+    /// names they are given.
     pub termination: String,
     /// Plies played (not counting the opening's plies if the arena says so; informational).
     pub plies: u32,
@@ -164,7 +164,7 @@ mod tests {
             south: "a".into(),
             north: "b".into(),
             outcome: Outcome::Win(Side::North),
-            termination: "majority".into(),
+            termination: "rules".into(),
             plies: 40,
             south_total: 70,
             north_total: 92,

@@ -250,7 +250,7 @@ mod tests {
             south: south.into(),
             north: north.into(),
             outcome,
-            termination: "majority".into(),
+            termination: "rules".into(),
             plies: 50,
             south_total: 90,
             north_total: 72,
