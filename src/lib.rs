@@ -5,9 +5,11 @@
 //!   the engine and the arena referee share);
 //! - [`notation`]: position strings and move tokens;
 //! - [`perft`]: move-path enumeration, the rules' correctness and speed check;
-//! - [`search`]: the engine behind `go` (and the baseline players).
+//! - [`search`]: the engine behind `go` (and the baseline players);
+//! - [`solve`]: games solved by retrograde analysis (Modiar).
 
 pub mod games;
 pub mod notation;
 pub mod perft;
 pub mod search;
+pub mod solve;
