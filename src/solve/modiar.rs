@@ -132,10 +132,11 @@ pub struct Entry {
     pub value: i32,
     pub lower: i32,
     pub upper: i32,
-    /// Bounds forced all the way to the end of the game: the mover can make the game end (no
-    /// legal move) with at least `game_lower`, and the opponent with at most `game_upper`, in a
-    /// finite number of moves. Where they meet, the value holds under any convention for endless
-    /// play (the history-based repetition rule included).
+    /// Bounds that hold whatever rule ends an endless game, as long as it shares out the stones
+    /// then on the board somehow: the mover secures at least `game_lower` even if every endless
+    /// game gave all the board's stones to the opponent, and the opponent holds the mover to at
+    /// most `game_upper` even if it gave them all to the mover. Where they meet, the value rests
+    /// on no convention at all (the history-based repetition rule included).
     pub game_lower: i32,
     pub game_upper: i32,
     /// The position lies on a cycle of positions whose value neither side can force.
@@ -418,18 +419,23 @@ impl Table {
 
     /// The moves that play perfectly by the table, best first. Empty when the game is over.
     ///
-    /// - Where the value is forced to the end of the game (`value == game_lower`: almost every
-    ///   position, the start included): the moves that keep forcing it and make progress (the
-    ///   reply's bound was settled in an earlier round), fastest first. Played move after move,
-    ///   they reach the value whatever the opponent does, without ever repeating a position, so
-    ///   the history-based repetition rule never comes into play.
-    /// - Where the value rests on the cycle convention but is forced within its stone count
-    ///   (`value == lower`): the moves that keep forcing it, with progress, likewise.
-    /// - Where it is not forced and the position is not cyclic: the moves whose value equals the
-    ///   position's (plain minimax).
-    /// - In a cyclic position whose value exceeds its forced lower bound: the moves that keep the
-    ///   opponent from forcing less than `upper`, and among them those the table rates highest.
-    /// - On the first move of the game: the moves of the best value.
+    /// Every move returned keeps the bound forced to the end of the game: it is a capture worth
+    /// at least `game_lower` by the smaller board's `game_upper`, or it leads to a reply whose
+    /// `game_upper` allows no more than `-game_lower` and was settled in an earlier round (the
+    /// progress that makes the forcing finish). Played move after move, such moves never repeat
+    /// a position and end the game with at least `game_lower` for real, whatever the opponent
+    /// does and whatever the repetition rule. Where the value is forced to the end of the game
+    /// (`value == game_lower`: almost every position, the start included) that is the value.
+    ///
+    /// Where the value rests on the cycle convention (`value > game_lower`), the moves are further
+    /// narrowed to those that go for it: the moves that keep forcing `lower` within the stone
+    /// count (with that fixpoint's progress) when `value == lower`; the moves whose value equals
+    /// the position's when it is not cyclic; in a cyclic position, the moves that keep the
+    /// opponent from forcing less than `upper`, rated highest by the table. Should none of those
+    /// keep the forced bound, the safe moves rated highest are returned.
+    ///
+    /// Order: highest rated first, then fastest progress. On the first move of the game (which
+    /// captures nothing and can never recur) the moves of the best value are returned.
     pub fn best_moves(&self, pos: &Modiar) -> MoveList {
         let mut out = MoveList::new();
         let values = self.move_values(pos);
@@ -449,70 +455,65 @@ impl Table {
         let e = self.entry(&board);
         let a = analyse(&board, 0, true);
         let child_index = |m: &MoveValue| index(&turned(&a.after[m.mv.index()]));
-        // (move, rank): lower rank is played first.
-        let mut chosen: Vec<(Move, u32)> = Vec::with_capacity(HOLES);
-        // Sections: what a capture's smaller board counts for, the reply's upper bound and the
-        // rounds of the bounds in play.
-        let mut forcing =
-            |target: i32, exit: usize, upper: usize, round_upper: usize, round_lower: usize| {
-                for m in &values {
-                    let c = child_index(m);
-                    if target == -n {
-                        // Nothing to force: every move gives at least the minimum.
-                        chosen.push((m.mv, 0));
-                    } else if m.captured > 0 {
-                        if m.captured as i32 - self.byte(exit, c) >= target {
-                            chosen.push((m.mv, 0));
-                        }
-                    } else {
-                        let round = self.blob[round_upper + c];
-                        if -self.byte(upper, c) >= target
-                            && round < self.blob[round_lower + i] & !CYCLIC_BIT
-                        {
-                            chosen.push((m.mv, round as u32 + 1));
-                        }
-                    }
-                }
-            };
-        if e.value == e.game_lower {
-            forcing(
-                e.value,
-                GAME_UPPER,
-                GAME_UPPER,
-                GAME_ROUND_UPPER,
-                GAME_ROUND_LOWER,
-            );
+        // Whether a move keeps forcing `target`, and its progress rank (lower is faster). The
+        // sections name what a capture's smaller board counts for, the reply's upper bound, and
+        // the rounds of the bounds in play.
+        let forces = |m: &MoveValue,
+                      target: i32,
+                      [exit, upper, round_upper, round_lower]: [usize; 4]|
+         -> Option<u8> {
+            let c = child_index(m);
+            if target == -n {
+                Some(0) // nothing to force: every move gives at least the minimum
+            } else if m.captured > 0 {
+                (m.captured as i32 - self.byte(exit, c) >= target).then_some(0)
+            } else {
+                let round = self.blob[round_upper + c];
+                (-self.byte(upper, c) >= target && round < self.blob[round_lower + i] & !CYCLIC_BIT)
+                    .then_some(round + 1)
+            }
+        };
+        const GAME: [usize; 4] = [GAME_UPPER, GAME_UPPER, GAME_ROUND_UPPER, GAME_ROUND_LOWER];
+        const LAYER: [usize; 4] = [VALUE, UPPER, ROUND_UPPER, ROUND_LOWER];
+        // (rated value, game progress, layer progress, move)
+        let safe: Vec<(i32, u8, u8, MoveValue)> = values
+            .iter()
+            .filter_map(|m| {
+                let game = forces(m, e.game_lower, GAME)?;
+                Some((
+                    m.value,
+                    game,
+                    forces(m, e.lower, LAYER).unwrap_or(u8::MAX),
+                    *m,
+                ))
+            })
+            .collect();
+        debug_assert!(!safe.is_empty(), "no move keeps the forced bound in {pos}");
+        let keeps_upper = |m: &MoveValue| {
+            if m.captured > 0 {
+                m.value >= e.upper
+            } else {
+                -self.byte(LOWER, child_index(m)) >= e.upper
+            }
+        };
+        let mut chosen: Vec<(i32, u8, u8, MoveValue)> = if e.value == e.game_lower {
+            safe.clone()
         } else if e.value == e.lower {
-            forcing(e.value, VALUE, UPPER, ROUND_UPPER, ROUND_LOWER);
+            safe.iter().filter(|s| s.2 != u8::MAX).copied().collect()
         } else if !e.cyclic {
-            for m in &values {
-                if m.value == e.value {
-                    chosen.push((m.mv, 0));
-                }
-            }
+            safe.iter().filter(|s| s.0 == e.value).copied().collect()
         } else {
-            let keeps_upper = |m: &MoveValue| {
-                if m.captured > 0 {
-                    m.value >= e.upper
-                } else {
-                    -self.byte(LOWER, child_index(m)) >= e.upper
-                }
-            };
-            let top = values
-                .iter()
-                .filter(|m| keeps_upper(m))
-                .map(|m| m.value)
-                .max();
-            for m in &values {
-                if keeps_upper(m) && Some(m.value) == top {
-                    chosen.push((m.mv, 0));
-                }
-            }
+            let kept: Vec<_> = safe.iter().filter(|s| keeps_upper(&s.3)).copied().collect();
+            let top = kept.iter().map(|s| s.0).max();
+            kept.into_iter().filter(|s| Some(s.0) == top).collect()
+        };
+        if chosen.is_empty() {
+            let top = safe.iter().map(|s| s.0).max();
+            chosen = safe.into_iter().filter(|s| Some(s.0) == top).collect();
         }
-        debug_assert!(!chosen.is_empty(), "no best move in {pos}");
-        chosen.sort_by_key(|&(mv, r)| (r, mv));
-        for (mv, _) in chosen {
-            out.push(mv);
+        chosen.sort_by_key(|&(value, game, layer, m)| (-value, game, layer, m.mv));
+        for (_, _, _, m) in chosen {
+            out.push(m.mv);
         }
         out
     }
@@ -621,77 +622,93 @@ impl Layer {
             .map(|&c| c as usize)
     }
 
-    /// The least fixpoint of `lower = max(exit_lo, -upper(child))`,
-    /// `upper = max(exit_hi, -lower(child))`, from `-n`/`+n`, in rounds: each round recomputes,
-    /// from the previous round's bounds, the predecessors of what the last round changed.
-    fn bounds(&self, exit_lo: &[i16], exit_hi: &[i16]) -> Bounds {
+    /// Two least fixpoints at once, each of `lower = max(exit_lo, -upper(child))`,
+    /// `upper = max(exit_hi, -lower(child))` from `-n`/`+n`: the table's bounds (`exits[p][0..2]`,
+    /// captures worth their value) and the game-forced bounds (`exits[p][2..4]`, captures worth
+    /// the smaller board's game bounds). They share the graph, so one pass serves both. The
+    /// iteration goes in rounds: each recomputes, from the previous round's bounds, the
+    /// predecessors of what the last round changed, and the round a bound last changed in is
+    /// kept as the forcing strategy's progress measure.
+    fn bounds(&self, exits: &[[i16; 4]]) -> (Bounds, Bounds) {
         let size = self.rows.len();
-        let n = self.n as i16;
-        let mut b = Bounds {
-            lower: vec![0; size],
-            upper: vec![0; size],
-            round_lower: vec![0; size],
-            round_upper: vec![0; size],
-            rounds: 0,
-        };
+        let n = self.n as i8;
+        // lower, upper, game lower, game upper
+        let mut state = vec![[0i8; 4]; size];
+        let mut rounds = vec![[0u8; 4]; size];
         let mut dirty: Vec<u32> = Vec::new();
         for p in 0..size {
-            if self.terminal[p] {
-                b.lower[p] = self.rows[p];
-                b.upper[p] = self.rows[p];
+            let e = exits[p];
+            state[p] = if self.terminal[p] {
+                [self.rows[p]; 4]
             } else if self.children(p).next().is_some() {
-                b.lower[p] = exit_lo[p].max(-n) as i8;
-                b.upper[p] = n as i8;
                 dirty.push(p as u32);
+                [e[0].max(-n as i16) as i8, n, e[2].max(-n as i16) as i8, n]
             } else {
-                b.lower[p] = exit_lo[p] as i8;
-                b.upper[p] = exit_hi[p] as i8;
-            }
+                e.map(|x| x as i8)
+            };
         }
-        let mut seen = vec![0u32; size];
-        let mut updates: Vec<(u32, i8, i8)> = Vec::new();
+        let mut seen = vec![0u8; size];
+        let mut updates: Vec<(u32, [i8; 4])> = Vec::new();
+        let mut round = 0u32;
         loop {
-            let round = b.rounds + 1;
             updates.clear();
             for &p in &dirty {
                 let p = p as usize;
-                let (mut lo, mut hi) = (exit_lo[p], exit_hi[p]);
-                for c in self.children(p) {
-                    lo = lo.max(-(b.upper[c] as i16));
-                    hi = hi.max(-(b.lower[c] as i16));
+                let mut v = exits[p];
+                for &c in &self.child[HOLES * p..HOLES * p + HOLES] {
+                    if c != NONE {
+                        let s = state[c as usize].map(|x| x as i16);
+                        v = [
+                            v[0].max(-s[1]),
+                            v[1].max(-s[0]),
+                            v[2].max(-s[3]),
+                            v[3].max(-s[2]),
+                        ];
+                    }
                 }
-                if lo != b.lower[p] as i16 || hi != b.upper[p] as i16 {
-                    debug_assert!(lo >= b.lower[p] as i16 && hi <= b.upper[p] as i16);
-                    updates.push((p as u32, lo as i8, hi as i8));
+                let v = v.map(|x| x as i8);
+                if v != state[p] {
+                    updates.push((p as u32, v));
                 }
             }
             if updates.is_empty() {
-                return b;
+                break;
             }
+            round += 1;
             assert!(
                 round < CYCLIC_BIT as u32,
                 "more rounds than the table's round bytes hold"
             );
-            b.rounds = round;
             dirty.clear();
-            for &(p, lo, hi) in &updates {
+            for &(p, v) in &updates {
                 let p = p as usize;
-                if lo != b.lower[p] {
-                    b.lower[p] = lo;
-                    b.round_lower[p] = round as u8;
+                for k in 0..4 {
+                    if v[k] != state[p][k] {
+                        debug_assert!(if k % 2 == 0 {
+                            v[k] > state[p][k]
+                        } else {
+                            v[k] < state[p][k]
+                        });
+                        rounds[p][k] = round as u8;
+                    }
                 }
-                if hi != b.upper[p] {
-                    b.upper[p] = hi;
-                    b.round_upper[p] = round as u8;
-                }
+                state[p] = v;
                 for &q in &self.preds[self.start[p] as usize..self.start[p + 1] as usize] {
-                    if seen[q as usize] != round {
-                        seen[q as usize] = round;
+                    if seen[q as usize] != round as u8 {
+                        seen[q as usize] = round as u8;
                         dirty.push(q);
                     }
                 }
             }
         }
+        let split = |k: usize| Bounds {
+            lower: state.iter().map(|s| s[k]).collect(),
+            upper: state.iter().map(|s| s[k + 1]).collect(),
+            round_lower: rounds.iter().map(|r| r[k]).collect(),
+            round_upper: rounds.iter().map(|r| r[k + 1]).collect(),
+            rounds: round,
+        };
+        (split(0), split(2))
     }
 }
 
@@ -707,10 +724,8 @@ fn solve_layer(blob: &mut [u8], n: usize, stats: &mut BuildStats) {
         terminal: vec![false; size],
         rows: vec![0; size],
     };
-    // Best capture by the table's values, and by the game-forced bounds.
-    let mut exit = vec![NO_EXIT; size];
-    let mut game_exit_lo = vec![NO_EXIT; size];
-    let mut game_exit_hi = vec![NO_EXIT; size];
+    // Best capture by the table's values (twice: lower and upper), and by the game-forced bounds.
+    let mut exits = vec![[NO_EXIT; 4]; size];
     let get = |section: usize, i: usize| blob[section + i] as i8 as i16;
     for_each_board(n, |b| {
         let (_, r) = rank(b);
@@ -728,9 +743,14 @@ fn solve_layer(blob: &mut [u8], n: usize, stats: &mut BuildStats) {
             let captured = a.sowing[h].captured as i16;
             if captured > 0 {
                 let i = index(&next);
-                exit[r] = exit[r].max(captured - get(VALUE, i));
-                game_exit_lo[r] = game_exit_lo[r].max(captured - get(GAME_UPPER, i));
-                game_exit_hi[r] = game_exit_hi[r].max(captured - get(GAME_LOWER, i));
+                let v = captured - get(VALUE, i);
+                let e = &mut exits[r];
+                *e = [
+                    e[0].max(v),
+                    e[1].max(v),
+                    e[2].max(captured - get(GAME_UPPER, i)),
+                    e[3].max(captured - get(GAME_LOWER, i)),
+                ];
             } else {
                 layer.child[HOLES * r + h] = rank(&next).1 as u32;
             }
@@ -754,11 +774,11 @@ fn solve_layer(blob: &mut [u8], n: usize, stats: &mut BuildStats) {
     }
     drop(fill);
 
-    let game = layer.bounds(&game_exit_lo, &game_exit_hi);
+    let (mut forced, game) = layer.bounds(&exits);
     stats.game_unforced += (0..size).filter(|&p| game.lower[p] < game.upper[p]).count();
-    drop((game_exit_lo, game_exit_hi));
-    let mut forced = layer.bounds(&exit, &exit);
-    stats.max_rounds = stats.max_rounds.max(forced.rounds).max(game.rounds);
+    stats.max_rounds = stats.max_rounds.max(forced.rounds);
+    let exit: Vec<i16> = exits.iter().map(|e| e[0]).collect();
+    drop(exits);
     let value = values(&layer, &exit, &mut forced, stats);
 
     let put = |blob: &mut [u8], section: usize, data: &[u8]| {
@@ -879,6 +899,6 @@ mod tests {
             assert!(seen.iter().all(|&s| s));
         }
         assert_eq!(POSITIONS, 12_271_512);
-        assert_eq!(index(&[0, 0, 0, 0, 0, 42]), POSITIONS - 1);
+        assert_eq!(layer_offset(42) + layer_size(42), POSITIONS);
     }
 }
