@@ -372,6 +372,26 @@ fn alpha_beta(
     Some(best)
 }
 
+/// Searches `p` to the end both ways and checks the table's game bounds; None when a search ran
+/// out of nodes, else whether the position's value rests on the cycle convention.
+fn check_by_alpha_beta(t: &Table, p: &Modiar, budget: u64) -> Option<bool> {
+    let side = p.side_to_move();
+    let mut nodes = budget;
+    let low = alpha_beta(p, side, true, -100, 100, &mut vec![], &mut nodes)?;
+    let mut nodes = budget;
+    let high = alpha_beta(p, side, false, -100, 100, &mut vec![], &mut nodes)?;
+    let board = p.board();
+    let mover = match side {
+        Side::South => board,
+        Side::North => [board[3], board[4], board[5], board[0], board[1], board[2]],
+    };
+    let e = t.entry(&mover);
+    assert_eq!((e.game_lower, e.game_upper), (low, high), "{p}");
+    assert!(e.game_lower <= e.value && e.value <= e.game_upper, "{p}");
+    assert_eq!(t.value(p), e.value);
+    Some(e.game_lower < e.game_upper)
+}
+
 #[test]
 #[cfg_attr(
     debug_assertions,
@@ -380,47 +400,28 @@ fn alpha_beta(
 fn alpha_beta_to_the_end_agrees_on_a_sample() {
     let t = table();
     let mut rng = ChaCha8Rng::seed_from_u64(2024);
+    // Small boards: nearly every search finishes.
     let mut checked = 0;
-    let mut unforced = 0;
     for sample in 0..3000 {
         let stones = 2 * rng.gen_range(1..=10);
         let board = random_board(&mut rng, stones);
-        let side = if sample % 2 == 0 {
-            Side::South
-        } else {
-            Side::North
-        };
+        let side = [Side::South, Side::North][sample % 2];
         let p = position_of(&board, side, &mut rng);
-        let e = t.entry(&as_board(&board));
-        let window = (-100, 100);
-        let mut budget = 300_000;
-        let Some(low) = alpha_beta(&p, side, true, window.0, window.1, &mut vec![], &mut budget)
-        else {
-            continue;
-        };
-        let mut budget = 300_000;
-        let Some(high) = alpha_beta(
-            &p,
-            side,
-            false,
-            window.0,
-            window.1,
-            &mut vec![],
-            &mut budget,
-        ) else {
-            continue;
-        };
-        assert_eq!(e.game_lower, low, "{p} low");
-        assert_eq!(e.game_upper, high, "{p} high");
-        assert!(e.game_lower <= e.value && e.value <= e.game_upper, "{p}");
-        assert_eq!(t.value(&p), e.value);
-        if e.game_lower < e.game_upper {
-            unforced += 1;
-        }
-        checked += 1;
+        checked += check_by_alpha_beta(t, &p, 300_000).is_some() as usize;
     }
-    assert!(checked >= 2000, "only {checked} searches finished");
-    eprintln!("{checked} positions searched to the end, {unforced} not forced");
+    assert!(checked >= 2500, "only {checked} small searches finished");
+    eprintln!("alpha-beta: {checked} of 3000 boards of 2..20 stones searched to the end");
+    // Larger boards, up to the full 42: those whose game ends within the node budget.
+    let mut checked = 0;
+    for sample in 0..150 {
+        let stones = 2 * rng.gen_range(11..=21);
+        let board = random_board(&mut rng, stones);
+        let side = [Side::South, Side::North][sample % 2];
+        let p = position_of(&board, side, &mut rng);
+        checked += check_by_alpha_beta(t, &p, 100_000).is_some() as usize;
+    }
+    assert!(checked >= 30, "only {checked} large searches finished");
+    eprintln!("alpha-beta: {checked} of 150 boards of 22..42 stones searched to the end");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -90,7 +90,7 @@ fn solve(game: Variant, position: Option<&str>, max_plies: usize) -> Result<()> 
     };
     let AnyGame::Modiar(pos) = pos else {
         anyhow::bail!(
-            "only modiar is solved; {} is too large for a table",
+            "only modiar is solved (otau solve --game modiar); {} is too large for a table",
             pos.variant()
         );
     };
@@ -142,18 +142,20 @@ fn solve(game: Variant, position: Option<&str>, max_plies: usize) -> Result<()> 
         .collect();
     writeln!(out, "moves {}", list.join(" "))?;
     let line = table.principal_variation(&pos, max_plies);
-    let names: Vec<String> = {
-        let mut p = pos;
-        line.moves()
-            .iter()
-            .map(|&mv| {
-                let name = p.move_name(mv);
-                p.play(mv);
-                name
-            })
-            .collect()
-    };
-    writeln!(out, "pv {}", names.join(" "))?;
+    // Numbered like a game record: "1. 3 2  2. 3 2", or "5... 2" when North starts.
+    let mut pv = String::new();
+    let mut p = pos;
+    for (i, &mv) in line.moves().iter().enumerate() {
+        if p.side_to_move() == Side::South {
+            pv += &format!(" {}. {}", p.fullmove(), p.move_name(mv));
+        } else if i == 0 {
+            pv += &format!(" {}... {}", p.fullmove(), p.move_name(mv));
+        } else {
+            pv += &format!(" {}", p.move_name(mv));
+        }
+        p.play(mv);
+    }
+    writeln!(out, "pv{pv}")?;
     match line.result() {
         Some(fin) => writeln!(
             out,

@@ -1,54 +1,40 @@
-//! Modiar solved by retrograde analysis: the exact value of every board.
+//! Modiar solved by retrograde analysis: the value of every board, and perfect play from it.
 //!
-//! # What the table holds
+//! The full statement of what the table means is in `protocol/rules-modiar.md` ("The solution");
+//! in short:
 //!
-//! One entry per board and side to move. Boards are stored from the mover's point of view (the
-//! mover's three holes first), so "South to move" and "North to move" share entries: 0..=42 stones
-//! on six holes, C(48, 6) = 12,271,512 entries. Piles are not part of the index: captured stones
-//! are out of play, so the best margin still to be won depends on the board alone (as in the
-//! Awari databases). For an entry `p` with `n` stones on the board:
+//! One entry per board: 0..=42 stones on six holes, C(48, 6) = 12,271,512 entries, each from the
+//! mover's point of view (the mover's three holes first), so "South to move" and the mirrored
+//! "North to move" share it. Piles are not part of the index: captured stones are out of play,
+//! so what remains to be won depends on the board alone (as in the Awari databases). An entry
+//! with `n` stones on the board holds ([`Entry`]):
 //!
-//! - `value(p)`: the margin (the mover's final stones from the board minus the opponent's, so
-//!   between `-n` and `n`) the mover secures with best play from here. The mover's final total is
-//!   their pile plus `(n + value) / 2`.
-//! - `lower(p)`, `upper(p)`: the forced bounds. The mover can force a margin of at least `lower`
-//!   and the opponent can hold them to at most `upper`, each by a strategy that reaches the end of
-//!   the game or a capture (after which the value of the smaller board counts) in a finite number
-//!   of moves, whatever the other side does.
-//!
-//! Where `lower == upper` (almost every entry) the value is forced: it is exactly what the
-//! history-based rules give, since the forcing strategies never repeat a position.
-//!
-//! Where `lower < upper` neither side can force the result past the bounds: each can keep play
-//! inside positions of this kind for ever, capture-free. The table then follows the convention of
-//! Romein and Bal's Awari databases, "the game ends there and each player keeps the stones of
-//! their own row":
-//!
-//! - a position that lies on a cycle of such positions ("cyclic": play can come back to it) takes
-//!   the value of ending there, its own-row margin, clamped into `[lower, upper]` (a side that can
-//!   force better than ending there does so);
-//! - any other such position takes the usual minimax value of its moves.
-//!
-//! This is where the table and the history-based rule (the third occurrence of a position ends
-//! the game) can differ: the real game ends at whichever position of the cycle occurs a third time
-//! first, which depends on the moves played before, while the table scores each cyclic position
-//! as if the cycle closed on it. Values of cyclic positions are therefore not consistent with
-//! their successors the way minimax values are; [`Table::best_moves`] says what the engine plays
-//! there. `otau solve` reports whether the start's value depends on such positions.
+//! - `value`: the margin (the mover's share of the `n` stones minus the opponent's) the mover
+//!   secures with best play;
+//! - `game_lower`/`game_upper`: what the mover, and the opponent, can force whatever rule ends an
+//!   endless game (as long as it shares out the board's stones somehow). Where they meet, the
+//!   value holds under the real, history-based repetition rule: the forcing strategies never
+//!   repeat a position. They meet in all but 7,652 entries, and at the start;
+//! - `lower`/`upper`: the same with captures counted at the smaller board's table value;
+//! - where `lower < upper` neither side can force play out of a capture-free cycle: following
+//!   Romein and Bal, a position on a cycle of such positions (`cyclic`) takes the value of the
+//!   game ending there, each player keeping their own row (clamped into `[lower, upper]`), and the
+//!   others their minimax value. Only there can the table and the repetition rule disagree.
 //!
 //! # Algorithm
 //!
 //! Boards are solved in order of the stones on them: a capture leads to a smaller board whose
 //! value is known, so within one stone count only capture-free moves link positions. For each
-//! count, the forced bounds are the least fixpoint of
+//! count both pairs of bounds are least fixpoints of
 //! `lower(p) = max over moves of (capture value, -upper(child))` and
 //! `upper(p) = max over moves of (capture value, -lower(child))`, started from `-n`/`+n` and
-//! iterated in rounds (each round recomputes, from the previous round's bounds, the positions a
-//! change could affect, found through a reverse edge list). The round in which a bound last
-//! changed is kept: it is the progress measure that lets the engine actually force a forced value
-//! instead of wandering round a cycle. Then the positions with `lower < upper` are split into
-//! strongly connected components (Tarjan): components with a cycle are the cyclic positions, and
-//! the others get their minimax value in the order Tarjan emits them (successors first).
+//! iterated in synchronous rounds (each round recomputes, from the previous round's bounds, the
+//! positions a change could affect, found through a reverse edge list). The round in which a
+//! bound last changed is kept: it is the progress measure that lets the engine actually force a
+//! forced value instead of wandering round a cycle. Then the positions with `lower < upper` are
+//! split into strongly connected components (Tarjan): components with a cycle are the cyclic
+//! positions, and the others get their minimax value in the order Tarjan emits them (successors
+//! first).
 //!
 //! The first move of the game (no capture allowed) is not in the table: it happens once, from the
 //! start, and [`Table::value`] takes the best of its three moves.
