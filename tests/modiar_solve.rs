@@ -400,28 +400,25 @@ fn check_by_alpha_beta(t: &Table, p: &Modiar, budget: u64) -> Option<bool> {
 fn alpha_beta_to_the_end_agrees_on_a_sample() {
     let t = table();
     let mut rng = ChaCha8Rng::seed_from_u64(2024);
-    // Small boards: nearly every search finishes.
-    let mut checked = 0;
-    for sample in 0..3000 {
-        let stones = 2 * rng.gen_range(1..=10);
-        let board = random_board(&mut rng, stones);
-        let side = [Side::South, Side::North][sample % 2];
-        let p = position_of(&board, side, &mut rng);
-        checked += check_by_alpha_beta(t, &p, 300_000).is_some() as usize;
+    // (pairs of stones, samples, node budget, searches that must finish): on small boards nearly
+    // every search finishes; on larger ones, up to the full 42, those whose game ends soon enough.
+    for (pairs, samples, budget, needed) in
+        [(1..=10, 3000, 300_000, 2500), (11..=21, 150, 100_000, 30)]
+    {
+        let mut checked = 0;
+        for sample in 0..samples {
+            let stones = 2 * rng.gen_range(pairs.clone());
+            let board = random_board(&mut rng, stones);
+            let side = [Side::South, Side::North][sample % 2];
+            let p = position_of(&board, side, &mut rng);
+            checked += check_by_alpha_beta(t, &p, budget).is_some() as usize;
+        }
+        assert!(
+            checked >= needed,
+            "only {checked} searches finished, {pairs:?} pairs"
+        );
+        eprintln!("alpha-beta: {checked} of {samples} boards of {pairs:?} pairs of stones searched to the end");
     }
-    assert!(checked >= 2500, "only {checked} small searches finished");
-    eprintln!("alpha-beta: {checked} of 3000 boards of 2..20 stones searched to the end");
-    // Larger boards, up to the full 42: those whose game ends within the node budget.
-    let mut checked = 0;
-    for sample in 0..150 {
-        let stones = 2 * rng.gen_range(11..=21);
-        let board = random_board(&mut rng, stones);
-        let side = [Side::South, Side::North][sample % 2];
-        let p = position_of(&board, side, &mut rng);
-        checked += check_by_alpha_beta(t, &p, 100_000).is_some() as usize;
-    }
-    assert!(checked >= 30, "only {checked} large searches finished");
-    eprintln!("alpha-beta: {checked} of 150 boards of 22..42 stones searched to the end");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -46,7 +46,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use crate::games::modiar::{analyse, Board, HoleStatus, Modiar, HOLES, RING};
-use crate::games::{mix64, Game, GameLine, Move, MoveList};
+use crate::games::{mix64, Game, GameLine, Move, MoveList, Side};
 
 /// Most stones on the board.
 pub const MAX_STONES: usize = 42;
@@ -322,8 +322,8 @@ impl Table {
     fn mover_board(pos: &Modiar) -> Board {
         let b = pos.board();
         match pos.side_to_move() {
-            crate::games::Side::South => b,
-            crate::games::Side::North => turned(&b),
+            Side::South => b,
+            Side::North => turned(&b),
         }
     }
 
@@ -394,10 +394,7 @@ impl Table {
         let board = pos.board_stones() as i32;
         let mover = (board + self.value(pos)) / 2;
         let me = pos.side_to_move();
-        let mut totals = [
-            pos.store(crate::games::Side::South),
-            pos.store(crate::games::Side::North),
-        ];
+        let mut totals = [pos.store(Side::South), pos.store(Side::North)];
         totals[me.index()] += mover as u32;
         totals[me.other().index()] += (board - mover) as u32;
         totals
@@ -801,14 +798,17 @@ fn values(layer: &Layer, exit: &[i16], b: &mut Bounds, stats: &mut BuildStats) -
         if !unforced(root) || order[root] != NONE {
             continue;
         }
-        order[root] = counter;
-        low[root] = counter;
-        counter += 1;
-        stack.push(root as u32);
-        on_stack[root] = true;
         calls.push((root as u32, 0));
         while let Some(&mut (v, ref mut slot)) = calls.last_mut() {
             let v = v as usize;
+            if order[v] == NONE {
+                // First visit: number it.
+                order[v] = counter;
+                low[v] = counter;
+                counter += 1;
+                stack.push(v as u32);
+                on_stack[v] = true;
+            }
             if (*slot as usize) < HOLES {
                 let w = layer.child[HOLES * v + *slot as usize];
                 *slot += 1;
@@ -817,11 +817,6 @@ fn values(layer: &Layer, exit: &[i16], b: &mut Bounds, stats: &mut BuildStats) -
                 }
                 let w = w as usize;
                 if order[w] == NONE {
-                    order[w] = counter;
-                    low[w] = counter;
-                    counter += 1;
-                    stack.push(w as u32);
-                    on_stack[w] = true;
                     calls.push((w as u32, 0));
                 } else if on_stack[w] {
                     low[v] = low[v].min(order[w]);
