@@ -34,7 +34,7 @@ fn position_parser_survives_random_and_mutated_strings() {
     let mut rng = rng(1);
     let mut buf = Vec::new();
     let mut accepted = 0;
-    for i in 0..60_000 {
+    for i in 0..30_000 {
         if i % 10 == 0 {
             oracles::position_string(&random_bytes(&mut rng, 120));
             continue;
@@ -45,7 +45,7 @@ fn position_parser_survives_random_and_mutated_strings() {
         accepted += AnyGame::from_position(&String::from_utf8_lossy(&buf)).is_ok() as usize;
     }
     // Mutations keep a share of the strings valid, so the round trip itself is exercised.
-    assert!(accepted > 1000, "only {accepted} mutated strings parsed");
+    assert!(accepted > 500, "only {accepted} mutated strings parsed");
 }
 
 #[test]

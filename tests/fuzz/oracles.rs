@@ -97,11 +97,7 @@ pub fn check_position(pos: &AnyGame) {
 
 /// The games under attack: every game id.
 pub fn variants() -> Vec<Variant> {
-    // TODO(harden): Modiar is a placeholder on main until its branch lands; drop this filter then.
     Variant::all()
-        .into_iter()
-        .filter(|&v| v != Variant::MODIAR)
-        .collect()
 }
 
 /// A position reached by a seeded random playout of at most `plies` moves from a game's start.
