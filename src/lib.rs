@@ -5,9 +5,11 @@
 //!   the engine and the arena referee share);
 //! - [`notation`]: position strings and move tokens;
 //! - [`perft`]: move-path enumeration, the rules' correctness and speed check;
-//! - [`search`]: the engine behind `go` (and the baseline players).
+//! - [`search`]: the engine behind `go` (and the baseline players);
+//! - [`ugi`]: the engine protocol front end (and a compliance checker for any UGI engine).
 
 pub mod games;
 pub mod notation;
 pub mod perft;
 pub mod search;
+pub mod ugi;
