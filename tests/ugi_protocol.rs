@@ -376,7 +376,7 @@ fn resent_move_lists_are_applied_incrementally_and_correctly() {
         names.push(pos.move_name(mv));
         line.play(mv).unwrap();
         e.send(&format!("position startpos moves {}", names.join(" ")));
-        if names.len() % 10 == 0 {
+        if names.len().is_multiple_of(10) {
             assert_eq!(e.query("fen"), line.position().to_string());
             // A takeback then forward again.
             e.send(&format!(

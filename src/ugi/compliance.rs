@@ -630,15 +630,15 @@ impl Checker<'_> {
             ),
             (
                 "go clock",
-                "p1time 3000 p2time 3000 p1inc 50 p2inc 50".into(),
-                Duration::from_millis(3000) + slack,
-                Some(Duration::from_millis(3050)),
+                "p1time 1000 p2time 1000 p1inc 20 p2inc 20".into(),
+                Duration::from_millis(1000) + slack,
+                Some(Duration::from_millis(1020)),
             ),
             (
                 "go movestogo",
-                "p1time 2000 p2time 2000 movestogo 5".into(),
-                Duration::from_millis(2000) + slack,
-                Some(Duration::from_millis(2000)),
+                "p1time 1000 p2time 1000 movestogo 5".into(),
+                Duration::from_millis(1000) + slack,
+                Some(Duration::from_millis(1000)),
             ),
             (
                 "go combined",
