@@ -177,6 +177,24 @@ fn isready_is_answered_during_a_search_and_stop_ends_it() {
     // Exactly one bestmove for that go, and stop while idle prints nothing.
     assert!(e.fence().is_empty());
     assert!(e.lines_of("stop").is_empty());
+
+    // A deep finite search: isready answered whenever asked, one bestmove in all.
+    e.send("go depth 99 nodes 1000000000000");
+    let mut bestmoves = 0;
+    for _ in 0..3 {
+        bestmoves += e
+            .fence()
+            .iter()
+            .filter(|l| l.starts_with("bestmove"))
+            .count();
+    }
+    e.send("stop");
+    bestmoves += e
+        .fence()
+        .iter()
+        .filter(|l| l.starts_with("bestmove"))
+        .count();
+    assert_eq!(bestmoves, 1);
 }
 
 #[test]

@@ -164,6 +164,11 @@ fn skip(name: &'static str, detail: impl Into<String>) -> Item {
     }
 }
 
+/// Output kept while waiting for one reply.
+const MAX_KEPT_BYTES: usize = 16 << 20;
+/// `info` lines kept for the syntax check.
+const MAX_INFO_LINES: usize = 10_000;
+
 enum Event {
     Line(String),
     TooLong(usize),
@@ -241,6 +246,7 @@ impl Engine {
     ) -> Result<(String, Vec<String>), String> {
         let deadline = Instant::now() + timeout;
         let mut before = Vec::new();
+        let mut kept_bytes = 0usize;
         loop {
             if self.eof {
                 return Err(format!("the engine exited while waiting for {what}"));
@@ -251,7 +257,9 @@ impl Engine {
                     if done(&line) {
                         return Ok((line, before));
                     }
-                    if before.len() < 100_000 {
+                    // Keep a bounded amount: a flooding engine must not exhaust our memory.
+                    if kept_bytes < MAX_KEPT_BYTES {
+                        kept_bytes += line.len();
                         before.push(line);
                     }
                 }
@@ -576,7 +584,8 @@ impl Checker<'_> {
         })?;
         let elapsed = started.elapsed();
         for l in before {
-            if l.starts_with("info ") && !l.starts_with("info string") {
+            let searching_info = l.starts_with("info ") && !l.starts_with("info string");
+            if searching_info && self.info_lines.len() < MAX_INFO_LINES {
                 self.info_lines.push((line.position().clone(), l));
             }
         }
