@@ -520,7 +520,7 @@ fn extras_perft_display_eval() {
     assert!(board
         .iter()
         .any(|l| l == &format!("fen: {}", line.position())));
-    assert!(board.iter().any(|l| l.contains("north (p2) holes")));
+    assert!(board.iter().any(|l| l.contains("North store")));
 
     let eval = e.lines_of("eval");
     assert!(eval.last().unwrap().starts_with("total cp "), "{eval:?}");

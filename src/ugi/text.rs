@@ -2,7 +2,8 @@
 
 use std::fmt::Write as _;
 
-use crate::games::{AnyGame, EndReason, Final, Game, GameLine, Move, Side};
+use crate::games::render::render;
+use crate::games::{AnyGame, EndReason, Final, Game, GameLine, Move};
 use crate::search::{Info, Score};
 
 /// Names a sequence of moves from `pos`, stopping at the first move that is not legal there (a
@@ -75,24 +76,10 @@ pub fn final_text(fin: &Final) -> String {
     )
 }
 
-/// The board for humans (`d`): North's row on top, right to left as North sees it from across
-/// the board, hole numbers beside both rows, stores, tuzdiks marked `X`, then the position string.
+/// The board for humans (`d`): the shared board drawing (also `otau play`'s), then the side to
+/// move, the position string, the moves played and the legal moves or the result.
 pub fn board(line: &GameLine<AnyGame>) -> Vec<String> {
     let pos = line.position();
-    let n = pos.holes();
-    let cell = |side: Side, hole: usize| -> String {
-        // A tuzdik of `owner` sits on the other side's row.
-        let is_tuzdik = pos.tuzdik(side.other()) == Some(hole as u8 + 1);
-        if is_tuzdik {
-            "   X".to_string()
-        } else {
-            format!("{:>4}", pos.row(side)[hole])
-        }
-    };
-    let numbers = |order: &mut dyn Iterator<Item = usize>| -> String {
-        order.map(|h| format!("{:>4}", h + 1)).collect()
-    };
-    let margin = "        ";
     let mut out = vec![format!(
         "{}, move {}, {} ({}) to move",
         pos.variant(),
@@ -100,39 +87,7 @@ pub fn board(line: &GameLine<AnyGame>) -> Vec<String> {
         pos.side_to_move(),
         pos.side_to_move().ugi()
     )];
-    out.push(format!(
-        "{margin}{}   north (p2) holes",
-        numbers(&mut (0..n).rev())
-    ));
-    out.push(format!(
-        "{margin}{}",
-        (0..n)
-            .rev()
-            .map(|h| cell(Side::North, h))
-            .collect::<String>()
-    ));
-    out.push(format!(
-        "  store p2 {:>4}{}store p1 {:>4}",
-        pos.store(Side::North),
-        " ".repeat((4 * n).saturating_sub(12)),
-        pos.store(Side::South)
-    ));
-    out.push(format!(
-        "{margin}{}",
-        (0..n).map(|h| cell(Side::South, h)).collect::<String>()
-    ));
-    out.push(format!(
-        "{margin}{}   south (p1) holes",
-        numbers(&mut (0..n))
-    ));
-    if pos.variant().has_tuzdik() {
-        let show = |s: Side| pos.tuzdik(s).map_or("-".to_string(), |h| h.to_string());
-        out.push(format!(
-            "tuzdiks: p1 on p2's hole {}, p2 on p1's hole {}",
-            show(Side::South),
-            show(Side::North)
-        ));
-    }
+    out.extend(render(pos, true).lines().map(str::to_string));
     out.push(format!("fen: {pos}"));
     out.push(format!("moves played: {}", line.moves().len()));
     out.push(match line.result() {
