@@ -325,7 +325,13 @@ fn search(state: &mut State, line: &GameLine<AnyGame>, limits: &Limits) -> Vec<S
     let mut lines = Vec::new();
     let best = match &report {
         Some(report) => {
-            if last.as_ref() != Some(&report.info) {
+            // The final info line, unless the search's last report already said the same (it
+            // may differ only in the time taken to return).
+            let same = |a: &Info, b: &Info| {
+                (a.depth, a.seldepth, a.score, a.nodes, &a.pv)
+                    == (b.depth, b.seldepth, b.score, b.nodes, &b.pv)
+            };
+            if !last.as_ref().is_some_and(|l| same(l, &report.info)) {
                 lines.push(text::info_line(pos, &report.info));
             }
             report.best
