@@ -537,3 +537,23 @@ fn extras_perft_display_eval() {
     );
     assert!(!lines.iter().any(|l| l.starts_with("nodes")));
 }
+
+#[test]
+fn a_forced_pass_is_answered_at_once() {
+    // South has no hole with two seeds, North has one: South's only move is the pass.
+    let fen = "giuthi-5x4 1,1,1,0,0/2,0,0,0,0 20/15 s 5";
+    let pos = AnyGame::from_position(fen).unwrap();
+    let moves = pos.legal_moves();
+    assert!(moves.len() == 1 && moves[0].is_pass(), "{moves:?}");
+    let mut e = Engine::start(&[]);
+    e.send(&format!("position fen {fen}"));
+    assert_eq!(e.query("moves"), "pass");
+    assert_eq!(e.query("islegal PASS"), "true");
+    assert_eq!(e.query("islegal 1a"), "false");
+    let (mv, before) = e.go("infinite");
+    assert_eq!(mv, "pass");
+    assert!(before.contains(&"info string the only legal move is pass".to_string()));
+    assert!(e.fence().is_empty());
+    e.send(&format!("position fen {fen} moves pass"));
+    assert_eq!(e.query("p1turn"), "false");
+}
