@@ -16,4 +16,5 @@ pub mod perft;
 pub mod pgn;
 pub mod play;
 pub mod search;
+pub mod stats;
 pub mod ugi;
