@@ -8,6 +8,7 @@
 //! - [`perft`]: move-path enumeration, the rules' correctness and speed check;
 //! - [`play`]: a terminal game against the engine (`otau play`);
 //! - [`search`]: the engine behind `go` (and the baseline players);
+//! - [`solve`]: games solved by retrograde analysis (Modiar);
 //! - [`ugi`]: the engine protocol front end (and a compliance checker for any UGI engine).
 
 pub mod games;
@@ -16,5 +17,6 @@ pub mod perft;
 pub mod pgn;
 pub mod play;
 pub mod search;
+pub mod solve;
 pub mod stats;
 pub mod ugi;
