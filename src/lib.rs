@@ -8,7 +8,8 @@
 //! - [`perft`]: move-path enumeration, the rules' correctness and speed check;
 //! - [`play`]: a terminal game against the engine (`otau play`);
 //! - [`search`]: the engine behind `go` (and the baseline players);
-//! - [`solve`]: games solved by retrograde analysis (Modiar).
+//! - [`solve`]: games solved by retrograde analysis (Modiar);
+//! - [`ugi`]: the engine protocol front end (and a compliance checker for any UGI engine).
 
 pub mod games;
 pub mod notation;
@@ -18,3 +19,4 @@ pub mod play;
 pub mod search;
 pub mod solve;
 pub mod stats;
+pub mod ugi;
