@@ -99,6 +99,49 @@ fn every_legal_move_of_random_games_parses_by_both_names() {
     }
 }
 
+#[test]
+fn random_command_streams_into_serve() {
+    // Plausible sessions, their mutations, and raw bytes: no panic, no hang once input ends, at
+    // most one bestmove per go, output bounded by a constant per line.
+    let mut rng = rng(5);
+    let mut buf = Vec::new();
+    for i in 0..150 {
+        let pick: u8 = rng.gen();
+        let script = oracles::random_ugi_script(&mut rng, pick);
+        let input = match i % 3 {
+            0 => script,
+            1 => {
+                oracles::mutate(&mut rng, &script, &mut buf);
+                buf.clone()
+            }
+            _ => {
+                let mut raw = vec![pick];
+                raw.extend(random_bytes(&mut rng, 200));
+                raw
+            }
+        };
+        if !oracles::sets_a_hash_size(&input) {
+            oracles::ugi_session(&input);
+        }
+    }
+}
+
+#[test]
+fn a_long_line_and_a_flood_of_junk_into_serve() {
+    // A 3 MB line (past the 1 MiB line limit) and a thousand junk lines cost bounded output and
+    // leave the engine answering.
+    let mut input = b"position startpos moves ".to_vec();
+    input.extend(std::iter::repeat_n(b'1', 3 << 20));
+    input.extend_from_slice(b"\n");
+    for _ in 0..1000 {
+        input.extend_from_slice(b"xyzzy plugh\n");
+    }
+    input.extend_from_slice(b"isready\n");
+    let (written, output) = oracles::run_ugi(otau::games::Variant::TOGUZ, input);
+    assert!(written < 1 << 20, "{written} bytes");
+    assert!(String::from_utf8_lossy(&output).ends_with("readyok\n"));
+}
+
 /// Every input the fuzzers found, replayed through the oracle of the target that found it (file
 /// names start with the target's name).
 #[test]
@@ -113,6 +156,7 @@ fn fuzzer_findings_stay_fixed() {
         match target {
             "position" => oracles::position_string(&data),
             "move_token" => oracles::move_token(&data),
+            "ugi" => oracles::ugi_session(&data),
             _ => continue,
         }
         replayed += 1;

@@ -268,3 +268,175 @@ pub fn random_token(rng: &mut ChaCha8Rng, pos: &AnyGame) -> String {
     mutate(rng, name.as_bytes(), &mut out);
     String::from_utf8_lossy(&out).into_owned()
 }
+
+/// The longest a fuzzed UGI session may run before it counts as a hang: input ends after the last
+/// byte, and the engine must then stop any search and return.
+pub const UGI_HANG: std::time::Duration = std::time::Duration::from_secs(8);
+
+/// Output bytes a UGI session may write: a constant per input line (a board, a perft listing, the
+/// handshake) plus a search's info lines per `go`. Anything proportional to a line's length
+/// (echoing a megabyte token, say) breaks it.
+pub fn ugi_output_bound(input: &[u8]) -> usize {
+    let lines = input.split(|&b| b == b'\n').count();
+    let gos = input
+        .split(|&b| b == b'\n')
+        .filter(|l| l.windows(2).any(|w| w.eq_ignore_ascii_case(b"go")))
+        .count();
+    64 * 1024 + 8 * 1024 * lines + 256 * 1024 * gos
+}
+
+/// A writer that counts everything and keeps nothing past a cap.
+#[derive(Clone, Default)]
+pub struct CountingSink(pub std::sync::Arc<std::sync::Mutex<(usize, Vec<u8>)>>);
+
+impl std::io::Write for CountingSink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut g = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        g.0 += buf.len();
+        let room = (1usize << 20).saturating_sub(g.1.len());
+        g.1.extend_from_slice(&buf[..buf.len().min(room)]);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Runs `otau::ugi::serve` on `input` as its whole standard input (then EOF), with `game` as the
+/// default game. Returns the output, or panics on a hang.
+pub fn run_ugi(game: Variant, input: Vec<u8>) -> (usize, Vec<u8>) {
+    let sink = CountingSink::default();
+    let out = sink.clone();
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let reader = std::io::BufReader::new(std::io::Cursor::new(input));
+        let result = otau::ugi::serve(reader, out, game);
+        let _ = done.send(result.map_err(|e| e.to_string()));
+    });
+    match finished.recv_timeout(UGI_HANG) {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => panic!("serve failed on an in-memory stream: {e}"),
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+            panic!("hang: serve did not return {UGI_HANG:?} after its input ended")
+        }
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+            panic!("serve panicked (its thread ended without a result)")
+        }
+    }
+    let g = sink.0.lock().unwrap_or_else(|e| e.into_inner());
+    (g.0, g.1.clone())
+}
+
+/// Hash sizes are the user's to choose up to the advertised maximum (32 GB, as Stockfish allows),
+/// so inputs that set one are not run by the fuzzer: on this machine a large table is an
+/// allocation failure by request, not a defect. The option's parsing is tested by the UGI tests.
+pub fn sets_a_hash_size(input: &[u8]) -> bool {
+    input.windows(4).any(|w| w.eq_ignore_ascii_case(b"hash"))
+}
+
+/// (c) The UGI command loop: an arbitrary byte stream as standard input (`data[0]` picks the
+/// default game). The engine must not panic, must return once input ends (no hang, searches
+/// stopped), must answer `bestmove` at most once per `go`, and must write bounded output.
+pub fn ugi_session(data: &[u8]) {
+    let Some((&pick, input)) = data.split_first() else {
+        return;
+    };
+    if sets_a_hash_size(input) {
+        return;
+    }
+    let all = Variant::all();
+    let game = all[pick as usize % all.len()];
+    let (written, output) = run_ugi(game, input.to_vec());
+    let bound = ugi_output_bound(input);
+    assert!(
+        written <= bound,
+        "{written} bytes of output for {} bytes of input (bound {bound})",
+        input.len()
+    );
+    let text = String::from_utf8_lossy(&output);
+    assert!(
+        output.len() < (1 << 20) || written == output.len(),
+        "output kept in full"
+    );
+    let gos = input
+        .split(|&b| b == b'\n')
+        .filter(|l| {
+            String::from_utf8_lossy(l)
+                .split_ascii_whitespace()
+                .next()
+                .is_some_and(|w| w.eq_ignore_ascii_case("go"))
+        })
+        .count();
+    let bestmoves = text.lines().filter(|l| l.starts_with("bestmove")).count();
+    assert!(
+        bestmoves <= gos,
+        "{bestmoves} bestmove lines for {gos} go commands"
+    );
+}
+
+/// A plausible GUI session for [`ugi_session`] (first byte: the default game): handshake, options, positions with moves from a
+/// random game, searches of every kind, queries and extras, in a random order and case.
+pub fn random_ugi_script(rng: &mut ChaCha8Rng, pick: u8) -> Vec<u8> {
+    let all = Variant::all();
+    let variant = all[pick as usize % all.len()];
+    let mut line = GameLine::new(AnyGame::start(variant));
+    let mut names = Vec::new();
+    for _ in 0..rng.gen_range(0..30) {
+        if line.is_over() {
+            break;
+        }
+        let moves = line.position().legal_moves();
+        let mv = moves[rng.gen_range(0..moves.len())];
+        names.push(line.position().move_name(mv));
+        line.play(mv).unwrap();
+    }
+    let fen = AnyGame::start(variant).to_string();
+    let commands = [
+        "ugi".to_string(),
+        "uci".to_string(),
+        "isready".to_string(),
+        format!("setoption name Game value {variant}"),
+        "setoption name Level value 3".to_string(),
+        "setoption name Threads value 1".to_string(),
+        "setoption name MoveOverhead value 10".to_string(),
+        "setoption name Player value random".to_string(),
+        "uginewgame".to_string(),
+        format!("position startpos moves {}", names.join(" ")),
+        format!("position fen {fen} moves {}", names.join(" ")),
+        "go depth 2".to_string(),
+        "go nodes 500".to_string(),
+        "go movetime 5".to_string(),
+        "go p1time 100 p2time 100 p1inc 1 p2inc 1 movestogo 5".to_string(),
+        "go infinite".to_string(),
+        "stop".to_string(),
+        "query p1turn".to_string(),
+        "query gameover".to_string(),
+        "query result".to_string(),
+        "query fen".to_string(),
+        "query moves".to_string(),
+        format!(
+            "query islegal {}",
+            names.first().map_or("1", |s| s.as_str())
+        ),
+        "query score".to_string(),
+        "d".to_string(),
+        "perft 2".to_string(),
+        "eval".to_string(),
+        "quit".to_string(),
+    ];
+    let mut out = Vec::new();
+    out.push(pick);
+    for _ in 0..rng.gen_range(3..12) {
+        let mut c = commands[rng.gen_range(0..commands.len())].clone();
+        if rng.gen_bool(0.1) {
+            c = c.to_ascii_uppercase();
+        }
+        out.extend_from_slice(c.as_bytes());
+        out.extend_from_slice(if rng.gen_bool(0.1) {
+            &b"\r\n"[..]
+        } else {
+            &b"\n"[..]
+        });
+    }
+    out
+}

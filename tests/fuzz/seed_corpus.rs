@@ -19,6 +19,8 @@ fn main() {
     let tokens = dir.join("move_token");
     std::fs::create_dir_all(&positions).unwrap();
     std::fs::create_dir_all(&tokens).unwrap();
+    let sessions = dir.join("ugi");
+    std::fs::create_dir_all(&sessions).unwrap();
     let variants = oracles::variants();
     for i in 0..400 {
         let text = oracles::random_position_string(&mut rng);
@@ -33,5 +35,9 @@ fn main() {
         input.push(plies);
         input.extend_from_slice(token.as_bytes());
         std::fs::write(tokens.join(format!("seed-{i}")), input).unwrap();
+        if i < 120 {
+            let session = oracles::random_ugi_script(&mut rng, pick);
+            std::fs::write(sessions.join(format!("seed-{i}")), session).unwrap();
+        }
     }
 }
