@@ -2,6 +2,9 @@
 //! without a fuzzer. The raw inputs are also kept in `tests/fuzz/regressions/` and replayed by
 //! `tests/fuzz_smoke.rs`.
 
+#[path = "fuzz/oracles.rs"]
+mod oracles;
+
 use otau::games::{AnyGame, Game, Variant};
 
 /// Error messages must not grow with the input (a GUI or arena log gets one short line).
@@ -34,4 +37,38 @@ fn a_giuthi_hole_number_of_thousands_of_digits_gives_a_short_error() {
         err.to_string().len()
     );
     assert!(err.to_string().contains("needs a direction"), "{err}");
+}
+
+/// A position whose lone stones chase each other round the ring for ever (no capture, no end).
+const CYCLING: &str = "toguz-kumalak 1,0,0,0,1,0,0,0,0/1,0,0,0,1,0,0,0,0 79/79 -/- s 10";
+
+#[test]
+fn perft_of_a_huge_depth_is_refused_not_a_stack_overflow() {
+    // Found in review while fuzzing the UGI loop: `perft 1000000` in a cycling position recursed a
+    // million plies deep along the first line and aborted the engine (stack overflow).
+    let input = format!("position fen {CYCLING}\nperft 1000000\nperft 4294967295\nisready\n");
+    let (_, output) = oracles::run_ugi(Variant::TOGUZ, input.into_bytes());
+    let text = String::from_utf8_lossy(&output);
+    assert!(
+        text.contains("perft: depth 1000000 exceeds the maximum of 128"),
+        "{text}"
+    );
+    assert!(text.ends_with("readyok\n"), "{text}");
+    // The deepest accepted perft in that position is stoppable and bounded in stack.
+    let input = format!(
+        "position fen {CYCLING}\nperft {}\nstop\nisready\n",
+        otau::perft::MAX_DEPTH
+    );
+    let (_, output) = oracles::run_ugi(Variant::TOGUZ, input.into_bytes());
+    assert!(String::from_utf8_lossy(&output).ends_with("readyok\n"));
+}
+
+#[test]
+fn the_perft_command_line_refuses_a_huge_depth() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_otau"))
+        .args(["perft", "--depth", "100000", "--position", CYCLING])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "a usage error, not a crash");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("128"));
 }
