@@ -7,6 +7,7 @@
 //! - [`perft`]: move-path enumeration, the rules' correctness and speed check;
 //! - [`search`]: the engine behind `go` (and the baseline players).
 
+pub mod eval;
 pub mod games;
 pub mod notation;
 pub mod perft;

@@ -1,0 +1,99 @@
+//! `otau bench`: a fixed-depth search over built-in positions of every game, with one thread and
+//! a fresh table for each position. The total node count is the same on every machine and every
+//! run, so it is a signature of the search: a change that alters it changed the search's
+//! behaviour; one that does not (a pure speed-up) leaves it alone.
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use super::{Info, Limits, Options, Searcher};
+use crate::games::{AnyGame, Game, GameLine};
+
+/// Positions searched by the bench, with each one's depth. Toguz Kumalak positions come from
+/// real games (PlayOK, 2024-2025) at various stages; the other games from their start and from
+/// positions reached by play.
+pub const POSITIONS: &[(&str, u32)] = &[
+    (
+        "toguz-kumalak 9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0/0 -/- s 1",
+        11,
+    ),
+    (
+        "toguz-kumalak 10,10,2,10,0,10,1,11,11/1,2,11,1,11,11,11,2,12 16/20 -/- s 6",
+        11,
+    ),
+    (
+        "toguz-kumalak 0,16,2,2,3,1,14,15,1/18,0,0,0,4,1,1,0,2 28/50 -/4 s 16",
+        11,
+    ),
+    (
+        "toguz-kumalak 2,0,0,3,4,0,4,7,9/1,1,0,6,0,3,0,0,13 59/50 5/3 n 30",
+        12,
+    ),
+    (
+        "toguz-kumalak 1,1,2,0,1,0,3,0,5/0,2,2,3,1,0,0,1,0 67/73 4/2 s 50",
+        14,
+    ),
+    (
+        "toguz-kumalak-7 7,7,7,7,7,7,7/7,7,7,7,7,7,7 0/0 -/- s 1",
+        11,
+    ),
+    ("bestemshe 5,5,5,5,5/5,5,5,5,5 0/0 -/- s 1", 12),
+    ("giuthi 8,8,8,8,8,8,8,8/8,8,8,8,8,8,8,8 0/0 s 1", 9),
+    ("giuthi-6x4 4,4,4,4,4,4/4,4,4,4,4,4 0/0 s 1", 10),
+    ("modiar 7,7,7/7,7,7 0/0 s 1", 14),
+];
+
+/// The result of one bench position.
+#[derive(Clone, Debug)]
+pub struct BenchResult {
+    pub position: String,
+    /// The position's game is not available in this build (it failed to parse).
+    pub skipped: Option<String>,
+    pub best: Option<String>,
+    pub info: Option<Info>,
+}
+
+/// Runs the bench. `depth` replaces every position's depth; `positions` replaces the list.
+pub fn run(
+    depth: Option<u32>,
+    hash_mb: usize,
+    positions: Option<&[(&str, u32)]>,
+    mut on_result: impl FnMut(&BenchResult),
+) -> (u64, Duration) {
+    let mut total_nodes = 0;
+    let mut total_time = Duration::ZERO;
+    for &(text, default_depth) in positions.unwrap_or(POSITIONS) {
+        let pos = match AnyGame::from_position(text) {
+            Ok(pos) => pos,
+            Err(e) => {
+                on_result(&BenchResult {
+                    position: text.to_string(),
+                    skipped: Some(e.to_string()),
+                    best: None,
+                    info: None,
+                });
+                continue;
+            }
+        };
+        let mut searcher = Searcher::new(Options {
+            hash_mb,
+            ..Options::default()
+        });
+        let line = GameLine::new(pos.clone());
+        let limits = Limits {
+            depth: Some(depth.unwrap_or(default_depth)),
+            ..Limits::default()
+        };
+        let started = Instant::now();
+        let report = searcher.search(&line, &limits, &AtomicBool::new(false), &mut |_| {});
+        total_time += started.elapsed();
+        total_nodes += report.info.nodes;
+        on_result(&BenchResult {
+            position: text.to_string(),
+            skipped: None,
+            best: report.best.map(|mv| pos.move_name(mv)),
+            info: Some(report.info),
+        });
+    }
+    (total_nodes, total_time)
+}
