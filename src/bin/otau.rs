@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
-use otau::games::{AnyGame, Game, Variant};
+use otau::games::{AnyGame, Game, GameLine, Variant};
 use otau::with_game;
 
 #[derive(Parser)]
@@ -46,6 +46,53 @@ enum Command {
         #[arg(long)]
         position: Option<String>,
     },
+    /// A quick match between two configurations of the built-in engine (pairs of games from
+    /// random openings, colours swapped): W/L/D and an Elo estimate with its 95% interval.
+    /// Each side is `key=value,...`: name, level, hash, threads, player, seed, depth, nodes,
+    /// movetime (ms), tc=<s>+<s>, off=<feature>+... (tt, killers, history, captures-first,
+    /// quiescence, pvs, lmr, positional-eval), weights=<file from otau tune>.
+    Selfplay {
+        #[arg(long, default_value = "name=a")]
+        a: String,
+        #[arg(long, default_value = "name=b")]
+        b: String,
+        /// Openings, each played twice with colours swapped.
+        #[arg(long, default_value_t = 50)]
+        pairs: usize,
+        /// Random plies of each opening.
+        #[arg(long, default_value_t = 6)]
+        plies: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 1)]
+        concurrency: usize,
+        #[arg(long, default_value_t = 1000)]
+        max_plies: usize,
+        /// Keep only openings a depth-6 search scores within this many centi-stones.
+        #[arg(long)]
+        balance: Option<i32>,
+        /// Writes every position of every game with the game's result for South (1, 0.5, 0):
+        /// training data for `otau tune --positions`.
+        #[arg(long)]
+        record: Option<String>,
+    },
+    /// Fits Toguz Kumalak's evaluation weights to game results (Texel's method) and prints them
+    /// as the Rust constant of src/eval/toguz.rs; --out also writes a weight file for selfplay.
+    Tune {
+        /// Game records in PlayOK's PGN export.
+        #[arg(long)]
+        pgn: Vec<String>,
+        /// Positions with results, as written by `otau selfplay --record`.
+        #[arg(long)]
+        positions: Vec<String>,
+        /// Plies skipped at the start of each game.
+        #[arg(long, default_value_t = 6)]
+        skip: usize,
+        #[arg(long, default_value_t = 2000)]
+        epochs: usize,
+        #[arg(long)]
+        out: Option<String>,
+    },
 }
 
 fn main() -> Result<()> {
@@ -57,6 +104,97 @@ fn main() -> Result<()> {
             hash,
             position,
         }) => bench::run(cli.game, depth, hash, position.as_deref()),
+        Some(Command::Selfplay {
+            a,
+            b,
+            pairs,
+            plies,
+            seed,
+            concurrency,
+            max_plies,
+            balance,
+            record,
+        }) => {
+            use otau::search::selfplay::{play_match, Contender, MatchSpec};
+            let a = Contender::parse(&a)
+                .map_err(anyhow::Error::msg)
+                .context("--a")?;
+            let b = Contender::parse(&b)
+                .map_err(anyhow::Error::msg)
+                .context("--b")?;
+            let spec = MatchSpec {
+                variant: cli.game,
+                pairs,
+                opening_plies: plies,
+                seed,
+                concurrency,
+                max_plies,
+                balance,
+            };
+            let mut record = match record {
+                Some(path) => Some(std::io::BufWriter::new(
+                    std::fs::File::create(&path).with_context(|| path.clone())?,
+                )),
+                None => None,
+            };
+            let summary = play_match(&spec, &a, &b, |s, games| {
+                if s.games() % 20 == 0 {
+                    eprintln!("{}", s.line(&a.name, &b.name));
+                }
+                if let Some(out) = record.as_mut() {
+                    for g in games {
+                        let result = match g.outcome {
+                            otau::games::Outcome::Win(otau::games::Side::South) => "1",
+                            otau::games::Outcome::Win(otau::games::Side::North) => "0",
+                            otau::games::Outcome::Draw => "0.5",
+                        };
+                        let mut replay = GameLine::new(g.line.start().clone());
+                        for &mv in g.line.moves() {
+                            let _ = writeln!(out, "{result} {}", replay.position());
+                            replay.play(mv).expect("a played move is legal");
+                        }
+                    }
+                }
+            });
+            if let Some(mut out) = record {
+                out.flush()?;
+            }
+            println!("{}", summary.line(&a.name, &b.name));
+            Ok(())
+        }
+        Some(Command::Tune {
+            pgn,
+            positions,
+            skip,
+            epochs,
+            out,
+        }) => {
+            use otau::eval::{toguz, tune};
+            let mut samples = Vec::new();
+            for path in &pgn {
+                let text = std::fs::read_to_string(path).with_context(|| path.clone())?;
+                let games = tune::read_pgn(&text).with_context(|| path.clone())?;
+                samples.extend(tune::samples(&games, skip));
+            }
+            for path in &positions {
+                let text = std::fs::read_to_string(path).with_context(|| path.clone())?;
+                samples.extend(tune::read_positions(&text).with_context(|| path.clone())?);
+            }
+            anyhow::ensure!(
+                !samples.is_empty(),
+                "no positions: give --pgn or --positions"
+            );
+            eprintln!("{} positions", samples.len());
+            let (weights, scale) = tune::fit(&samples, &toguz::WEIGHTS, epochs, |epoch, err| {
+                eprintln!("epoch {epoch} error {err:.6}")
+            });
+            eprintln!("logistic scale {scale:.1} centi-stones");
+            if let Some(path) = out {
+                std::fs::write(&path, tune::weight_file(&weights)).with_context(|| path)?;
+            }
+            print!("{}", tune::rust_constant(&weights));
+            Ok(())
+        }
         None => {
             eprintln!("the UGI engine loop is not built yet");
             Ok(())
