@@ -4,11 +4,15 @@
 //! - [`games`]: positions, move generation and the end rules of every game (the one rules core
 //!   the engine and the arena referee share);
 //! - [`notation`]: position strings and move tokens;
+//! - [`pgn`]: reading PGN game records;
 //! - [`perft`]: move-path enumeration, the rules' correctness and speed check;
+//! - [`play`]: a terminal game against the engine (`otau play`);
 //! - [`search`]: the engine behind `go` (and the baseline players).
 
 pub mod eval;
 pub mod games;
 pub mod notation;
 pub mod perft;
+pub mod pgn;
+pub mod play;
 pub mod search;
