@@ -9,6 +9,7 @@
 //! - [`play`]: a terminal game against the engine (`otau play`);
 //! - [`search`]: the engine behind `go` (and the baseline players).
 
+pub mod egtb;
 pub mod eval;
 pub mod games;
 pub mod notation;

@@ -35,6 +35,16 @@ fn run(searcher: &mut Searcher, line: &GameLine<AnyGame>, limits: &Limits) -> (R
     (report, infos)
 }
 
+/// A searcher that reports exact mate distances: endgame tables (if cached on this machine) prove
+/// wins without a distance.
+fn without_tables() -> Searcher {
+    let mut searcher = Searcher::new(Options::default());
+    let mut features = searcher.features();
+    features.tables = false;
+    searcher.set_features(features);
+    searcher
+}
+
 /// Whether `me` can force a win within `plies`, by plain minimax (no pruning, no table): the
 /// independent referee of the engine's mate scores.
 fn wins_within(pos: &Toguz, plies: u32, me: Side) -> bool {
@@ -75,7 +85,7 @@ fn finds_forced_wins_as_mate_scores() {
     for text in cases {
         let pos = toguz(text);
         let plies = shortest_win(&pos, 7).expect("a forced win");
-        let mut searcher = Searcher::new(Options::default());
+        let mut searcher = without_tables();
         let line = GameLine::new(AnyGame::Toguz(pos));
         let (report, _) = run(&mut searcher, &line, &depth(9));
         assert_eq!(report.info.score, Score::Mate(plies as i32), "{text}");
@@ -104,7 +114,7 @@ fn immediate_win_is_mate_one() {
     // South hole 9 holds 2: one back into 9, one on North 1 (1 -> 2): captures 2, 80 + 2 = 82.
     let pos = toguz("toguz-kumalak 0,0,0,0,0,0,0,0,2/1,0,0,0,0,0,0,0,5 80/74 -/- s 40");
     let line = GameLine::new(AnyGame::Toguz(pos));
-    let (report, _) = run(&mut Searcher::new(Options::default()), &line, &depth(4));
+    let (report, _) = run(&mut without_tables(), &line, &depth(4));
     assert_eq!(report.best, Some(Move::hole(8)));
     assert_eq!(report.info.score, Score::Mate(1));
 }

@@ -45,6 +45,9 @@ enum Command {
         /// Search only this position string (or `startpos` for --game's start).
         #[arg(long)]
         position: Option<String>,
+        /// Search threads (the node count is deterministic only with 1).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// A quick match between two configurations of the built-in engine (pairs of games from
     /// random openings, colours swapped): W/L/D and an Elo estimate with its 95% interval.
@@ -75,6 +78,16 @@ enum Command {
         /// training data for `otau tune --positions`.
         #[arg(long)]
         record: Option<String>,
+    },
+    /// Builds the Toguz Kumalak endgame tables of --game (every position with up to
+    /// --max-stones stones on the board) into the cache directory, where the engine finds them.
+    Tables {
+        /// Stones on the board (default: what builds in about a minute).
+        #[arg(long)]
+        max_stones: Option<usize>,
+        /// Directory to write to (default: $OTAU_CACHE, $XDG_CACHE_HOME/otau or ~/.cache/otau).
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
     },
     /// Fits Toguz Kumalak's evaluation weights to game results (Texel's method) and prints them
     /// as the Rust constant of src/eval/toguz.rs; --out also writes a weight file for selfplay.
@@ -117,7 +130,8 @@ fn main() -> Result<()> {
             depth,
             hash,
             position,
-        }) => bench::run(cli.game, depth, hash, position.as_deref()),
+            threads,
+        }) => bench::run(cli.game, depth, hash, threads, position.as_deref()),
         Some(Command::Selfplay {
             a,
             b,
@@ -174,6 +188,36 @@ fn main() -> Result<()> {
                 out.flush()?;
             }
             println!("{}", summary.line(&a.name, &b.name));
+            Ok(())
+        }
+        Some(Command::Tables { max_stones, dir }) => {
+            use otau::egtb;
+            anyhow::ensure!(
+                cli.game.family() == otau::games::Family::Toguz,
+                "endgame tables exist for the Toguz Kumalak boards only"
+            );
+            let max = max_stones.unwrap_or(egtb::default_max_stones(cli.game));
+            let dir = dir
+                .or_else(egtb::cache_dir)
+                .context("no cache directory: give --dir")?;
+            std::fs::create_dir_all(&dir).with_context(|| dir.display().to_string())?;
+            let started = Instant::now();
+            let (tables, stats) = egtb::toguz::Tables::build(cli.game, max);
+            let path = dir.join(egtb::file_name(cli.game));
+            tables
+                .save(&path)
+                .with_context(|| path.display().to_string())?;
+            println!(
+                "{}: up to {max} stones, {} positions ({} MB), {} with open bounds, {} updates, \
+                 {:.1} s, written to {}",
+                cli.game,
+                stats.positions,
+                tables.bytes() >> 20,
+                stats.open,
+                stats.updates,
+                started.elapsed().as_secs_f64(),
+                path.display()
+            );
             Ok(())
         }
         Some(Command::Tune {
@@ -243,6 +287,7 @@ mod bench {
         game: Variant,
         depth: Option<u32>,
         hash: usize,
+        threads: usize,
         position: Option<&str>,
     ) -> Result<()> {
         let single = position.map(|p| {
@@ -254,7 +299,7 @@ mod bench {
         });
         let list = single.as_deref().map(|p| [(p, depth.unwrap_or(12))]);
         let mut out = std::io::stdout().lock();
-        let (nodes, time) = bench::run(depth, hash, list.as_ref().map(|l| &l[..]), |r| {
+        let (nodes, time) = bench::run(depth, hash, threads, list.as_ref().map(|l| &l[..]), |r| {
             let _ = match (&r.skipped, &r.info) {
                 (Some(why), _) => writeln!(out, "skipped {}: {why}", r.position),
                 (None, Some(info)) => writeln!(

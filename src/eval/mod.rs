@@ -35,6 +35,34 @@ impl Default for Weights {
     }
 }
 
+/// Bounds from endgame tables on the side to move's final total (stones won so far plus what
+/// they secure from the board), with both players playing on to the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableBounds {
+    /// The mover can force at least this final total.
+    pub low: u32,
+    /// The opponent can hold the mover to at most this final total.
+    pub high: u32,
+    /// All stones of the game.
+    pub total: u32,
+}
+
+impl TableBounds {
+    /// The outcome for the side to move when the bounds decide it: `Some(1)` a proven win,
+    /// `Some(-1)` a proven loss, `Some(0)` a proven draw.
+    pub fn decided(&self) -> Option<i32> {
+        if 2 * self.low > self.total {
+            Some(1)
+        } else if 2 * self.high < self.total {
+            Some(-1)
+        } else if 2 * self.low == self.total && self.low == self.high {
+            Some(0)
+        } else {
+            None
+        }
+    }
+}
+
 /// A game the search can evaluate.
 pub trait Evaluate: Game {
     /// The score of the position for the side to move, in centi-stones, with given weights.
@@ -44,6 +72,13 @@ pub trait Evaluate: Game {
     #[inline]
     fn evaluate(&self) -> i32 {
         self.evaluate_with(&Weights::TUNED)
+    }
+
+    /// What endgame tables know of this position, if the game has tables, they are loaded and
+    /// the position is within them.
+    #[inline]
+    fn probe_tables(&self) -> Option<TableBounds> {
+        None
     }
 
     /// The named terms of the evaluation (for the `eval` command), each from the side to move's
@@ -73,5 +108,9 @@ impl Evaluate for AnyGame {
 
     fn explain(&self) -> Vec<(&'static str, i32)> {
         crate::with_game!(self, g => g.explain())
+    }
+
+    fn probe_tables(&self) -> Option<TableBounds> {
+        crate::with_game!(self, g => g.probe_tables())
     }
 }

@@ -14,7 +14,7 @@
 //! - whether a tuzdik can be made now;
 //! - a constant for having the move.
 
-use super::{store_difference, Evaluate, Weights};
+use super::{store_difference, Evaluate, TableBounds, Weights};
 use crate::games::{Game, Side, Toguz, MAX_RING};
 
 /// Per-hole terms are indexed so that a row's last hole is always slot 8 (7- and 5-hole boards
@@ -186,6 +186,18 @@ impl Evaluate for Toguz {
     #[inline]
     fn evaluate_with(&self, weights: &Weights) -> i32 {
         store_difference(self) + positional(self, &features(self), &weights.toguz)
+    }
+
+    #[inline]
+    fn probe_tables(&self) -> Option<TableBounds> {
+        let tables = crate::egtb::toguz_tables(self.variant())?;
+        let b = tables.probe(self)?;
+        let store = self.store(self.side_to_move());
+        Some(TableBounds {
+            low: store + b.low,
+            high: store + b.high,
+            total: self.variant().total_stones(),
+        })
     }
 
     fn explain(&self) -> Vec<(&'static str, i32)> {

@@ -47,66 +47,34 @@ impl std::fmt::Display for RecordError {
 
 impl std::error::Error for RecordError {}
 
-/// Reads PlayOK's PGN: header lines in brackets, then move numbers, move tokens and a result.
-/// Games without a decisive or drawn result (`*`) are skipped.
+/// Reads Toguz Kumalak games from PGN (PlayOK's export or the arena's) and replays them by the
+/// rules. Games without a result (`*`) are skipped.
 pub fn read_pgn(text: &str) -> Result<Vec<RecordedGame>, RecordError> {
+    let records = crate::pgn::parse(text).map_err(|e| RecordError {
+        game: 0,
+        message: e.to_string(),
+    })?;
     let mut games = Vec::new();
-    let mut tokens: Vec<&str> = Vec::new();
-    let mut in_moves = false;
-    let finish = |tokens: &mut Vec<&str>, games: &mut Vec<RecordedGame>| {
-        if tokens.is_empty() {
-            return Ok(());
-        }
-        let index = games.len() + 1;
+    for (index, record) in records.iter().enumerate() {
+        let outcome = match record.result.as_deref() {
+            Some("1-0") => Outcome::Win(Side::South),
+            Some("0-1") => Outcome::Win(Side::North),
+            Some("1/2-1/2") => Outcome::Draw,
+            _ => continue,
+        };
         let mut line = GameLine::new(AnyGame::start(crate::games::Variant::TOGUZ));
         let mut positions = Vec::new();
-        let mut outcome = None;
-        for token in tokens.drain(..) {
-            match token {
-                "1-0" => outcome = Some(Outcome::Win(Side::South)),
-                "0-1" => outcome = Some(Outcome::Win(Side::North)),
-                "1/2-1/2" => outcome = Some(Outcome::Draw),
-                "*" => outcome = None,
-                t if t.starts_with('{') || t.ends_with('.') => {}
-                t => {
-                    if let AnyGame::Toguz(p) = line.position() {
-                        positions.push(*p);
-                    }
-                    line.play_token(t).map_err(|e| RecordError {
-                        game: index,
-                        message: e.to_string(),
-                    })?;
-                }
+        for token in &record.moves {
+            if let AnyGame::Toguz(p) = line.position() {
+                positions.push(*p);
             }
+            line.play_token(token).map_err(|e| RecordError {
+                game: index + 1,
+                message: e.to_string(),
+            })?;
         }
-        if let Some(outcome) = outcome {
-            games.push(RecordedGame { positions, outcome });
-        }
-        Ok(())
-    };
-    for raw in text.lines() {
-        let line = raw.trim();
-        if line.starts_with('[') {
-            if in_moves {
-                finish(&mut tokens, &mut games)?;
-                in_moves = false;
-            }
-            continue;
-        }
-        in_moves |= !line.is_empty();
-        // Move numbers may be glued to moves ("12.36"): split after the dot.
-        for token in line.split_whitespace() {
-            match token.split_once('.') {
-                Some((number, rest)) if number.bytes().all(|b| b.is_ascii_digit()) => {
-                    if !rest.is_empty() {
-                        tokens.push(rest);
-                    }
-                }
-                _ => tokens.push(token),
-            }
-        }
+        games.push(RecordedGame { positions, outcome });
     }
-    finish(&mut tokens, &mut games)?;
     Ok(games)
 }
 

@@ -53,10 +53,12 @@ pub struct BenchResult {
     pub info: Option<Info>,
 }
 
-/// Runs the bench. `depth` replaces every position's depth; `positions` replaces the list.
+/// Runs the bench. `depth` replaces every position's depth; `positions` replaces the list;
+/// `threads` above 1 makes the node count vary from run to run.
 pub fn run(
     depth: Option<u32>,
     hash_mb: usize,
+    threads: usize,
     positions: Option<&[(&str, u32)]>,
     mut on_result: impl FnMut(&BenchResult),
 ) -> (u64, Duration) {
@@ -77,6 +79,7 @@ pub fn run(
         };
         let mut searcher = Searcher::new(Options {
             hash_mb,
+            threads,
             ..Options::default()
         });
         let line = GameLine::new(pos.clone());

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use crate::eval::{Evaluate, Weights};
 use crate::games::{AnyGame, GameLine, Move};
 
-pub use worker::{Features, MATE, MATE_BOUND};
+pub use worker::{Features, MATE, MATE_BOUND, TABLE_WIN};
 
 use level::Strength;
 use time::Budget;
@@ -114,7 +114,8 @@ pub struct Limits {
 /// A score from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {
-    /// Centi-stones: 100 = one stone.
+    /// Centi-stones: 100 = one stone. Beyond ±10000 (from `TABLE_WIN` = 20000 less the plies to
+    /// reach the tables): a win or loss proven by endgame tables, whose distance is unknown.
     Cp(i32),
     /// Plies to a proven win (negative: to a proven loss).
     Mate(i32),

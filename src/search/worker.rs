@@ -25,6 +25,8 @@ pub const MAX_PLY: usize = 128;
 /// Scores beyond this are proven wins (below its negation, proven losses).
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 const INFINITY: i32 = MATE + 1;
+/// The score of a win proven by endgame tables (whose distance is unknown); `TABLE_WIN - ply`.
+pub const TABLE_WIN: i32 = 20_000;
 /// Quiescence plies after the main search's horizon.
 const MAX_QUIESCENCE: usize = 12;
 
@@ -48,6 +50,8 @@ pub struct Features {
     pub lmr: bool,
     /// Positional evaluation terms (off: stores difference only).
     pub positional_eval: bool,
+    /// Endgame tables, where loaded.
+    pub tables: bool,
 }
 
 impl Default for Features {
@@ -61,13 +65,14 @@ impl Default for Features {
             pvs: true,
             lmr: true,
             positional_eval: true,
+            tables: true,
         }
     }
 }
 
 impl Features {
     /// Names accepted by [`Features::set`], in order of introduction.
-    pub const NAMES: [&'static str; 8] = [
+    pub const NAMES: [&'static str; 9] = [
         "tt",
         "killers",
         "history",
@@ -76,6 +81,7 @@ impl Features {
         "pvs",
         "lmr",
         "positional-eval",
+        "tables",
     ];
 
     /// Turns a technique on or off by name.
@@ -89,6 +95,7 @@ impl Features {
             "pvs" => &mut self.pvs,
             "lmr" => &mut self.lmr,
             "positional-eval" => &mut self.positional_eval,
+            "tables" => &mut self.tables,
             _ => {
                 return Err(format!(
                     "unknown search feature '{name}' (known: {})",
@@ -151,6 +158,9 @@ pub struct Worker<'a, G: Evaluate> {
     seldepth: usize,
     repetitions: Repetitions,
     repetition_limit: usize,
+    /// Probe endgame tables (off when the root itself is in them: the search must then find
+    /// the actual way to win, which a bare "won" from the tables does not show).
+    probe_tables: bool,
     killers: Box<[[Option<Move>; 2]; MAX_PLY + 1]>,
     /// Indexed by side and move code.
     history: Box<[[i32; 256]; 2]>,
@@ -174,6 +184,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             seldepth: 0,
             repetitions: Repetitions::new(history),
             repetition_limit: root.repetition_limit(),
+            probe_tables: shared.features.tables && root.probe_tables().is_none(),
             killers: Box::new([[None; 2]; MAX_PLY + 1]),
             history: Box::new([[0; 256]; 2]),
             pv_len: Box::new([0; MAX_PLY + 1]),
@@ -313,6 +324,11 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let key = pos.repetition_key();
         if self.repetitions.count(key) + 1 >= self.repetition_limit {
             return Some(Self::final_score(&pos.repetition_final(), me, ply));
+        }
+        if self.probe_tables {
+            if let Some(decided) = pos.probe_tables().and_then(|b| b.decided()) {
+                return Some(decided * (TABLE_WIN - ply as i32));
+            }
         }
         None
     }
