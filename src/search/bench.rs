@@ -10,34 +10,37 @@ use super::{Info, Limits, Options, Searcher};
 use crate::games::{AnyGame, Game, GameLine};
 
 /// Positions searched by the bench, with each one's depth. Toguz Kumalak positions come from
-/// real games (PlayOK, 2024-2025) at various stages; the other games from their start and from
-/// positions reached by play.
+/// real games (PlayOK, 2024-2025) at moves 11 to 51; the other games from their start.
 pub const POSITIONS: &[(&str, u32)] = &[
     (
         "toguz-kumalak 9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0/0 -/- s 1",
-        11,
-    ),
-    (
-        "toguz-kumalak 10,10,2,10,0,10,1,11,11/1,2,11,1,11,11,11,2,12 16/20 -/- s 6",
-        11,
-    ),
-    (
-        "toguz-kumalak 0,16,2,2,3,1,14,15,1/18,0,0,0,4,1,1,0,2 28/50 -/4 s 16",
-        11,
-    ),
-    (
-        "toguz-kumalak 2,0,0,3,4,0,4,7,9/1,1,0,6,0,3,0,0,13 59/50 5/3 n 30",
         12,
     ),
     (
-        "toguz-kumalak 1,1,2,0,1,0,3,0,5/0,2,2,3,1,0,0,1,0 67/73 4/2 s 50",
+        "toguz-kumalak 3,2,15,2,1,7,8,0,2/0,1,22,2,6,7,0,16,1 38/29 -/8 s 11",
+        12,
+    ),
+    (
+        "toguz-kumalak 1,1,3,5,21,3,3,2,1/0,0,3,5,4,3,2,2,15 48/40 -/- s 21",
+        12,
+    ),
+    (
+        "toguz-kumalak 2,0,3,0,3,4,1,2,0/0,0,0,0,6,5,4,3,2 51/76 1/2 s 31",
+        14,
+    ),
+    (
+        "toguz-kumalak 0,0,1,1,2,23,2,2,1/0,0,0,0,1,1,1,2,4 67/54 1/- s 41",
+        14,
+    ),
+    (
+        "toguz-kumalak 0,0,4,3,3,0,1,1,5/0,1,8,6,0,6,3,0,1 69/51 8/2 s 51",
         14,
     ),
     (
         "toguz-kumalak-7 7,7,7,7,7,7,7/7,7,7,7,7,7,7 0/0 -/- s 1",
-        11,
+        12,
     ),
-    ("bestemshe 5,5,5,5,5/5,5,5,5,5 0/0 -/- s 1", 12),
+    ("bestemshe 5,5,5,5,5/5,5,5,5,5 0/0 -/- s 1", 14),
     ("giuthi 8,8,8,8,8,8,8,8/8,8,8,8,8,8,8,8 0/0 s 1", 9),
     ("giuthi-6x4 4,4,4,4,4,4/4,4,4,4,4,4 0/0 s 1", 10),
     ("modiar 7,7,7/7,7,7 0/0 s 1", 14),

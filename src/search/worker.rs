@@ -425,31 +425,24 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             // Only a game over by its rules has no moves, and that was caught above.
             return self.evaluate(pos);
         }
-        // Play every move up front: the children tell what each move captures, which orders
-        // them, and are then searched without being played again.
+        // The hash move is searched first, alone: it often cuts off at once, before the other
+        // moves are even played. Then every other move is played up front: the children tell
+        // what each move captures, which orders them, and are searched without being played
+        // again. `slots` holds the playing order as indices into these arrays.
         let mut children: [Option<G>; MAX_RING] = [const { None }; MAX_RING];
         let mut order = [0i32; MAX_RING];
         let mut gains = [0i32; MAX_RING];
-        for (i, &mv) in moves.iter().enumerate() {
+        let mut slots = [0u8; MAX_RING];
+        let mut ready = 0;
+        let mut all_played = false;
+        let tt_index = tt_move.and_then(|m| moves.iter().position(|&x| x == m));
+        if let Some(t) = tt_index {
             let mut child = pos.clone();
-            child.play(mv);
-            let gain = material_gain(pos, &child, me);
-            let keeps_turn = child.side_to_move() == me;
-            gains[i] = gain;
-            order[i] = if Some(mv) == tt_move {
-                1 << 30
-            } else if features.captures_first && (gain > 0 || keeps_turn) {
-                (1 << 24) + gain * 64 + keeps_turn as i32
-            } else if features.killers && self.killers[ply][0] == Some(mv) {
-                (1 << 22) + 1
-            } else if features.killers && self.killers[ply][1] == Some(mv) {
-                1 << 22
-            } else if features.history {
-                self.history[me.index()][mv.code() as usize]
-            } else {
-                0
-            };
-            children[i] = Some(child);
+            child.play(moves[t]);
+            gains[t] = material_gain(pos, &child, me);
+            children[t] = Some(child);
+            slots[0] = t as u8;
+            ready = 1;
         }
 
         if !root {
@@ -461,26 +454,46 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let mut n_quiets = 0;
         let original_alpha = alpha;
         for searched in 0..moves.len() {
+            if searched == ready && !all_played {
+                for (i, &mv) in moves.iter().enumerate() {
+                    if Some(i) == tt_index {
+                        continue;
+                    }
+                    let mut child = pos.clone();
+                    child.play(mv);
+                    let gain = material_gain(pos, &child, me);
+                    let keeps_turn = child.side_to_move() == me;
+                    gains[i] = gain;
+                    order[i] = if features.captures_first && (gain > 0 || keeps_turn) {
+                        (1 << 24) + gain * 64 + keeps_turn as i32
+                    } else if features.killers && self.killers[ply][0] == Some(mv) {
+                        (1 << 22) + 1
+                    } else if features.killers && self.killers[ply][1] == Some(mv) {
+                        1 << 22
+                    } else if features.history {
+                        self.history[me.index()][mv.code() as usize]
+                    } else {
+                        0
+                    };
+                    children[i] = Some(child);
+                    slots[ready] = i as u8;
+                    ready += 1;
+                }
+                all_played = true;
+            }
             // Selection sort: most moves are never reached after a cut-off.
             let mut pick = searched;
-            for j in searched + 1..moves.len() {
-                if order[j] > order[pick] {
+            for j in searched + 1..ready {
+                if order[slots[j] as usize] > order[slots[pick] as usize] {
                     pick = j;
                 }
             }
-            order.swap(searched, pick);
-            gains.swap(searched, pick);
-            children.swap(searched, pick);
-            let mv = moves[pick];
-            moves.as_mut_slice().swap(searched, pick);
-            let child = children[searched]
-                .take()
-                .expect("each child is searched once");
+            slots.swap(searched, pick);
+            let index = slots[searched] as usize;
+            let mv = moves[index];
+            let child = children[index].take().expect("each child is searched once");
             let keeps_turn = child.side_to_move() == me;
-            let quiet = gains[searched] <= 0 && !keeps_turn;
-            if features.tt {
-                self.shared.tt.prefetch(child.hash());
-            }
+            let quiet = gains[index] <= 0 && !keeps_turn;
 
             let score = if searched == 0 || !features.pvs {
                 self.child(&child, keeps_turn, depth - 1, ply, (alpha, beta), pv_node)
