@@ -1,7 +1,8 @@
 //! The strength ladder: `Level` 1..=20, from a near-beginner to full strength.
 //!
-//! Each level below the top caps the nodes of a search (doubling per level, so each rung is a
-//! fixed fraction stronger than the one below), and the lowest levels also blur the evaluation
+//! Each level below the top caps the nodes of a search (growing by a constant factor per level,
+//! from 64 nodes at level 1 to about a million at level 19, so each rung is about equally far
+//! above the one below), and the lowest levels also blur the evaluation
 //! with noise, so that they make the kind of mistakes a weak human makes rather than only seeing
 //! less far. The noise is a function of the position and the seed: the same position gets the
 //! same blur, which keeps searches reproducible.
@@ -17,8 +18,10 @@ pub struct Strength {
     pub noise: i32,
 }
 
-/// Nodes per move at level 1; each level above doubles it.
-const LEVEL_ONE_NODES: u64 = 64;
+/// Nodes per move at level 1.
+const LEVEL_ONE_NODES: f64 = 64.0;
+/// Growth of the node cap per level: 64 * 1.71^18 is about a million nodes at level 19.
+const LEVEL_FACTOR: f64 = 1.71;
 
 impl Strength {
     pub fn of_level(level: u32) -> Strength {
@@ -30,7 +33,7 @@ impl Strength {
             };
         }
         Strength {
-            max_nodes: Some(LEVEL_ONE_NODES << (level - 1)),
+            max_nodes: Some((LEVEL_ONE_NODES * LEVEL_FACTOR.powi(level as i32 - 1)).round() as u64),
             // Levels 1..7: 700 down to 100 centi-stones of blur.
             noise: 100 * (8 - level.min(8)) as i32,
         }
