@@ -12,6 +12,7 @@ cargo build --release --quiet
 otau=target/release/otau
 echo "== perft (leaf counts, time on one core)"
 "$otau" perft --game toguz-kumalak --depth "$depth" 2>&1 | tail -2
+"$otau" perft --game giuthi --depth 6 2>&1 | tail -2
 if "$otau" bench --help >/dev/null 2>&1; then
   echo "== otau bench"
   "$otau" bench

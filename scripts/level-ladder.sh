@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The strength ladder: each level against the next one up (and the baseline players against
 # level 1), pairs of games from balanced random openings, at a time per move that lets level 20
-# search. Usage: scripts/level-ladder.sh [pairs] [movetime-ms] [concurrency] [levels...]
+# search. Set OTAU to a built binary to use it as is. Usage: scripts/level-ladder.sh [pairs] [movetime-ms] [concurrency] [levels...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pairs=${1:-50}
@@ -10,9 +10,10 @@ concurrency=${3:-2}
 shift $(( $# < 3 ? $# : 3 ))
 levels=("$@")
 [ ${#levels[@]} -gt 0 ] || levels=(1 4 7 10 13 16 20)
-cargo build --release --quiet
+otau=${OTAU:-./target/release/otau}
+[ -n "${OTAU:-}" ] || cargo build --release --quiet
 run() {
-    ./target/release/otau selfplay --game toguz-kumalak --a "$1" --b "$2" \
+    "$otau" selfplay --game toguz-kumalak --a "$1" --b "$2" \
         --pairs "$pairs" --plies 8 --balance 300 --seed 5 --concurrency "$concurrency" 2>/dev/null
 }
 run "name=random,player=random" "name=greedy,player=greedy"

@@ -7,7 +7,8 @@
 //! - [`pgn`]: reading PGN game records;
 //! - [`perft`]: move-path enumeration, the rules' correctness and speed check;
 //! - [`play`]: a terminal game against the engine (`otau play`);
-//! - [`search`]: the engine behind `go` (and the baseline players).
+//! - [`search`]: the engine behind `go` (and the baseline players);
+//! - [`solve`]: games solved by retrograde analysis (Modiar).
 
 pub mod egtb;
 pub mod eval;
@@ -17,3 +18,5 @@ pub mod perft;
 pub mod pgn;
 pub mod play;
 pub mod search;
+pub mod solve;
+pub mod stats;

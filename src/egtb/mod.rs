@@ -7,7 +7,6 @@
 
 pub mod toguz;
 
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use crate::games::Variant;
@@ -22,16 +21,8 @@ pub fn default_max_stones(variant: Variant) -> usize {
     }
 }
 
-/// Where tables are kept: `$OTAU_CACHE`, else `$XDG_CACHE_HOME/otau`, else `~/.cache/otau`.
-pub fn cache_dir() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("OTAU_CACHE") {
-        return Some(PathBuf::from(dir));
-    }
-    if let Some(dir) = std::env::var_os("XDG_CACHE_HOME") {
-        return Some(PathBuf::from(dir).join("otau"));
-    }
-    std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache").join("otau"))
-}
+/// Where tables are kept: the cache directory the solved games use too.
+pub use crate::solve::cache_dir;
 
 /// The file name of a Toguz board's tables.
 pub fn file_name(variant: Variant) -> String {

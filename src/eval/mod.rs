@@ -63,6 +63,20 @@ impl TableBounds {
     }
 }
 
+/// A position of a solved game, as its table plays it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solved {
+    /// The table's best move.
+    pub best: crate::games::Move,
+    /// The final margin (stones, side to move's view) with best play, piles included.
+    pub margin: i32,
+    /// `Some(1)`, `Some(-1)`, `Some(0)`: a win, loss or draw the side to move can force whatever
+    /// the rules do with endless play; `None` when the result rests on that.
+    pub decided: Option<i32>,
+    /// The table's line of best play from here.
+    pub pv: Vec<crate::games::Move>,
+}
+
 /// A game the search can evaluate.
 pub trait Evaluate: Game {
     /// The score of the position for the side to move, in centi-stones, with given weights.
@@ -78,6 +92,11 @@ pub trait Evaluate: Game {
     /// the position is within them.
     #[inline]
     fn probe_tables(&self) -> Option<TableBounds> {
+        None
+    }
+
+    /// The perfect move from a solved game's table, for the root of a search (Modiar).
+    fn solved(&self) -> Option<Solved> {
         None
     }
 
@@ -112,5 +131,9 @@ impl Evaluate for AnyGame {
 
     fn probe_tables(&self) -> Option<TableBounds> {
         crate::with_game!(self, g => g.probe_tables())
+    }
+
+    fn solved(&self) -> Option<Solved> {
+        crate::with_game!(self, g => g.solved())
     }
 }

@@ -64,29 +64,29 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
 /// 5000 nodes a move). Tuzdiks weigh many stones: the stones they will collect for the rest of
 /// the game.
 pub const WEIGHTS: [[i32; 2]; FEATURES] = [
-    [0, 0],
-    [700, 300],
-    [700, 300],
-    [700, 300],
-    [700, 300],
-    [700, 300],
-    [700, 300],
-    [700, 300],
-    [0, 0],
-    [5, 40],
-    [5, 40],
-    [5, 40],
-    [5, 40],
-    [5, 40],
-    [5, 40],
-    [5, 40],
-    [5, 40],
-    [5, 40],
-    [10, 10],
-    [30, 30],
-    [40, 40],
-    [100, 50],
-    [0, 0],
+    [294, 2243],  // tuzdik-1
+    [242, 2127],  // tuzdik-2
+    [550, 1528],  // tuzdik-3
+    [-384, 1770], // tuzdik-4
+    [3188, 2702], // tuzdik-5
+    [2813, 2345], // tuzdik-6
+    [2889, 2275], // tuzdik-7
+    [2504, 1256], // tuzdik-8
+    [0, 0],       // tuzdik-9
+    [-17, -70],   // row-1
+    [-157, 187],  // row-2
+    [-121, 152],  // row-3
+    [-142, 136],  // row-4
+    [-89, 86],    // row-5
+    [-130, 128],  // row-6
+    [-150, 131],  // row-7
+    [-84, 69],    // row-8
+    [-87, 152],   // row-9
+    [113, 825],   // mobility
+    [3, 187],     // threat-mine
+    [-28, 77],    // threat-theirs
+    [450, -76],   // tuzdik-chance
+    [37, -160],   // tempo
 ];
 
 /// What one side could do if it were to move: its biggest immediate capture and whether it could

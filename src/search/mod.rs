@@ -261,7 +261,10 @@ impl Searcher {
         }
         let report = {
             match self.options.player {
-                Player::Search => self.search_game(pos, history, limits, stop, on_info, started),
+                Player::Search => match pos.solved().filter(|_| self.features.tables) {
+                    Some(solved) => Self::solved_report(&solved, started),
+                    None => self.search_game(pos, history, limits, stop, on_info, started),
+                },
                 Player::Random | Player::Greedy => {
                     let best = if self.options.player == Player::Random {
                         baseline::random(pos, history, self.options.seed)
@@ -293,6 +296,32 @@ impl Searcher {
         report.info.elapsed = started.elapsed();
         on_info(&report.info);
         report
+    }
+
+    /// The report for a solved position: the table's move and result, no search.
+    fn solved_report(solved: &crate::eval::Solved, started: Instant) -> Report {
+        let score = match solved.decided {
+            Some(1) => Score::Cp(TABLE_WIN),
+            Some(-1) => Score::Cp(-TABLE_WIN),
+            Some(_) => Score::Cp(0),
+            None => Score::Cp(100 * solved.margin),
+        };
+        let mut pv = solved.pv.clone();
+        if pv.first() != Some(&solved.best) {
+            pv = vec![solved.best];
+        }
+        Report {
+            best: Some(solved.best),
+            info: Info {
+                depth: pv.len() as u32,
+                seldepth: pv.len() as u32,
+                score,
+                nodes: 0,
+                elapsed: started.elapsed(),
+                hashfull: 0,
+                pv,
+            },
+        }
     }
 
     /// The report for a game that is over.

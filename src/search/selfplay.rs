@@ -13,6 +13,7 @@ use rand_chacha::ChaCha8Rng;
 use super::{Clock, Features, Limits, Options, Player, Searcher};
 use crate::eval::{toguz, Weights};
 use crate::games::{mix64, AnyGame, Game, GameLine, Outcome, Side, Variant};
+use crate::stats::pentanomial::Pentanomial;
 
 /// How a contender is limited per move.
 #[derive(Clone, Debug, PartialEq)]
@@ -158,11 +159,11 @@ pub enum GameResult {
 }
 
 impl GameResult {
-    fn points(self) -> u32 {
+    fn points(self) -> f64 {
         match self {
-            GameResult::Win => 2,
-            GameResult::Draw => 1,
-            GameResult::Loss => 0,
+            GameResult::Win => 1.0,
+            GameResult::Draw => 0.5,
+            GameResult::Loss => 0.0,
         }
     }
 }
@@ -173,8 +174,8 @@ pub struct Summary {
     pub wins: u32,
     pub losses: u32,
     pub draws: u32,
-    /// Pairs by the first contender's points in the pair, in half points: 0, 1, 2, 3, 4.
-    pub pentanomial: [u32; 5],
+    /// Pairs by the first contender's results in the pair.
+    pub pentanomial: Pentanomial,
     /// Games lost on time, by each contender.
     pub time_losses: [u32; 2],
     pub plies: u64,
@@ -185,50 +186,25 @@ impl Summary {
         self.wins + self.losses + self.draws
     }
 
-    /// Elo difference and its 95% interval, from the pairs (pentanomial model: the two games of
-    /// an opening are not independent, and treating them as such misstates the error).
-    pub fn elo(&self) -> (f64, f64, f64) {
-        let n: u32 = self.pentanomial.iter().sum();
-        if n == 0 {
-            return (0.0, f64::NEG_INFINITY, f64::INFINITY);
-        }
-        let n = n as f64;
-        let mean: f64 = self
-            .pentanomial
-            .iter()
-            .enumerate()
-            .map(|(i, &c)| c as f64 * i as f64 / 4.0)
-            .sum::<f64>()
-            / n;
-        let var: f64 = self
-            .pentanomial
-            .iter()
-            .enumerate()
-            .map(|(i, &c)| c as f64 * (i as f64 / 4.0 - mean).powi(2))
-            .sum::<f64>()
-            / n;
-        let se = (var / n).sqrt();
-        let elo = |score: f64| {
-            let s = score.clamp(1e-6, 1.0 - 1e-6);
-            -400.0 * (1.0 / s - 1.0).log10()
-        };
-        (elo(mean), elo(mean - 1.96 * se), elo(mean + 1.96 * se))
+    /// Elo difference and the half-width of its 95% interval, from the pairs (pentanomial
+    /// model: the two games of an opening are not independent).
+    pub fn elo(&self) -> Option<(f64, f64)> {
+        self.pentanomial.estimate().map(|e| (e.elo, e.elo_error))
     }
 
     pub fn line(&self, a: &str, b: &str) -> String {
-        let (elo, lo, hi) = self.elo();
+        let (elo, error) = self.elo().unwrap_or((0.0, f64::INFINITY));
         format!(
-            "{a} vs {b}: games {} +{} -{} ={} score {:.1}% elo {:+.0} [{:+.0}, {:+.0}] \
-             pairs {:?} time-losses {}/{} plies/game {:.0}",
+            "{a} vs {b}: games {} +{} -{} ={} score {:.1}% elo {:+.0} +/- {:.0} \
+             ptnml {:?} time-losses {}/{} plies/game {:.0}",
             self.games(),
             self.wins,
             self.losses,
             self.draws,
             100.0 * (self.wins as f64 + 0.5 * self.draws as f64) / self.games().max(1) as f64,
             elo,
-            lo,
-            hi,
-            self.pentanomial,
+            error,
+            self.pentanomial.buckets(),
             self.time_losses[0],
             self.time_losses[1],
             self.plies as f64 / self.games().max(1) as f64
@@ -401,9 +377,7 @@ pub fn play_match(
                     .collect();
                 let mut guard = summary.lock().expect("no thread panics holding the lock");
                 let (s, progress) = &mut *guard;
-                let mut points = 0;
                 for g in &games {
-                    points += g.result.points();
                     match g.result {
                         GameResult::Win => s.wins += 1,
                         GameResult::Loss => s.losses += 1,
@@ -414,7 +388,8 @@ pub fn play_match(
                     }
                     s.plies += g.plies as u64;
                 }
-                s.pentanomial[points as usize] += 1;
+                s.pentanomial
+                    .add_pair(games[0].result.points(), games[1].result.points());
                 progress(s, &games);
             });
         }
@@ -452,13 +427,13 @@ mod tests {
     }
 
     #[test]
-    fn elo_is_symmetric_and_zero_at_evens() {
+    fn elo_is_zero_at_evens() {
         let s = Summary {
-            pentanomial: [1, 2, 5, 2, 1],
+            pentanomial: Pentanomial::from_buckets([1, 2, 5, 2, 1]),
             ..Summary::default()
         };
-        let (elo, lo, hi) = s.elo();
-        assert!(elo.abs() < 1e-9 && lo < 0.0 && hi > 0.0 && (lo + hi).abs() < 1e-6);
+        let (elo, error) = s.elo().unwrap();
+        assert!(elo.abs() < 1e-9 && error > 0.0);
     }
 
     #[test]
