@@ -466,3 +466,80 @@ fn repetition_follows_the_rule() {
         (Some(Move::hole(1)), Score::Cp(100))
     );
 }
+
+/// Whether `me` can force a win within `plies` by the real rules of any game, extra moves, passes
+/// and the repetition rule included (counted over `path`): plain minimax, no pruning.
+fn game_wins_within<G: Game>(pos: &G, plies: u32, me: Side, path: &mut Vec<u64>) -> bool {
+    if let Some(f) = pos.final_result() {
+        return f.outcome == Outcome::Win(me);
+    }
+    let key = pos.repetition_key();
+    if path.iter().filter(|&&k| k == key).count() + 1 >= pos.repetition_limit() {
+        return pos.repetition_final().outcome == Outcome::Win(me);
+    }
+    if plies == 0 {
+        return false;
+    }
+    path.push(key);
+    let moves = pos.legal_moves();
+    let mut child = |m: &Move| {
+        let mut c = pos.clone();
+        c.play(*m);
+        game_wins_within(&c, plies - 1, me, path)
+    };
+    let result = if pos.side_to_move() == me {
+        moves.iter().any(&mut child)
+    } else {
+        moves.iter().all(&mut child)
+    };
+    path.pop();
+    result
+}
+
+/// Giuthi, where a move may keep the turn (an extra move) and a player may have to pass: forced
+/// wins found by the engine match plain minimax in positions whose trees hold both.
+#[test]
+fn giuthi_forced_wins_with_extra_moves_and_passes() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+    let (mut checked, mut extra_moves, mut passes) = (0, 0, 0);
+    let variant: Variant = "giuthi-5x4".parse().unwrap();
+    for _ in 0..4000 {
+        if checked >= 25 {
+            break;
+        }
+        let mut line = GameLine::new(AnyGame::start(variant));
+        let plies = rng.gen_range(8..60);
+        while !line.is_over() && line.moves().len() < plies {
+            let moves = line.position().legal_moves();
+            line.play(moves[rng.gen_range(0..moves.len())]).unwrap();
+        }
+        if line.is_over() {
+            continue;
+        }
+        let AnyGame::Giuthi(pos) = line.position().clone() else {
+            unreachable!()
+        };
+        let me = pos.side_to_move();
+        let history = line.keys()[..line.keys().len() - 1].to_vec();
+        let Some(win) = (1..=5).find(|&d| game_wins_within(&pos, d, me, &mut history.clone()))
+        else {
+            continue;
+        };
+        // Count what the tree near the root holds.
+        for &mv in pos.legal_moves().iter() {
+            let mut c = pos;
+            c.play(mv);
+            extra_moves += (c.side_to_move() == me) as usize;
+            passes += mv.is_pass() as usize;
+            for &m2 in c.legal_moves().iter() {
+                passes += m2.is_pass() as usize;
+            }
+        }
+        let (report, _) = run(&mut without_tables(), &line, &depth(7));
+        assert_eq!(report.info.score, Score::Mate(win as i32), "{pos}");
+        checked += 1;
+    }
+    assert!(checked >= 25, "{checked}");
+    assert!(extra_moves > 0 && passes > 0, "{extra_moves} {passes}");
+}
