@@ -11,6 +11,8 @@
 //! - [`solve`]: games solved by retrograde analysis (Modiar);
 //! - [`ugi`]: the engine protocol front end (and a compliance checker for any UGI engine).
 
+pub mod egtb;
+pub mod eval;
 pub mod games;
 pub mod notation;
 pub mod perft;
