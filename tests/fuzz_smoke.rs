@@ -105,7 +105,7 @@ fn random_command_streams_into_serve() {
     // most one bestmove per go, output bounded by a constant per line.
     let mut rng = rng(5);
     let mut buf = Vec::new();
-    for i in 0..150 {
+    for i in 0..100 {
         let pick: u8 = rng.gen();
         let script = oracles::random_ugi_script(&mut rng, pick);
         let input = match i % 3 {
