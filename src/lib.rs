@@ -5,8 +5,10 @@
 //!   the engine and the arena referee share);
 //! - [`notation`]: position strings and move tokens;
 //! - [`perft`]: move-path enumeration, the rules' correctness and speed check;
-//! - [`search`]: the engine behind `go` (and the baseline players).
+//! - [`search`]: the engine behind `go` (and the baseline players);
+//! - [`arena`]: engine-vs-engine matches (the `otau-arena` binary).
 
+pub mod arena;
 pub mod games;
 pub mod notation;
 pub mod perft;

@@ -1,0 +1,151 @@
+//! PGN for every game, written from its record (so a resumed or merged run can rewrite it).
+//!
+//! The seven standard tags come first, so rating tools (Ordo, BayesElo) read the games as they
+//! read chess games; `Variant` names the game id. Moves are in the game's record notation
+//! (federation notation for Toguz Kumalak), numbered by the position's full-move number so that
+//! Giuthi's extra moves (the same side twice) still read correctly. Opening moves carry `{book}`.
+
+use std::fmt::Write as _;
+
+use super::records::{GameRecord, TerminationKind};
+use crate::games::{AnyGame, Game, Side};
+
+/// One game as PGN text, ending with a blank line.
+pub fn game_pgn(record: &GameRecord, event: &str) -> String {
+    let mut out = String::new();
+    let tag = |out: &mut String, name: &str, value: &str| {
+        let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+        let _ = writeln!(out, "[{name} \"{escaped}\"]");
+    };
+    tag(&mut out, "Event", event);
+    tag(&mut out, "Site", "otau-arena");
+    tag(&mut out, "Date", "????.??.??");
+    tag(
+        &mut out,
+        "Round",
+        &format!("{}.{}", record.round + 1, record.index + 1),
+    );
+    tag(&mut out, "White", &record.south);
+    tag(&mut out, "Black", &record.north);
+    tag(&mut out, "Result", record.result.pgn());
+    tag(&mut out, "Variant", &record.game);
+    let start = AnyGame::from_position(&record.opening.start).ok();
+    let standard = start.as_ref().map(|s| *s == AnyGame::start(s.variant()));
+    if standard == Some(false) {
+        tag(&mut out, "SetUp", "1");
+        tag(&mut out, "FEN", &record.opening.start);
+    }
+    tag(
+        &mut out,
+        "Termination",
+        match record.termination.kind {
+            TerminationKind::Rules | TerminationKind::MaxPlies => "normal",
+            TerminationKind::DecidedScore => "adjudication",
+            TerminationKind::TimeLoss => "time forfeit",
+            TerminationKind::IllegalMove => "rules infraction",
+            TerminationKind::Crash | TerminationKind::Stall | TerminationKind::Forfeit => {
+                "abandoned"
+            }
+        },
+    );
+    tag(
+        &mut out,
+        "PlyCount",
+        &(record.opening.moves.len() + record.moves.len()).to_string(),
+    );
+    out.push('\n');
+
+    let mut text = String::new();
+    let mut pos = start;
+    let book = record.opening.moves.iter().map(|m| (m.as_str(), None));
+    let played = record.moves.iter().map(|m| (m.mv.as_str(), Some(m)));
+    let mut last_side = None;
+    for (i, (token, rec)) in book.chain(played).enumerate() {
+        let (number, side, name) = match pos.as_mut() {
+            Some(p) => {
+                let number = p.fullmove();
+                let side = p.side_to_move();
+                let name = match p.parse_move(token) {
+                    Ok(mv) => {
+                        let name = p.record_name(mv);
+                        p.play(mv);
+                        name
+                    }
+                    Err(_) => token.to_string(),
+                };
+                (number, side, name)
+            }
+            None => (
+                (i / 2 + 1) as u32,
+                if i % 2 == 0 { Side::South } else { Side::North },
+                token.to_string(),
+            ),
+        };
+        if side == Side::South {
+            let _ = write!(text, "{number}. ");
+        } else if last_side != Some(Side::South) {
+            let _ = write!(text, "{number}... ");
+        }
+        last_side = Some(side);
+        text.push_str(&name);
+        text.push(' ');
+        match rec {
+            None if i + 1 == record.opening.moves.len() => text.push_str("{book} "),
+            None => {}
+            Some(m) => {
+                let mut parts = Vec::new();
+                if let Some(s) = &m.score {
+                    parts.push(score_text(s, m.depth));
+                }
+                if let Some(t) = m.time_ms {
+                    parts.push(format!("{:.3}s", t as f64 / 1000.0));
+                }
+                if !parts.is_empty() {
+                    let _ = write!(text, "{{{}}} ", parts.join(" "));
+                }
+            }
+        }
+    }
+    let mut why = record.termination.kind.name().to_string();
+    if !record.termination.detail.is_empty() {
+        why = format!("{why}: {}", record.termination.detail);
+    }
+    let _ = write!(
+        text,
+        "{{{}}} {}",
+        why.replace(['{', '}'], ""),
+        record.result.pgn()
+    );
+    wrap(&text, 80, &mut out);
+    out.push_str("\n\n");
+    out
+}
+
+/// `cp 35` at depth 5 -> `+0.35/5` (stones); `mate -4` -> `-M4/5`.
+fn score_text(score: &str, depth: Option<u32>) -> String {
+    let mut it = score.split(' ');
+    let text = match (it.next(), it.next().and_then(|v| v.parse::<i64>().ok())) {
+        (Some("cp"), Some(cp)) => format!("{:+.2}", cp as f64 / 100.0),
+        (Some("mate"), Some(m)) => format!("{}M{}", if m < 0 { "-" } else { "+" }, m.abs()),
+        _ => score.to_string(),
+    };
+    match depth {
+        Some(d) => format!("{text}/{d}"),
+        None => text,
+    }
+}
+
+fn wrap(text: &str, width: usize, out: &mut String) {
+    let mut col = 0;
+    for word in text.split(' ') {
+        if col > 0 && col + 1 + word.len() > width {
+            out.push('\n');
+            col = 0;
+        } else if col > 0 {
+            out.push(' ');
+            col += 1;
+        }
+        out.push_str(word);
+        col += word.len();
+    }
+}
