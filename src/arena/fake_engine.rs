@@ -40,8 +40,19 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
         return 3;
     }
     if mode == FakeMode::IgnoreQuit {
-        // A helper in the engine's process group: the arena must kill it too.
-        let _ = std::process::Command::new("sleep").arg("300").spawn();
+        // A helper in the engine's process group (blocked on a pipe nobody writes, carrying the
+        // same command-line tag): the arena must kill it too.
+        if let Ok(exe) = std::env::current_exe() {
+            let helper = std::process::Command::new(exe)
+                .args(["fake-engine", "stall-start"])
+                .args(std::env::args().skip(3))
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::null())
+                .spawn();
+            if let Ok(child) = helper {
+                std::mem::forget(child);
+            }
+        }
     }
     let mut variant = Variant::TOGUZ;
     let mut line = GameLine::new(AnyGame::start(variant));
