@@ -4,7 +4,9 @@
 //! - [`games`]: positions, move generation and the end rules of every game (the one rules core
 //!   the engine and the arena referee share);
 //! - [`notation`]: position strings and move tokens;
+//! - [`pgn`]: reading PGN game records;
 //! - [`perft`]: move-path enumeration, the rules' correctness and speed check;
+//! - [`play`]: a terminal game against the engine (`otau play`);
 //! - [`search`]: the engine behind `go` (and the baseline players);
 //! - [`arena`]: engine-vs-engine matches (the `otau-arena` binary).
 
@@ -12,4 +14,6 @@ pub mod arena;
 pub mod games;
 pub mod notation;
 pub mod perft;
+pub mod pgn;
+pub mod play;
 pub mod search;

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
-use otau::games::{AnyGame, Game, Variant};
+use otau::games::{AnyGame, Game, Side, Variant};
 use otau::with_game;
 
 #[derive(Parser)]
@@ -32,12 +32,45 @@ enum Command {
         #[arg(long)]
         position: Option<String>,
     },
+    /// Play a game against the engine in the terminal.
+    Play {
+        /// Engine strength, 1 (weakest) to 20 (full strength).
+        #[arg(long, default_value_t = 10)]
+        level: u32,
+        /// Your side: south moves first.
+        #[arg(long, default_value = "south", value_parser = ["south", "north"])]
+        side: String,
+        /// Engine thinking time per move, in milliseconds.
+        #[arg(long, default_value_t = 1000)]
+        movetime: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
 }
 
 fn main() -> Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Perft { depth, position }) => perft(cli.game, depth, position.as_deref()),
+        Some(Command::Play {
+            level,
+            side,
+            movetime,
+            seed,
+        }) => {
+            let config = otau::play::PlayConfig {
+                variant: cli.game,
+                level: level.clamp(1, otau::search::MAX_LEVEL),
+                human: if side == "north" {
+                    Side::North
+                } else {
+                    Side::South
+                },
+                movetime: std::time::Duration::from_millis(movetime),
+                seed,
+            };
+            otau::play::run(std::io::stdin().lock(), std::io::stdout().lock(), &config)
+        }
         None => {
             eprintln!("the UGI engine loop is not built yet");
             Ok(())

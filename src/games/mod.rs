@@ -14,6 +14,7 @@
 pub mod giuthi;
 pub mod line;
 pub mod modiar;
+pub mod render;
 pub mod toguz;
 pub mod variant;
 

@@ -1,0 +1,189 @@
+//! `otau play`: a game against the engine in the terminal, for every game id.
+//!
+//! Reads commands line by line and never dies on what it reads: a wrong entry is explained and
+//! asked again. Generic over reader and writer so tests drive it through pipes.
+
+use std::io::{BufRead, Write};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use anyhow::Result;
+
+use crate::games::render::render;
+use crate::games::{AnyGame, EndReason, Game, GameLine, Move, MoveEffect, Outcome, Side, Variant};
+use crate::search::{Limits, Options, Searcher};
+
+/// Settings of a terminal game.
+#[derive(Clone, Debug)]
+pub struct PlayConfig {
+    pub variant: Variant,
+    /// Engine strength 1..=20.
+    pub level: u32,
+    /// The human's side.
+    pub human: Side,
+    /// Engine thinking time per move.
+    pub movetime: Duration,
+    pub seed: u64,
+}
+
+const HELP: &str = "commands: a move (as in the protocol: e.g. 7, 76, 3a, pass), moves, hint, undo, fen, board, names, help, quit";
+
+/// Plays one game: the human enters moves on `input`, the engine answers.
+pub fn run<R: BufRead, W: Write>(mut input: R, mut out: W, config: &PlayConfig) -> Result<()> {
+    let options = Options {
+        level: config.level,
+        seed: config.seed,
+        ..Options::default()
+    };
+    let mut searcher = Searcher::new(options);
+    let mut line = GameLine::new(AnyGame::start(config.variant));
+    let limits = Limits {
+        movetime: Some(config.movetime),
+        ..Limits::default()
+    };
+    let mut names = false;
+    writeln!(
+        out,
+        "otau play: {} — you are {}. {HELP}",
+        config.variant, config.human
+    )?;
+    writeln!(out, "{}", render(line.position(), names))?;
+    let mut buf = String::new();
+    loop {
+        if let Some(fin) = line.result() {
+            writeln!(out, "{}", describe_final(&fin, config.human))?;
+            return Ok(());
+        }
+        let pos = line.position().clone();
+        if pos.side_to_move() != config.human {
+            let stop = AtomicBool::new(false);
+            let report = searcher.search(&line, &limits, &stop, &mut |_| {});
+            let Some(mv) = report.best else {
+                writeln!(out, "the engine found no move")?;
+                return Ok(());
+            };
+            let name = pos.record_name(mv);
+            let effect = line
+                .play(mv)
+                .map_err(|e| anyhow::anyhow!("engine move {name}: {e}"))?;
+            writeln!(
+                out,
+                "{} plays {name}{}",
+                pos.side_to_move(),
+                effect_text(&effect)
+            )?;
+            writeln!(out, "{}", render(line.position(), names))?;
+            continue;
+        }
+        write!(out, "{}> ", pos.side_to_move())?;
+        out.flush()?;
+        buf.clear();
+        if input.read_line(&mut buf)? == 0 {
+            writeln!(out)?;
+            return Ok(());
+        }
+        let entry = buf.trim();
+        match entry.to_ascii_lowercase().as_str() {
+            "" => continue,
+            "quit" | "exit" | "q" => {
+                writeln!(out, "bye")?;
+                return Ok(());
+            }
+            "help" | "?" => writeln!(out, "{HELP}")?,
+            "board" | "d" => writeln!(out, "{}", render(&pos, names))?,
+            "names" => {
+                names = !names;
+                writeln!(out, "{}", render(&pos, names))?;
+            }
+            "fen" => writeln!(out, "{pos}")?,
+            "moves" => {
+                let moves: Vec<String> = pos
+                    .legal_moves()
+                    .iter()
+                    .map(|&m| pos.move_name(m))
+                    .collect();
+                writeln!(out, "legal moves: {}", moves.join(" "))?;
+            }
+            "hint" => {
+                let stop = AtomicBool::new(false);
+                let report = searcher.search(&line, &limits, &stop, &mut |_| {});
+                match report.best {
+                    Some(mv) => writeln!(out, "hint: {}", pos.move_name(mv))?,
+                    None => writeln!(out, "no hint: no legal move")?,
+                }
+            }
+            "undo" => {
+                // Take back the engine's reply and the human's move, back to the human's turn.
+                let mut undone = 0;
+                while line.undo().is_some() {
+                    undone += 1;
+                    if line.position().side_to_move() == config.human {
+                        break;
+                    }
+                }
+                if undone == 0 {
+                    writeln!(out, "nothing to undo")?;
+                } else {
+                    writeln!(out, "{}", render(line.position(), names))?;
+                }
+            }
+            _ => match line.play_token(entry) {
+                Ok((mv, effect)) => {
+                    writeln!(
+                        out,
+                        "you play {}{}",
+                        pos.record_name(mv),
+                        effect_text(&effect)
+                    )?;
+                    writeln!(out, "{}", render(line.position(), names))?;
+                }
+                Err(e) => writeln!(out, "{e}; type 'moves' for the legal moves or 'help'")?,
+            },
+        }
+    }
+}
+
+fn effect_text(effect: &MoveEffect) -> String {
+    let mut text = String::new();
+    if effect.tuzdik {
+        text.push_str(", makes a tuzdik");
+    }
+    if effect.captured > 0 {
+        text.push_str(&format!(", captures {}", effect.captured));
+    }
+    if effect.extra_move {
+        text.push_str(", moves again");
+    }
+    text
+}
+
+fn describe_final(fin: &crate::games::Final, human: Side) -> String {
+    let why = match fin.reason {
+        EndReason::MajorityInStore => "a store holds more than half of the stones",
+        EndReason::NoMoves => "the player to move has no move",
+        EndReason::Blocked => "neither player can move",
+        EndReason::Repetition => "the position repeated",
+    };
+    let verdict = match fin.outcome {
+        Outcome::Draw => "draw".to_string(),
+        Outcome::Win(side) if side == human => format!("{side} wins: you win"),
+        Outcome::Win(side) => format!("{side} wins: the engine wins"),
+    };
+    format!(
+        "game over ({why}): {verdict}, South {} - North {}",
+        fin.south, fin.north
+    )
+}
+
+/// The move list of a line in protocol notation (for tests and logs).
+pub fn move_names(line: &GameLine<AnyGame>) -> Vec<String> {
+    let mut pos = line.start().clone();
+    line.moves()
+        .iter()
+        .map(|&mv: &Move| {
+            let name = pos.move_name(mv);
+            pos.play(mv);
+            name
+        })
+        .collect()
+}

@@ -1,0 +1,78 @@
+//! `otau play` driven through its stdin, as a person at a terminal would.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn play(args: &[&str], input: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_otau"))
+        .arg("play")
+        .args(["--movetime", "5", "--level", "1"])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn wrong_entries_are_explained_and_asked_again() {
+    let out = play(
+        &[],
+        "hello\n0\n99999999999999999999\nfen\nmoves\n8\nundo\nfen\nnames\nquit\n",
+    );
+    assert!(out.contains("malformed move 'hello'"));
+    assert!(out.contains("hole 0 is outside 1..9"));
+    assert!(out.contains("legal moves: 1 2 3 4 5 6 7 8 9"));
+    assert!(out.contains("you play 87, captures 10"));
+    assert!(out.contains("north plays"));
+    // After undo the start position is back.
+    let fens: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("toguz-kumalak 9,"))
+        .collect();
+    assert_eq!(fens.len(), 2, "{out}");
+    assert!(fens
+        .iter()
+        .all(|l| l.ends_with("9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0/0 -/- s 1")));
+    assert!(out.contains("1=art"));
+    assert!(out.trim_end().ends_with("bye"));
+}
+
+#[test]
+fn a_whole_game_reaches_its_result() {
+    // Offer every hole over and over: illegal ones are refused, legal ones played, until the end.
+    let mut input = String::new();
+    for _ in 0..400 {
+        for hole in 1..=5 {
+            input.push_str(&format!("{hole}\n"));
+        }
+    }
+    let out = play(&["--game", "bestemshe", "--side", "north"], &input);
+    assert!(out.contains("south plays"));
+    let last = out
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("game over"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(last.contains("South ") && last.contains("North "), "{last}");
+}
+
+#[test]
+fn eof_ends_quietly() {
+    let out = play(&[], "");
+    assert!(out.contains("south>"));
+}
