@@ -6,7 +6,7 @@ mod common;
 use std::time::Duration;
 
 use common::*;
-use otau::arena::records::{GameRecord, TerminationKind};
+use otau::arena::records::{GameRecord, RecordsFile, TerminationKind};
 use otau::arena::tournament::{run, RunOptions};
 use otau::games::Side;
 
@@ -31,6 +31,7 @@ fn match_against(mode: &str, limits: &str, rounds: u32) -> Vec<GameRecord> {
     let report = run(config, &opts).expect("the match runs");
     assert_eq!(report.missing, 0, "the match completes");
     assert_eq!(report.games.len() as u32, 2 * rounds);
+    let games = RecordsFile::read(&dir.join("r.jsonl")).unwrap().games;
     // Every engine process (and helper) is gone and reaped.
     assert_eq!(
         wait_gone(&tag, Duration::from_secs(3)),
@@ -38,7 +39,7 @@ fn match_against(mode: &str, limits: &str, rounds: u32) -> Vec<GameRecord> {
     );
     assert_eq!(children(), Vec::<String>::new(), "no zombie children");
     let _ = std::fs::remove_dir_all(&dir);
-    report.games.into_values().collect()
+    games.into_values().collect()
 }
 
 fn bad_side(g: &GameRecord) -> Side {

@@ -341,6 +341,7 @@ fn finish(report: &RunReport, records: Option<&PathBuf>) -> ExitCode {
     let mut out = std::io::stdout().lock();
     let _ = write!(out, "{}", report.tally.table());
     let _ = out.flush();
+    eprintln!("otau-arena: {}", report.cost.describe());
     if let Some(why) = &report.stopped {
         eprintln!("otau-arena: {why}");
         return ExitCode::from(2);

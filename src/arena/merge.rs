@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Result};
 
 use super::records::{Event, GameRecord, RecordWriter, RecordsFile, RunHeader};
-use super::results::Tally;
+use super::results::{GameScore, Tally};
 use super::tournament::summary_json;
 
 /// One run put back together.
@@ -69,7 +69,10 @@ pub fn merge(files: &[PathBuf]) -> Result<Merged> {
             .collect(),
     );
     for g in games.values() {
-        tally.add(g);
+        let score = GameScore::of(g, &tally.engines).ok_or_else(|| {
+            anyhow::anyhow!("game {} names an engine not in the run", g.index + 1)
+        })?;
+        tally.add(&score);
     }
     Ok(Merged {
         header,

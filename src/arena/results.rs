@@ -7,8 +7,37 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::records::GameRecord;
+use super::records::{GameRecord, GameResult, TerminationKind};
 use crate::games::Side;
+
+/// What statistics need of a game, in a few bytes: runs keep one per game instead of the whole
+/// record, so memory stays flat over long runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameScore {
+    pub index: u64,
+    pub pair: u64,
+    /// Engine indices (in the run's engine order) by side.
+    pub engines: [u16; 2],
+    pub result: GameResult,
+    pub termination: TerminationKind,
+    /// The side whose engine failed, for a fault.
+    pub fault_side: Option<Side>,
+}
+
+impl GameScore {
+    /// None if the record names an engine the run does not have.
+    pub fn of(g: &GameRecord, engines: &[String]) -> Option<GameScore> {
+        let find = |name: &str| engines.iter().position(|e| e == name).map(|i| i as u16);
+        Some(GameScore {
+            index: g.index,
+            pair: g.pair,
+            engines: [find(&g.south)?, find(&g.north)?],
+            result: g.result,
+            termination: g.termination.kind,
+            fault_side: g.termination.side,
+        })
+    }
+}
 
 #[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
 pub struct EngineTally {
@@ -50,26 +79,25 @@ impl Tally {
         }
     }
 
-    pub fn add(&mut self, g: &GameRecord) {
+    pub fn add(&mut self, g: &GameScore) {
         self.games += 1;
         *self
             .terminations
-            .entry(g.termination.kind.name().to_string())
+            .entry(g.termination.name().to_string())
             .or_default() += 1;
         for side in Side::BOTH {
-            let Some(i) = self.engines.iter().position(|e| e == g.engine(side)) else {
+            let Some(t) = self.per_engine.get_mut(g.engines[side.index()] as usize) else {
                 continue;
             };
-            let t = &mut self.per_engine[i];
             t.games += 1;
             match g.result.half_points(side) {
                 2 => t.wins += 1,
                 1 => t.draws += 1,
                 _ => t.losses += 1,
             }
-            if g.termination.kind.is_fault() && g.termination.side == Some(side) {
+            if g.termination.is_fault() && g.fault_side == Some(side) {
                 *t.faults
-                    .entry(g.termination.kind.name().to_string())
+                    .entry(g.termination.name().to_string())
                     .or_default() += 1;
             }
         }

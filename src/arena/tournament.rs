@@ -29,7 +29,7 @@ use super::records::{
     Termination, TerminationKind, FORMAT,
 };
 use super::referee::{self, Adjudication, Waits};
-use super::results::Tally;
+use super::results::{GameScore, Tally};
 use super::schedule::{schedule, GameSpec, Shard};
 use crate::games::{Game, Side, Variant};
 
@@ -76,13 +76,51 @@ impl Default for RunOptions {
 pub struct RunReport {
     pub header: RunHeader,
     /// Every game of this run's slice recorded so far (resumed ones included), by index.
-    pub games: BTreeMap<u64, GameRecord>,
+    pub games: BTreeMap<u64, GameScore>,
     pub tally: Tally,
     /// Games of this slice still unplayed (interrupted or stopped).
     pub missing: u64,
     pub interrupted: bool,
     /// Why the run stopped early, if it did (a fault under `--no-recover`).
     pub stopped: Option<String>,
+    /// This session's cost: engine plies played, wall time, and the arena's own CPU time
+    /// (all its threads, engines excluded).
+    pub cost: Cost,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Cost {
+    pub plies: u64,
+    pub wall: Duration,
+    pub arena_cpu: Duration,
+}
+
+impl Cost {
+    /// `N plies in X s (Y plies/s); arena CPU Z us/ply`.
+    pub fn describe(&self) -> String {
+        let secs = self.wall.as_secs_f64().max(1e-9);
+        let per_ply = self.arena_cpu.as_secs_f64() * 1e6 / (self.plies.max(1) as f64);
+        format!(
+            "{} plies in {:.1} s ({:.0} plies/s); arena CPU {:.2} s, {:.1} us/ply",
+            self.plies,
+            secs,
+            self.plies as f64 / secs,
+            self.arena_cpu.as_secs_f64(),
+            per_ply
+        )
+    }
+}
+
+/// CPU time of this process (every thread; children excluded).
+fn own_cpu() -> Duration {
+    // SAFETY: getrusage fills the zeroed struct it is given.
+    let usage = unsafe {
+        let mut u: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut u);
+        u
+    };
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(usage.ru_utime) + tv(usage.ru_stime)
 }
 
 /// Starts a new run.
@@ -117,7 +155,25 @@ pub fn resume(path: &Path, opts: &RunOptions) -> Result<RunReport> {
     let pgn = open_pgn(opts.pgn.as_deref(), &file.games, &opts.event)?;
     let mut opts = opts.clone();
     opts.shard = file.header.shard;
-    execute(file.header, file.games, Some(writer), pgn, &opts)
+    let names: Vec<String> = file
+        .header
+        .config
+        .engines
+        .iter()
+        .map(|e| e.name.clone())
+        .collect();
+    let mut done = BTreeMap::new();
+    for (index, g) in &file.games {
+        let score = GameScore::of(g, &names).with_context(|| {
+            format!(
+                "{}: game {} names an engine not in the run",
+                path.display(),
+                index + 1
+            )
+        })?;
+        done.insert(*index, score);
+    }
+    execute(file.header, done, Some(writer), pgn, &opts)
 }
 
 fn check_config(config: &RunConfig) -> Result<()> {
@@ -196,7 +252,7 @@ struct Shared<'a> {
 
 fn execute(
     header: RunHeader,
-    mut games: BTreeMap<u64, GameRecord>,
+    mut games: BTreeMap<u64, GameScore>,
     mut writer: Option<RecordWriter>,
     mut pgn: Option<File>,
     opts: &RunOptions,
@@ -235,6 +291,9 @@ fn execute(
     }
     let mut progress = Progress::new(opts.progress, slice_len, opts.rating_interval);
     let mut stopped = None;
+    let started = std::time::Instant::now();
+    let cpu_before = own_cpu();
+    let mut plies = 0u64;
     let mut write_error = None;
     let workers = opts.concurrency.max(1);
 
@@ -257,13 +316,17 @@ fn execute(
                     }
                 }
                 Msg::Game(g) => {
+                    plies += g.moves.len() as u64;
                     if let Err(e) = record_game(&g, writer.as_mut(), pgn.as_mut(), &opts.event) {
                         // Nothing recorded can be trusted any more: stop at once.
                         write_error.get_or_insert(e);
                         shared.stop.store(true, Ordering::SeqCst);
                         continue;
                     }
-                    tally.add(&g);
+                    let Some(score) = GameScore::of(&g, &tally.engines) else {
+                        continue;
+                    };
+                    tally.add(&score);
                     let kind = g.termination.kind;
                     if !opts.recover
                         && matches!(kind, TerminationKind::Crash | TerminationKind::Stall)
@@ -279,7 +342,7 @@ fn execute(
                     }
                     let done = games.len() as u64 + 1;
                     progress.game_done(&g, done, &tally);
-                    games.insert(g.index, *g);
+                    games.insert(g.index, score);
                 }
             }
         }
@@ -312,6 +375,11 @@ fn execute(
         tally,
         missing,
         interrupted,
+        cost: Cost {
+            plies,
+            wall: started.elapsed(),
+            arena_cpu: own_cpu().saturating_sub(cpu_before),
+        },
         stopped,
     })
 }
