@@ -149,3 +149,112 @@ fn wrap(text: &str, width: usize, out: &mut String) {
         col += word.len();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::records::{GameResult, MoveRecord, OpeningRecord, Termination};
+    use crate::games::{GameLine, Variant};
+
+    /// A record of `plies` moves (the first `book` of them the opening) picked by position hash.
+    fn record(start: AnyGame, book: usize, plies: usize) -> GameRecord {
+        let mut line = GameLine::new(start.clone());
+        let mut names = Vec::new();
+        let mut moves = Vec::new();
+        for i in 0..plies {
+            if line.is_over() {
+                break;
+            }
+            let pos = line.position().clone();
+            let legal = pos.legal_moves();
+            let mv = legal[(pos.hash() % legal.len() as u64) as usize];
+            line.play(mv).unwrap();
+            if i < book {
+                names.push(pos.move_name(mv));
+            } else {
+                moves.push(MoveRecord {
+                    mv: pos.move_name(mv),
+                    notation: pos.record_name(mv),
+                    time_ms: Some(12),
+                    score: Some("cp -35".into()),
+                    depth: Some(4),
+                    nodes: None,
+                });
+            }
+        }
+        GameRecord {
+            index: 4,
+            pair: 2,
+            round: 1,
+            game: start.variant().id(),
+            south: "eng \"A\"".into(),
+            north: "B".into(),
+            opening: OpeningRecord {
+                start: start.to_string(),
+                moves: names,
+            },
+            moves,
+            final_position: line.position().to_string(),
+            result: GameResult::Draw,
+            termination: Termination {
+                kind: TerminationKind::MaxPlies,
+                side: None,
+                reason: None,
+                detail: "{odd} detail".into(),
+            },
+            totals: None,
+        }
+    }
+
+    /// Reads the PGN back with the library's reader and replays it with the rules.
+    fn round_trip(r: &GameRecord) {
+        let text = game_pgn(r, "test");
+        let games = crate::pgn::parse(&text).unwrap();
+        assert_eq!(games.len(), 1, "{text}");
+        let g = &games[0];
+        // PGN escapes quotes in tag values; the library reader returns the value as written.
+        assert_eq!(g.tag("White"), Some(r#"eng \"A\""#));
+        assert_eq!(g.tag("Variant"), Some(r.game.as_str()));
+        assert_eq!(g.result.as_deref(), Some("1/2-1/2"));
+        let mut pos = match g.tag("FEN") {
+            Some(fen) => AnyGame::from_position(fen).unwrap(),
+            None => AnyGame::start(r.game.parse::<Variant>().unwrap()),
+        };
+        assert_eq!(
+            g.moves.len(),
+            r.opening.moves.len() + r.moves.len(),
+            "{text}"
+        );
+        for token in &g.moves {
+            let mv = pos
+                .parse_move(token)
+                .unwrap_or_else(|e| panic!("{token}: {e}\n{text}"));
+            pos.play(mv);
+        }
+        assert_eq!(pos.to_string(), r.final_position);
+    }
+
+    #[test]
+    fn toguz_pgn_uses_federation_notation_and_replays() {
+        let r = record(AnyGame::start(Variant::TOGUZ), 4, 60);
+        let text = game_pgn(&r, "test");
+        assert!(text.contains("{book}"));
+        assert!(text.contains("{-0.35/4 0.012s}"));
+        assert!(!text.contains("[FEN"));
+        assert!(text.lines().all(|l| l.len() <= 80));
+        round_trip(&r);
+    }
+
+    #[test]
+    fn giuthi_extra_moves_and_set_up_positions_replay() {
+        round_trip(&record(AnyGame::start(Variant::GIUTHI), 2, 80));
+        let mut later = GameLine::new(AnyGame::start(Variant::TOGUZ));
+        for _ in 0..5 {
+            let m = later.position().legal_moves()[0];
+            later.play(m).unwrap();
+        }
+        let r = record(later.position().clone(), 0, 30);
+        assert!(game_pgn(&r, "t").contains("[SetUp \"1\"]"));
+        round_trip(&r);
+    }
+}
