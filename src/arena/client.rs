@@ -158,8 +158,8 @@ impl EngineSession {
         self.fence(timeout)
     }
 
-    /// Sends the position and `go`, and waits for `bestmove` until `deadline_after_go` past the
-    /// moment `go` was written.
+    /// Sends the position and `go`, and waits for `bestmove` at most `allowed` from the moment
+    /// `go` was written.
     pub fn think(
         &mut self,
         position: &str,

@@ -106,14 +106,10 @@ pub fn game_pgn(record: &GameRecord, event: &str) -> String {
             }
         }
     }
-    let mut why = record.termination.kind.name().to_string();
-    if !record.termination.detail.is_empty() {
-        why = format!("{why}: {}", record.termination.detail);
-    }
     let _ = write!(
         text,
         "{{{}}} {}",
-        why.replace(['{', '}'], ""),
+        record.termination.describe().replace(['{', '}'], ""),
         record.result.pgn()
     );
     wrap(&text, 80, &mut out);

@@ -57,16 +57,6 @@ impl Progress {
         match self.mode {
             ProgressMode::Quiet => {}
             ProgressMode::Plain => {
-                let mut why = g.termination.kind.name().to_string();
-                if let Some(r) = g.termination.reason {
-                    why = format!(
-                        "{why}: {}",
-                        serde_json::to_value(r)
-                            .map_or(String::new(), |v| v.as_str().unwrap_or("").to_string())
-                    );
-                } else if !g.termination.detail.is_empty() {
-                    why = format!("{why}: {}", g.termination.detail);
-                }
                 let _ = writeln!(
                     out,
                     "Finished game {} ({} of {}): {} vs {}: {} {{{}}}",
@@ -76,7 +66,7 @@ impl Progress {
                     g.south,
                     g.north,
                     g.result.pgn(),
-                    why
+                    g.termination.describe()
                 );
                 if self.table_every > 0
                     && done.is_multiple_of(self.table_every)

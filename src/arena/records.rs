@@ -86,6 +86,24 @@ pub struct Termination {
     pub detail: String,
 }
 
+impl Termination {
+    /// `kind: reason or detail`, e.g. `rules: majority-in-store`, `time-loss: no move after ...`.
+    pub fn describe(&self) -> String {
+        let more = match self.reason {
+            Some(r) => serde_json::to_value(r)
+                .ok()
+                .and_then(|v| v.as_str().map(String::from))
+                .unwrap_or_default(),
+            None => self.detail.clone(),
+        };
+        if more.is_empty() {
+            self.kind.name().to_string()
+        } else {
+            format!("{}: {more}", self.kind.name())
+        }
+    }
+}
+
 /// A game result: PGN's strings.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub enum GameResult {
