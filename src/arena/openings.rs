@@ -149,8 +149,10 @@ pub struct OpeningBook {
     made: Vec<Opening>,
     seen: HashSet<u64>,
     searcher: Option<Searcher>,
-    /// Said once, when openings start repeating.
-    pub exhausted_note: Option<String>,
+    /// Openings have started repeating.
+    exhausted: bool,
+    /// What to tell the user about it, until taken.
+    note: Option<String>,
 }
 
 impl OpeningBook {
@@ -191,7 +193,8 @@ impl OpeningBook {
             made: Vec::new(),
             seen: HashSet::new(),
             searcher,
-            exhausted_note: None,
+            exhausted: false,
+            note: None,
         })
     }
 
@@ -199,8 +202,8 @@ impl OpeningBook {
     pub fn get(&mut self, pair: u64) -> Opening {
         if !self.file.is_empty() {
             let n = self.file.len() as u64;
-            if pair >= n && self.exhausted_note.is_none() {
-                self.exhausted_note = Some(format!(
+            if pair >= n {
+                self.exhausted(format!(
                     "all {n} openings of the file are used: openings repeat from here"
                 ));
             }
@@ -231,17 +234,32 @@ impl OpeningBook {
             self.seen.insert(key);
             return o;
         }
-        if self.exhausted_note.is_none() {
-            self.exhausted_note = Some(format!(
-                "no new opening found for pair {pair} after {MAX_DRAWS} draws ({} distinct so far): \
-                 openings repeat from here",
-                self.seen.len()
-            ));
-        }
+        let distinct = self.seen.len();
+        self.exhausted(format!(
+            "no new opening found for pair {pair} after {MAX_DRAWS} draws ({distinct} distinct so \
+             far): openings repeat from here"
+        ));
         last.unwrap_or(Opening {
             start,
             moves: Vec::new(),
         })
+    }
+
+    fn exhausted(&mut self, note: String) {
+        if !self.exhausted {
+            self.exhausted = true;
+            self.note = Some(note);
+        }
+    }
+
+    /// Whether openings have started repeating.
+    pub fn is_exhausted(&self) -> bool {
+        self.exhausted
+    }
+
+    /// The note about exhaustion, once.
+    pub fn take_note(&mut self) -> Option<String> {
+        self.note.take()
     }
 
     /// `plies` uniformly random legal plies; None if the game ended on the way.
@@ -336,7 +354,27 @@ mod tests {
         let distinct: HashSet<_> = first.iter().collect();
         assert_eq!(distinct.len(), 20);
         assert!(first.iter().all(|m| m.len() == 6));
-        assert!(a.exhausted_note.is_none());
+        assert!(!a.is_exhausted());
+    }
+
+    #[test]
+    fn balanced_openings_are_judged_and_reproducible() {
+        let c = cfg("plies=6 policy=balanced margin=200 depth=2");
+        let mut a = OpeningBook::new(&c, Variant::TOGUZ, 3).unwrap();
+        let mut b = OpeningBook::new(&c, Variant::TOGUZ, 3).unwrap();
+        for pair in 0..4 {
+            let o = a.get(pair);
+            assert_eq!(o.moves.len(), 6);
+            assert_eq!(o.moves, b.get(pair).moves);
+            // Within the margin by the same judge.
+            let mut judge = Searcher::new(Options::default());
+            let limits = Limits {
+                depth: Some(2),
+                ..Limits::default()
+            };
+            let r = judge.search(&o.line(), &limits, &AtomicBool::new(false), &mut |_| {});
+            assert!(matches!(r.info.score, Score::Cp(cp) if cp.abs() <= 200));
+        }
     }
 
     #[test]
@@ -345,9 +383,11 @@ mod tests {
         let mut book = OpeningBook::new(&cfg("plies=1"), Variant::TOGUZ, 1).unwrap();
         let firsts: HashSet<_> = (0..9).map(|p| book.get(p).moves).collect();
         assert_eq!(firsts.len(), 9);
-        assert!(book.exhausted_note.is_none());
+        assert!(!book.is_exhausted());
         book.get(9);
-        assert!(book.exhausted_note.is_some());
+        assert!(book.take_note().is_some());
+        book.get(10);
+        assert!(book.take_note().is_none(), "said once");
     }
 
     #[test]
@@ -366,7 +406,7 @@ mod tests {
         assert_eq!(book.get(0).move_names(), vec!["8", "2"]);
         assert_eq!(book.get(1).move_names(), vec!["3"]);
         assert_eq!(book.get(2).move_names(), vec!["8", "2"]);
-        assert!(book.exhausted_note.is_some());
+        assert!(book.is_exhausted());
         std::fs::write(&path, "1. 87 2\n5 0\n").unwrap();
         let err = OpeningBook::new(&c, Variant::TOGUZ, 0).err().unwrap();
         assert!(err.contains("line 2"), "{err}");

@@ -187,6 +187,10 @@ impl EngineIo {
                 Err(RecvTimeoutError::Timeout) => continue,
                 Err(RecvTimeoutError::Disconnected) => {
                     self.closed = true;
+                    // Ctrl-C kills every engine: their end is the interrupt, not a crash.
+                    if interrupt::requested() {
+                        return Err(RecvError::Interrupted);
+                    }
                     return Err(RecvError::Closed);
                 }
             }

@@ -353,17 +353,6 @@ fn execute(
     }
     let interrupted = interrupt::requested();
     let missing = slice_len.saturating_sub(games.len() as u64);
-    if let Some(note) = shared
-        .book
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .exhausted_note
-        .take()
-    {
-        if opts.progress != ProgressMode::Quiet {
-            eprintln!("otau-arena: {note}");
-        }
-    }
     if missing == 0 {
         if let Some(w) = writer.as_mut() {
             w.write(&Event::Summary(summary_json(&tally, &header)))?;
@@ -452,7 +441,18 @@ fn worker(shared: &Shared<'_>, tx: Sender<Msg>) {
             [spec.south, spec.north],
             shared.opts.quit_grace,
         );
+        if let Some(note) = shared
+            .book
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take_note()
+        {
+            let _ = tx.send(Msg::Note(note));
+        }
         match play_scheduled(shared, &spec, &opening, &mut sessions, &tx) {
+            // A game that ended as Ctrl-C came may have ended *because* of it (its engines were
+            // killed): it is dropped, and a resumed run plays it again.
+            Some(_) if interrupt::requested() => break,
             Some(record) => {
                 if tx.send(Msg::Game(Box::new(record))).is_err() {
                     break;
