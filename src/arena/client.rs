@@ -75,7 +75,7 @@ pub struct Thought {
     /// The move token as sent (not yet checked).
     pub token: String,
     pub info: SearchInfo,
-    /// Measured by the arena from writing `go` to reading `bestmove`.
+    /// Measured by the arena from writing `go` to the arrival of `bestmove`.
     pub elapsed: Duration,
 }
 
@@ -188,7 +188,7 @@ impl EngineSession {
                     return Ok(Thought {
                         token: tokens.next().unwrap_or("").to_string(),
                         info,
-                        elapsed: started.elapsed(),
+                        elapsed: self.io.last_arrival().saturating_duration_since(started),
                     })
                 }
                 _ => self.unknown_lines += 1,

@@ -21,7 +21,7 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, TryRecvError};
 use std::sync::Mutex;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -79,9 +79,11 @@ enum Peer {
 /// A running engine: a writer to its input and a bounded, deadline-read queue of its output lines.
 pub struct EngineIo {
     writer: Option<Box<dyn Write + Send>>,
-    lines: Receiver<Incoming>,
+    lines: Receiver<(Instant, Incoming)>,
     peer: Peer,
     closed: bool,
+    /// When the reader got the last line [`EngineIo::recv`] returned.
+    last_arrival: Instant,
 }
 
 impl EngineIo {
@@ -118,6 +120,7 @@ impl EngineIo {
                 registry_id,
             },
             closed: false,
+            last_arrival: Instant::now(),
         })
     }
 
@@ -137,6 +140,7 @@ impl EngineIo {
             lines,
             peer: Peer::Thread(Some(thread)),
             closed: false,
+            last_arrival: Instant::now(),
         })
     }
 
@@ -159,8 +163,8 @@ impl EngineIo {
         w.flush()
     }
 
-    /// The next line, waiting at most until `deadline`. Waits in short slices so a Ctrl-C is
-    /// noticed at once even during a long think.
+    /// The next line that arrived before `deadline`, waiting for it at most until then. Waits in
+    /// short slices so a Ctrl-C is noticed at once even during a long think.
     pub fn recv(&mut self, deadline: Instant) -> Result<Incoming, RecvError> {
         if self.closed {
             return Err(RecvError::Closed);
@@ -170,20 +174,29 @@ impl EngineIo {
                 return Err(RecvError::Interrupted);
             }
             let now = Instant::now();
-            if now >= deadline {
-                // A line already queued still counts: the deadline is for the engine, not for us.
-                return match self.lines.try_recv() {
-                    Ok(line) => Ok(line),
-                    Err(std::sync::mpsc::TryRecvError::Empty) => Err(RecvError::Timeout),
-                    Err(std::sync::mpsc::TryRecvError::Disconnected) => {
-                        self.closed = true;
-                        Err(RecvError::Closed)
-                    }
-                };
-            }
-            let slice = (deadline - now).min(Duration::from_millis(100));
-            match self.lines.recv_timeout(slice) {
-                Ok(line) => return Ok(line),
+            let slice = deadline
+                .saturating_duration_since(now)
+                .min(Duration::from_millis(100));
+            // A line queued before the deadline counts even if we read it late: the deadline is
+            // for the engine, not for us. One that came later does not, so a flood cannot keep
+            // a late engine's think going.
+            let got = if slice.is_zero() {
+                self.lines.try_recv().map_err(|e| match e {
+                    TryRecvError::Empty => RecvTimeoutError::Timeout,
+                    TryRecvError::Disconnected => RecvTimeoutError::Disconnected,
+                })
+            } else {
+                self.lines.recv_timeout(slice)
+            };
+            match got {
+                Ok((at, _)) if at > deadline => return Err(RecvError::Timeout),
+                Ok((at, line)) => {
+                    self.last_arrival = at;
+                    return Ok(line);
+                }
+                Err(RecvTimeoutError::Timeout) if slice.is_zero() => {
+                    return Err(RecvError::Timeout)
+                }
                 Err(RecvTimeoutError::Timeout) => continue,
                 Err(RecvTimeoutError::Disconnected) => {
                     self.closed = true;
@@ -195,6 +208,12 @@ impl EngineIo {
                 }
             }
         }
+    }
+
+    /// When the reader thread received the line last returned by [`EngineIo::recv`]: think
+    /// times are measured to it, so the arena's own delays are never charged to the engine.
+    pub fn last_arrival(&self) -> Instant {
+        self.last_arrival
     }
 
     /// How the process ended, once it has (for crash reports).
@@ -340,7 +359,7 @@ pub fn live_count() -> usize {
 
 /// Reads lines on a thread into a bounded queue; ends when the engine closes its output or the
 /// receiving side is dropped.
-fn spawn_reader<R: Read + Send + 'static>(source: R) -> Receiver<Incoming> {
+fn spawn_reader<R: Read + Send + 'static>(source: R) -> Receiver<(Instant, Incoming)> {
     let (tx, rx) = sync_channel(QUEUE_LINES);
     std::thread::Builder::new()
         .name("engine reader".into())
@@ -376,7 +395,7 @@ fn spawn_reader<R: Read + Send + 'static>(source: R) -> Receiver<Incoming> {
                     } else {
                         Incoming::Line(text)
                     };
-                    if tx.send(item).is_err() {
+                    if tx.send((Instant::now(), item)).is_err() {
                         return;
                     }
                     line.clear();
@@ -526,6 +545,26 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn a_flood_cannot_hold_a_read_past_its_deadline() {
+        let mut io = sh("yes 'info depth 1 score cp 0 nodes 1 pv 1 2 3 4 5 6 7 8 9'");
+        let t = Instant::now();
+        let deadline = t + Duration::from_millis(200);
+        let mut lines = 0u64;
+        let end = loop {
+            match io.recv(deadline) {
+                Ok(_) => lines += 1,
+                Err(e) => break e,
+            }
+            assert!(t.elapsed() < Duration::from_secs(2), "still reading");
+        };
+        assert_eq!(end, RecvError::Timeout);
+        assert!(lines > 100);
+        // The reader takes at most MAX_BYTES_PER_SEC: the flood is throttled, not buffered.
+        assert!(lines * 50 < 2 * MAX_BYTES_PER_SEC as u64);
+        io.shutdown(Duration::ZERO);
     }
 
     #[test]
