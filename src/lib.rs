@@ -17,3 +17,4 @@ pub mod perft;
 pub mod pgn;
 pub mod play;
 pub mod search;
+pub mod stats;

@@ -1,0 +1,400 @@
+//! Elo from a score: the logistic conversion, the normal distribution, and the estimates
+//! fastchess prints (Elo and normalized Elo with 95% intervals, likelihood of superiority).
+//!
+//! A match result is a sample of scores per unit (a game scoring 0, ½ or 1; or a game pair scoring
+//! 0, ¼, ½, ¾ or 1 per game). The estimate is the sample mean; its interval is the normal
+//! approximation `mean ± z·sqrt(var/N)`, mapped through the logistic curve. The same computation
+//! serves the trinomial (per game) and pentanomial (per pair) views; only the values and the
+//! number of games per unit differ.
+
+use serde::{Deserialize, Serialize};
+
+/// `z` of a two-sided 95% normal interval (the 97.5% quantile).
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// `800 / ln 10`: normalized Elo per unit of the t-value `(score - ½) / sigma_per_game`.
+pub const NELO_PER_T: f64 = 800.0 / std::f64::consts::LN_10;
+
+/// Expected score of a player `elo` points stronger (logistic Elo).
+pub fn elo_to_score(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The Elo difference whose expected score is `score`; ±infinity at 0 and 1.
+pub fn score_to_elo(score: f64) -> f64 {
+    // `+ 0.0` turns the -0 of an even score into 0, which prints without a sign.
+    -400.0 * (1.0 / score - 1.0).log10() + 0.0
+}
+
+/// The error function, to about 1e-13: its Taylor series where that converges quickly, the
+/// continued fraction of `erfc` in the tails (where the series would cancel).
+pub fn erf(x: f64) -> f64 {
+    if x.is_nan() {
+        return f64::NAN;
+    }
+    let ax = x.abs();
+    let value = if ax < 2.5 {
+        // erf x = 2/sqrt(pi) * sum (-1)^n x^(2n+1) / (n! (2n+1))
+        let x2 = ax * ax;
+        let mut term = ax; // (-1)^n x^(2n+1) / n!
+        let mut sum = ax;
+        let mut n = 0.0;
+        loop {
+            n += 1.0;
+            term *= -x2 / n;
+            let add = term / (2.0 * n + 1.0);
+            sum += add;
+            if add.abs() <= 1e-17 * sum.abs() || n > 200.0 {
+                break;
+            }
+        }
+        sum * std::f64::consts::FRAC_2_SQRT_PI
+    } else {
+        1.0 - erfc_tail(ax)
+    };
+    value.copysign(x)
+}
+
+/// `erfc x` for `x >= 2.5` by Lentz's evaluation of the continued fraction
+/// `erfc x = exp(-x²)/sqrt(pi) · 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + ...))))`.
+fn erfc_tail(x: f64) -> f64 {
+    const TINY: f64 = 1e-300;
+    let mut f = x;
+    let mut c = x;
+    let mut d = 0.0;
+    for k in 1..500 {
+        let a = k as f64 / 2.0;
+        d = x + a * d;
+        d = if d.abs() < TINY { 1.0 / TINY } else { 1.0 / d };
+        c = x + a / c;
+        if c.abs() < TINY {
+            c = TINY;
+        }
+        let delta = c * d;
+        f *= delta;
+        if (delta - 1.0).abs() < 1e-16 {
+            break;
+        }
+    }
+    (-x * x).exp() / std::f64::consts::PI.sqrt() / f
+}
+
+/// The standard normal distribution function Φ.
+pub fn normal_cdf(x: f64) -> f64 {
+    0.5 * (1.0 + erf(x / std::f64::consts::SQRT_2))
+}
+
+/// The standard normal quantile Φ⁻¹(p), by bisection on [`normal_cdf`] (exact to the last bits;
+/// only called for a handful of values, never in a loop over games).
+pub fn normal_quantile(p: f64) -> f64 {
+    if !(0.0..=1.0).contains(&p) || p.is_nan() {
+        return f64::NAN;
+    }
+    if p == 0.0 {
+        return f64::NEG_INFINITY;
+    }
+    if p == 1.0 {
+        return f64::INFINITY;
+    }
+    let (mut lo, mut hi) = (-40.0f64, 40.0f64);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if normal_cdf(mid) < p {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+        if hi - lo < 1e-15 {
+            break;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
+/// Mean and variance of a discrete distribution given as values and weights (counts or
+/// probabilities; the weights are normalised here).
+pub fn mean_variance(values: &[f64], weights: &[f64]) -> (f64, f64) {
+    let total: f64 = weights.iter().sum();
+    let mean = values.iter().zip(weights).map(|(a, w)| a * w).sum::<f64>() / total;
+    let var = values
+        .iter()
+        .zip(weights)
+        .map(|(a, w)| w * (a - mean) * (a - mean))
+        .sum::<f64>()
+        / total;
+    (mean, var)
+}
+
+/// An Elo estimate from a sample of per-unit scores, as fastchess computes and prints it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EloEstimate {
+    /// Units in the sample: games (trinomial) or game pairs (pentanomial).
+    pub samples: u64,
+    /// Mean score per game, 0..1.
+    #[serde(deserialize_with = "crate::stats::f64_or_null")]
+    pub score: f64,
+    /// Variance of one unit's score (per game for trinomial, per pair's mean for pentanomial).
+    #[serde(deserialize_with = "crate::stats::f64_or_null")]
+    pub variance: f64,
+    /// Logistic Elo difference of the mean score.
+    #[serde(deserialize_with = "crate::stats::f64_or_null")]
+    pub elo: f64,
+    /// Half-width of the 95% interval of `elo` (the Elo of the score interval's ends, halved).
+    #[serde(deserialize_with = "crate::stats::f64_or_null")]
+    pub elo_error: f64,
+    /// Normalized Elo: the t-value `(score - ½) / sigma_per_game` times `800 / ln 10`.
+    #[serde(deserialize_with = "crate::stats::f64_or_null")]
+    pub nelo: f64,
+    /// Half-width of the 95% interval of `nelo`.
+    #[serde(deserialize_with = "crate::stats::f64_or_null")]
+    pub nelo_error: f64,
+    /// Likelihood of superiority: the normal-approximation probability that the true score
+    /// exceeds ½, 0..1.
+    #[serde(deserialize_with = "crate::stats::f64_or_null")]
+    pub los: f64,
+}
+
+impl EloEstimate {
+    /// The estimate from unit scores `values` seen `counts` times, where one unit is
+    /// `games_per_unit` games (1 for single games, 2 for pairs). `None` for an empty sample.
+    pub fn from_distribution(values: &[f64], counts: &[u64], games_per_unit: u32) -> Option<Self> {
+        let samples: u64 = counts.iter().sum();
+        if samples == 0 {
+            return None;
+        }
+        let weights: Vec<f64> = counts.iter().map(|&c| c as f64).collect();
+        let (score, variance) = mean_variance(values, &weights);
+        let n = samples as f64;
+        let sigma_mean = (variance / n).sqrt();
+        // Clamped to the possible scores, so a one-sided sample gives an infinite error rather
+        // than the NaN of the logarithm of a negative number.
+        let upper = (score + Z95 * sigma_mean).min(1.0);
+        let lower = (score - Z95 * sigma_mean).max(0.0);
+        let elo = score_to_elo(score);
+        let elo_error = if variance > 0.0 {
+            (score_to_elo(upper) - score_to_elo(lower)) / 2.0
+        } else {
+            0.0
+        };
+        let sigma_per_game = (games_per_unit as f64 * variance).sqrt();
+        let (nelo, nelo_error, los) = if variance > 0.0 {
+            (
+                (score - 0.5) / sigma_per_game * NELO_PER_T,
+                Z95 * sigma_mean / sigma_per_game * NELO_PER_T,
+                normal_cdf((score - 0.5) / sigma_mean),
+            )
+        } else {
+            // Every unit scored the same: no spread to normalise by.
+            let sign = (score - 0.5).signum();
+            if score == 0.5 {
+                (0.0, 0.0, 0.5)
+            } else {
+                (
+                    sign * f64::INFINITY,
+                    0.0,
+                    if sign > 0.0 { 1.0 } else { 0.0 },
+                )
+            }
+        };
+        Some(EloEstimate {
+            samples,
+            score,
+            variance,
+            elo,
+            elo_error,
+            nelo,
+            nelo_error,
+            los,
+        })
+    }
+
+    /// `Elo: x +/- y, nElo: x +/- y`, two decimals, as fastchess prints it.
+    pub fn elo_line(&self) -> String {
+        format!(
+            "Elo: {:.2} +/- {:.2}, nElo: {:.2} +/- {:.2}",
+            self.elo, self.elo_error, self.nelo, self.nelo_error
+        )
+    }
+}
+
+/// Games of one player (or one side) won, drawn and lost.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Wdl {
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+}
+
+impl Wdl {
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Points: a win 1, a draw ½.
+    pub fn points(&self) -> f64 {
+        self.wins as f64 + 0.5 * self.draws as f64
+    }
+
+    /// Mean score per game, 0..1 (NaN with no games).
+    pub fn score(&self) -> f64 {
+        self.points() / self.games() as f64
+    }
+
+    /// Share of games drawn, 0..1 (NaN with no games).
+    pub fn draw_ratio(&self) -> f64 {
+        self.draws as f64 / self.games() as f64
+    }
+
+    /// The same games seen from the opponent.
+    pub fn reversed(&self) -> Wdl {
+        Wdl {
+            wins: self.losses,
+            draws: self.draws,
+            losses: self.wins,
+        }
+    }
+
+    /// Counts one game scoring `points` (0, ½ or 1).
+    pub fn add_points(&mut self, points: f64) {
+        if points > 0.75 {
+            self.wins += 1;
+        } else if points < 0.25 {
+            self.losses += 1;
+        } else {
+            self.draws += 1;
+        }
+    }
+
+    pub fn merge(&mut self, other: &Wdl) {
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.losses += other.losses;
+    }
+
+    /// The trinomial estimate: each game an independent sample of 0, ½ or 1.
+    pub fn estimate(&self) -> Option<EloEstimate> {
+        EloEstimate::from_distribution(&[0.0, 0.5, 1.0], &[self.losses, self.draws, self.wins], 1)
+    }
+
+    /// `Games: N, Wins: .., Losses: .., Draws: .., Points: .. (..%)` as fastchess prints it.
+    pub fn games_line(&self) -> String {
+        format!(
+            "Games: {}, Wins: {}, Losses: {}, Draws: {}, Points: {:.1} ({:.2} %)",
+            self.games(),
+            self.wins,
+            self.losses,
+            self.draws,
+            self.points(),
+            100.0 * self.score()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, tol: f64) -> bool {
+        (a - b).abs() <= tol
+    }
+
+    #[test]
+    fn erf_matches_tabulated_values() {
+        // Abramowitz & Stegun table 7.1 and standard values.
+        let table = [
+            (0.0, 0.0),
+            (0.1, 0.112_462_916_018_284_9),
+            (0.5, 0.520_499_877_813_046_5),
+            (1.0, 0.842_700_792_949_714_9),
+            (2.0, 0.995_322_265_018_952_7),
+            (2.5, 0.999_593_047_982_555),
+            (3.0, 0.999_977_909_503_001_4),
+            (4.0, 0.999_999_984_582_742_1),
+        ];
+        for (x, e) in table {
+            assert!(close(erf(x), e, 1e-13), "erf({x}) = {} not {e}", erf(x));
+            assert!(close(erf(-x), -e, 1e-13));
+        }
+        // The tail must keep its relative precision: erfc(5) = 1.5374597944280349e-12.
+        assert!(close(1.0 - erf(5.0), 1.537_459_794_428_035e-12, 1e-16));
+        assert!(close(erfc_tail(5.0), 1.537_459_794_428_035e-12, 1e-24));
+    }
+
+    #[test]
+    fn normal_quantile_inverts_cdf() {
+        assert!(close(normal_quantile(0.975), Z95, 1e-12));
+        assert!(close(normal_quantile(0.5), 0.0, 1e-14));
+        assert!(close(
+            normal_quantile(0.05),
+            -1.644_853_626_951_472_2,
+            1e-12
+        ));
+        assert!(close(normal_cdf(1.0), 0.841_344_746_068_542_9, 1e-14));
+    }
+
+    #[test]
+    fn logistic_elo_by_hand() {
+        // 75% is 400·log10(3) = 190.848...; 10^(-1/4)...
+        assert!(close(score_to_elo(0.75), 400.0 * 3f64.log10(), 1e-9));
+        assert!(close(score_to_elo(0.5), 0.0, 1e-12));
+        assert!(close(elo_to_score(400.0), 10.0 / 11.0, 1e-15));
+        for elo in [-300.0, -7.5, 0.0, 12.0, 250.0] {
+            assert!(close(score_to_elo(elo_to_score(elo)), elo, 1e-9));
+        }
+        assert_eq!(score_to_elo(1.0), f64::INFINITY);
+        assert_eq!(score_to_elo(0.0), f64::NEG_INFINITY);
+    }
+
+    #[test]
+    fn trinomial_worked_by_hand() {
+        // 60 wins, 20 draws, 20 losses: score 0.7; variance
+        // 0.6·0.3² + 0.2·0.2² + 0.2·0.7² = 0.054 + 0.008 + 0.098 = 0.16, sigma 0.4;
+        // standard error 0.4/10 = 0.04; interval 0.7 ± 1.96·0.04.
+        let wdl = Wdl {
+            wins: 60,
+            draws: 20,
+            losses: 20,
+        };
+        let e = wdl.estimate().unwrap();
+        assert!(close(e.score, 0.7, 1e-15));
+        assert!(close(e.variance, 0.16, 1e-15));
+        assert!(close(e.elo, 400.0 * (7.0f64 / 3.0).log10(), 1e-9));
+        let hi = score_to_elo(0.7 + Z95 * 0.04);
+        let lo = score_to_elo(0.7 - Z95 * 0.04);
+        assert!(close(e.elo_error, (hi - lo) / 2.0, 1e-9));
+        // nElo: (0.7 - 0.5)/0.4 · 800/ln 10 = 0.5 · 347.4355855 = 173.7177928.
+        assert!(close(e.nelo, 0.5 * NELO_PER_T, 1e-9));
+        assert!(close(e.nelo_error, Z95 * 0.1 * NELO_PER_T, 1e-9));
+        // LOS = Φ(0.2 / 0.04) = Φ(5).
+        assert!(close(e.los, 0.999_999_713_348_428, 1e-12));
+        assert_eq!(
+            wdl.games_line(),
+            "Games: 100, Wins: 60, Losses: 20, Draws: 20, Points: 70.0 (70.00 %)"
+        );
+    }
+
+    #[test]
+    fn degenerate_samples_do_not_produce_nan() {
+        let all_draws = Wdl {
+            wins: 0,
+            draws: 10,
+            losses: 0,
+        }
+        .estimate()
+        .unwrap();
+        assert_eq!(
+            (all_draws.elo, all_draws.nelo, all_draws.los),
+            (0.0, 0.0, 0.5)
+        );
+        let all_wins = Wdl {
+            wins: 10,
+            draws: 0,
+            losses: 0,
+        }
+        .estimate()
+        .unwrap();
+        assert_eq!(all_wins.elo, f64::INFINITY);
+        assert_eq!(all_wins.los, 1.0);
+        assert!(Wdl::default().estimate().is_none());
+    }
+}

@@ -1,0 +1,40 @@
+//! Arena statistics: the numbers users decide from, computed from their definitions and printed
+//! the way engine testers expect (fastchess's result block, Ordo's rating table).
+//!
+//! Pure functions of finished games ([`GameRecord`]); only [`report::write_report`] touches the
+//! file system. One concern per module:
+//! - [`elo`]: logistic Elo, normal distribution, trinomial estimate, [`Wdl`];
+//! - [`pentanomial`]: game pairs (LL, LD, WL+DD, WD, WW) and the pair tracker;
+//! - [`sprt`]: the generalized SPRT (logistic and normalized) and the offline calculator;
+//! - [`ratings`]: joint Bradley-Terry ratings with draws and first-player advantage;
+//! - [`diagnostics`]: per-engine depth, speed, time, endings;
+//! - [`summary`]: all of the above for a run, as text and as JSON;
+//! - [`report`] and [`svg`]: the self-contained HTML page.
+//!
+//! The formulas, models and what each number means: `protocol/statistics.md`.
+
+pub mod diagnostics;
+pub mod elo;
+pub mod pentanomial;
+pub mod ratings;
+pub mod record;
+pub mod report;
+pub mod sprt;
+pub mod summary;
+pub mod svg;
+
+pub use diagnostics::EngineDiagnostics;
+pub use elo::{EloEstimate, Wdl};
+pub use pentanomial::{PairTracker, Pentanomial};
+pub use ratings::{fit_ratings, RatingOptions, RatingTable};
+pub use record::{GameRecord, MoveSummary};
+pub use report::{render_html, write_report, ReportOptions};
+pub use sprt::{sprt_cli_text, SprtCalcArgs, SprtConfig, SprtDecision, SprtModel, SprtStatus};
+pub use summary::{summarize, MatchStats, Summary, SummaryOptions};
+
+/// Reads a number that JSON may hold as `null`: serde_json writes non-finite floats (an infinite
+/// Elo after a perfect score, a NaN interval) as `null`, and summaries must read back.
+pub(crate) fn f64_or_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    use serde::Deserialize;
+    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
+}

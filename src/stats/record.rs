@@ -1,0 +1,182 @@
+//! What the statistics need to know about one finished game: the plain input the arena fills.
+
+use serde::{Deserialize, Serialize};
+
+use crate::games::{Outcome, Side};
+
+/// One finished game, as the statistics see it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The game pair (opening) this game belongs to: the two games of a pair share it, the same
+    /// two engines play them with colours swapped. Pentanomial statistics group games by it.
+    pub pair: u64,
+    /// The engine playing South (moves first, UGI `p1`).
+    pub south: String,
+    /// The engine playing North.
+    pub north: String,
+    pub outcome: Outcome,
+    /// Why the game ended, one lowercase name per kind. The arena's names: `rules` (the game's
+    /// own end), adjudications (`decided-score`, `max-plies`) and faults charged to the loser
+    /// (`illegal-move`, `time-loss`, `crash`, `stall`, `forfeit`). Statistics count whatever
+    /// names they are given.
+    pub termination: String,
+    /// Plies played (not counting the opening's plies if the arena says so; informational).
+    pub plies: u32,
+    /// South's final total of stones.
+    pub south_total: u32,
+    /// North's final total of stones.
+    pub north_total: u32,
+    /// Search figures of South's moves (zero when the arena has none).
+    #[serde(default)]
+    pub south_moves: MoveSummary,
+    /// Search figures of North's moves.
+    #[serde(default)]
+    pub north_moves: MoveSummary,
+}
+
+impl GameRecord {
+    /// The engine playing `side`.
+    pub fn player(&self, side: Side) -> &str {
+        match side {
+            Side::South => &self.south,
+            Side::North => &self.north,
+        }
+    }
+
+    /// The side `name` played, if it played this game.
+    pub fn side_of(&self, name: &str) -> Option<Side> {
+        if self.south == name {
+            Some(Side::South)
+        } else if self.north == name {
+            Some(Side::North)
+        } else {
+            None
+        }
+    }
+
+    /// Points (1, ½ or 0) scored by the player of `side`.
+    pub fn points(&self, side: Side) -> f64 {
+        match self.outcome {
+            Outcome::Draw => 0.5,
+            Outcome::Win(winner) if winner == side => 1.0,
+            Outcome::Win(_) => 0.0,
+        }
+    }
+
+    /// Final stone margin from `side`'s point of view (its total minus the opponent's).
+    pub fn margin(&self, side: Side) -> i64 {
+        let m = self.south_total as i64 - self.north_total as i64;
+        match side {
+            Side::South => m,
+            Side::North => -m,
+        }
+    }
+
+    /// The search figures of `side`'s moves.
+    pub fn moves(&self, side: Side) -> &MoveSummary {
+        match side {
+            Side::South => &self.south_moves,
+            Side::North => &self.north_moves,
+        }
+    }
+}
+
+/// Totals of one engine's moves in a game (or over many games): enough for averages without
+/// keeping every move. Depth and nodes are summed only over the moves that reported them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveSummary {
+    /// Moves played.
+    pub moves: u64,
+    /// Thinking time of all moves as the arena measured it, microseconds.
+    pub time_us: u64,
+    /// Moves that reported a depth, and the sum of those depths.
+    pub depth_moves: u64,
+    pub depth_sum: u64,
+    /// Moves that reported a node count, the sum of those counts, and the time they took.
+    pub nodes_moves: u64,
+    pub nodes: u64,
+    pub nodes_time_us: u64,
+}
+
+impl MoveSummary {
+    /// Counts one move: its measured time and the depth and nodes the engine reported, if any.
+    pub fn record(&mut self, time_us: u64, depth: Option<u32>, nodes: Option<u64>) {
+        self.moves += 1;
+        self.time_us += time_us;
+        if let Some(depth) = depth {
+            self.depth_moves += 1;
+            self.depth_sum += u64::from(depth);
+        }
+        if let Some(nodes) = nodes {
+            self.nodes_moves += 1;
+            self.nodes += nodes;
+            self.nodes_time_us += time_us;
+        }
+    }
+
+    pub fn merge(&mut self, other: &MoveSummary) {
+        self.moves += other.moves;
+        self.time_us += other.time_us;
+        self.depth_moves += other.depth_moves;
+        self.depth_sum += other.depth_sum;
+        self.nodes_moves += other.nodes_moves;
+        self.nodes += other.nodes;
+        self.nodes_time_us += other.nodes_time_us;
+    }
+
+    /// Mean reported depth.
+    pub fn average_depth(&self) -> Option<f64> {
+        (self.depth_moves > 0).then(|| self.depth_sum as f64 / self.depth_moves as f64)
+    }
+
+    /// Nodes per second over the moves that reported nodes.
+    pub fn nodes_per_second(&self) -> Option<f64> {
+        (self.nodes_time_us > 0).then(|| self.nodes as f64 * 1e6 / self.nodes_time_us as f64)
+    }
+
+    /// Mean time per move, milliseconds.
+    pub fn average_time_ms(&self) -> Option<f64> {
+        (self.moves > 0).then(|| self.time_us as f64 / 1000.0 / self.moves as f64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_summary_averages() {
+        let mut m = MoveSummary::default();
+        m.record(2_000, Some(6), Some(10_000));
+        m.record(4_000, Some(8), None);
+        m.record(1_000, None, Some(5_000));
+        assert_eq!(m.average_depth(), Some(7.0));
+        // 15,000 nodes in 3 ms.
+        assert_eq!(m.nodes_per_second(), Some(5_000_000.0));
+        assert!((m.average_time_ms().unwrap() - 7.0 / 3.0).abs() < 1e-12);
+        assert_eq!(MoveSummary::default().average_depth(), None);
+    }
+
+    #[test]
+    fn record_points_and_margin() {
+        let g = GameRecord {
+            pair: 0,
+            south: "a".into(),
+            north: "b".into(),
+            outcome: Outcome::Win(Side::North),
+            termination: "rules".into(),
+            plies: 40,
+            south_total: 70,
+            north_total: 92,
+            south_moves: MoveSummary::default(),
+            north_moves: MoveSummary::default(),
+        };
+        assert_eq!(g.points(Side::South), 0.0);
+        assert_eq!(g.points(Side::North), 1.0);
+        assert_eq!(g.margin(Side::North), 22);
+        assert_eq!(g.side_of("b"), Some(Side::North));
+        assert_eq!(g.side_of("c"), None);
+        let json = serde_json::to_string(&g).unwrap();
+        assert_eq!(serde_json::from_str::<GameRecord>(&json).unwrap(), g);
+    }
+}

@@ -1,0 +1,500 @@
+//! `otau-arena report`: one self-contained HTML page about a run (inline CSS and SVG, no script,
+//! nothing fetched), readable offline and attachable to a mail or an issue.
+//!
+//! Sections: the summary text, the rating table, the Elo (with its 95% interval) as games
+//! accumulated, the SPRT's LLR path, the distribution of final stone margins, the engines'
+//! figures and endings, and the list of games.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::path::Path;
+
+use super::pentanomial::PairTracker;
+use super::ratings::fit_ratings;
+use super::record::GameRecord;
+use super::summary::{player_order, summarize, MatchStats, Summary, SummaryOptions};
+use super::svg::{escape, histogram_svg, LineChart, Series};
+use crate::games::{Outcome, Side};
+
+/// What the page is about.
+#[derive(Clone, Debug, Default)]
+pub struct ReportOptions {
+    /// Page heading (the results file's name, say).
+    pub title: String,
+    /// Player order, SPRT and rating settings, as for the summary.
+    pub summary: SummaryOptions,
+}
+
+/// The page for `games` (in the order they finished).
+pub fn render_html(games: &[GameRecord], options: &ReportOptions) -> String {
+    let summary = summarize(games, &options.summary);
+    let title = if options.title.is_empty() {
+        "otau arena report".to_string()
+    } else {
+        format!("otau arena report: {}", options.title)
+    };
+    let mut html = String::new();
+    let _ = write!(
+        html,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n<h1>{}</h1>\n",
+        escape(&title),
+        STYLE,
+        escape(&title)
+    );
+    let _ = writeln!(
+        html,
+        "<p>{} games, {} players: {}.</p>",
+        summary.games,
+        summary.players.len(),
+        escape(&summary.players.join(", "))
+    );
+    section(
+        &mut html,
+        "summary",
+        "Summary",
+        &format!("<pre>{}</pre>", escape(&summary.text())),
+    );
+    section(&mut html, "ratings", "Ratings", &ratings_html(&summary));
+    section(
+        &mut html,
+        "elo-history",
+        "Elo as games accumulated",
+        &elo_history_svg(games, &summary, options),
+    );
+    section(
+        &mut html,
+        "sprt",
+        "SPRT log-likelihood ratio",
+        &sprt_svg(games, &summary),
+    );
+    section(
+        &mut html,
+        "margins",
+        "Final stone margins",
+        &margins_svg(games, &summary),
+    );
+    section(&mut html, "engines", "Engines", &engines_html(&summary));
+    section(&mut html, "games", "Games", &games_html(games));
+    html.push_str("</body>\n</html>\n");
+    html
+}
+
+/// Writes the page to `path`.
+pub fn write_report(
+    path: &Path,
+    games: &[GameRecord],
+    options: &ReportOptions,
+) -> std::io::Result<()> {
+    std::fs::write(path, render_html(games, options))
+}
+
+const STYLE: &str = "body{font-family:sans-serif;margin:1.5em auto;max-width:1000px;color:#222}\
+h1{font-size:1.5em}h2{font-size:1.2em;border-bottom:1px solid #ccc;padding-bottom:.2em}\
+table{border-collapse:collapse;font-size:.9em}th,td{padding:.2em .6em;text-align:right}\
+th{background:#f2f2f2}tr:nth-child(even) td{background:#fafafa}.name{text-align:left}\
+pre{background:#f7f7f7;padding:.6em;overflow-x:auto}.note{color:#666}\
+.scroll{max-height:32em;overflow-y:auto}svg.chart{max-width:100%;height:auto}";
+
+fn section(html: &mut String, id: &str, heading: &str, body: &str) {
+    let _ = write!(
+        html,
+        "<section id=\"{id}\">\n<h2>{}</h2>\n{body}\n</section>\n",
+        escape(heading)
+    );
+}
+
+fn ratings_html(summary: &Summary) -> String {
+    let Some(table) = &summary.ratings else {
+        return format!(
+            "<p class=\"note\">No rating table: {}</p>",
+            escape(summary.rating_error.as_deref().unwrap_or("no games"))
+        );
+    };
+    let mut out = String::from(
+        "<table>\n<tr><th>#</th><th>Player</th><th>Rating</th><th>&plusmn; 95%</th><th>Points</th><th>Games</th><th>Score %</th><th>W</th><th>D</th><th>L</th><th>Draw %</th><th>Opponents</th><th>CFS next %</th></tr>\n",
+    );
+    for (rank, p) in table.players.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td class=\"name\">{}</td><td>{:.1}</td><td>{:.1}</td><td>{:.1}</td><td>{}</td><td>{:.1}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{:.1}</td><td>{}</td></tr>",
+            rank + 1,
+            escape(&p.name),
+            p.rating,
+            p.error,
+            p.wdl.points(),
+            p.wdl.games(),
+            100.0 * p.wdl.score(),
+            p.wdl.wins,
+            p.wdl.draws,
+            p.wdl.losses,
+            100.0 * p.wdl.draw_ratio(),
+            p.opponents,
+            p.cfs_next.map(|c| format!("{:.0}", 100.0 * c)).unwrap_or_else(|| "&mdash;".into())
+        );
+    }
+    out.push_str("</table>\n");
+    let _ = write!(
+        out,
+        "<p>First-player (South) advantage: {:.1} &plusmn; {:.1} Elo; South takes {:.1}% of decisive games between equal players. Draw rate between equal players: {:.1}%. South scored {}-{}-{} (W-D-L) over all games.</p>",
+        table.first_player_advantage,
+        table.first_player_advantage_error,
+        100.0 * table.first_player_decisive_share,
+        100.0 * table.draw_rate_equal,
+        summary.south.wins,
+        summary.south.draws,
+        summary.south.losses
+    );
+    out
+}
+
+/// Indices after which to sample a running figure: about `count` evenly spaced, and the last.
+fn checkpoints(len: usize, count: usize) -> Vec<usize> {
+    if len == 0 {
+        return Vec::new();
+    }
+    let step = len.div_ceil(count).max(1);
+    let mut out: Vec<usize> = (step - 1..len).step_by(step).collect();
+    if out.last() != Some(&(len - 1)) {
+        out.push(len - 1);
+    }
+    out
+}
+
+fn elo_history_svg(games: &[GameRecord], summary: &Summary, options: &ReportOptions) -> String {
+    if summary.matches.len() == 1 {
+        let m = &summary.matches[0];
+        let mut tracker = PairTracker::new(&m.first, &m.second);
+        let mut series = Series {
+            name: format!("{} vs {}", m.first, m.second),
+            ..Series::default()
+        };
+        let marks = checkpoints(games.len(), 300);
+        let mut next = marks.iter().peekable();
+        for (i, g) in games.iter().enumerate() {
+            tracker.add(g);
+            if next.peek() == Some(&&i) {
+                next.next();
+                if let Some(e) = MatchStats::from_tracker(&tracker).estimate() {
+                    let x = (i + 1) as f64;
+                    series.points.push((x, e.elo));
+                    series
+                        .band
+                        .push((x, e.elo - e.elo_error, e.elo + e.elo_error));
+                }
+            }
+        }
+        let chart = LineChart {
+            x_label: "games".into(),
+            y_label: format!("Elo of {} (95% band)", m.first),
+            series: vec![series],
+            rules: vec![(0.0, "0".into())],
+        };
+        return chart.svg("Elo as games accumulated");
+    }
+    // More players: refit the joint ratings on growing prefixes of the run.
+    let players = player_order(games, &options.summary.players);
+    let mut series: Vec<Series> = players
+        .iter()
+        .map(|p| Series {
+            name: p.clone(),
+            ..Series::default()
+        })
+        .collect();
+    for i in checkpoints(games.len(), 30) {
+        let Ok(table) = fit_ratings(&games[..=i], &players, &options.summary.rating) else {
+            continue;
+        };
+        for p in &table.players {
+            if let Some(s) = series.iter_mut().find(|s| s.name == p.name) {
+                let x = (i + 1) as f64;
+                s.points.push((x, p.rating));
+                s.band.push((x, p.rating - p.error, p.rating + p.error));
+            }
+        }
+    }
+    LineChart {
+        x_label: "games".into(),
+        y_label: "rating (95% band)".into(),
+        series,
+        rules: vec![],
+    }
+    .svg("Ratings as games accumulated")
+}
+
+fn sprt_svg(games: &[GameRecord], summary: &Summary) -> String {
+    let Some(status) = &summary.sprt else {
+        return "<p class=\"note\">No SPRT in this run.</p>".into();
+    };
+    let m = &summary.matches[0];
+    let config = status.config;
+    let mut tracker = PairTracker::new(&m.first, &m.second);
+    let mut pairs = 0;
+    let mut path = vec![(0.0, 0.0)];
+    for (i, g) in games.iter().enumerate() {
+        tracker.add(g);
+        let penta = tracker.pentanomial();
+        if penta.pairs() != pairs {
+            pairs = penta.pairs();
+            path.push(((i + 1) as f64, config.llr_pentanomial(&penta)));
+        }
+    }
+    let chart = LineChart {
+        x_label: "games".into(),
+        y_label: "LLR".into(),
+        series: vec![Series {
+            name: format!("{} [{}, {}]", config.model.name(), config.elo0, config.elo1),
+            points: path,
+            band: vec![],
+        }],
+        rules: vec![
+            (status.upper, format!("H1 {:.2}", status.upper)),
+            (status.lower, format!("H0 {:.2}", status.lower)),
+        ],
+    };
+    format!(
+        "{}\n<p>{} &mdash; {}.</p>",
+        chart.svg("SPRT log-likelihood ratio"),
+        escape(&status.line()),
+        escape(status.decision.describe())
+    )
+}
+
+fn margins_svg(games: &[GameRecord], summary: &Summary) -> String {
+    // Two engines: margins from the first's side; more: South's total minus North's.
+    let (perspective, label) = match summary.matches.as_slice() {
+        [m] => (
+            Some(m.first.as_str()),
+            format!("{}'s total minus the opponent's", m.first),
+        ),
+        _ => (None, "South's total minus North's".to_string()),
+    };
+    let mut bins: BTreeMap<i64, u64> = BTreeMap::new();
+    for g in games {
+        let side = perspective
+            .and_then(|p| g.side_of(p))
+            .unwrap_or(Side::South);
+        *bins.entry(g.margin(side)).or_insert(0) += 1;
+    }
+    let bins: Vec<(i64, u64)> = bins.into_iter().collect();
+    histogram_svg(
+        "Final stone margins",
+        &bins,
+        &format!("final margin ({label})"),
+        "games",
+    )
+}
+
+fn engines_html(summary: &Summary) -> String {
+    let opt = |v: Option<f64>, digits: usize| {
+        v.map(|x| format!("{x:.digits$}"))
+            .unwrap_or_else(|| "&mdash;".into())
+    };
+    let mut out = String::from(
+        "<table>\n<tr><th>Engine</th><th>Games</th><th>Moves</th><th>Avg depth</th><th>kN/s</th><th>ms/move</th><th class=\"name\">Endings (W-D-L)</th></tr>\n",
+    );
+    for d in &summary.engines {
+        let endings: Vec<String> = d
+            .terminations
+            .iter()
+            .map(|(k, w)| format!("{} {}-{}-{}", escape(k), w.wins, w.draws, w.losses))
+            .collect();
+        let _ = writeln!(
+            out,
+            "<tr><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"name\">{}</td></tr>",
+            escape(&d.name),
+            d.wdl.games(),
+            d.moves.moves,
+            opt(d.average_depth, 2),
+            opt(d.nodes_per_second.map(|n| n / 1000.0), 1),
+            opt(d.average_time_ms, 2),
+            endings.join(", ")
+        );
+    }
+    out.push_str("</table>\n<p>Games by ending: ");
+    let ends: Vec<String> = summary
+        .terminations
+        .iter()
+        .map(|(k, n)| format!("{} {n}", escape(k)))
+        .collect();
+    out.push_str(&ends.join(", "));
+    out.push_str(".</p>");
+    out
+}
+
+fn games_html(games: &[GameRecord]) -> String {
+    let mut out = String::from(
+        "<div class=\"scroll\"><table>\n<tr><th>#</th><th>Pair</th><th class=\"name\">South</th><th class=\"name\">North</th><th>Result</th><th>Totals</th><th>Plies</th><th class=\"name\">Ending</th></tr>\n",
+    );
+    for (i, g) in games.iter().enumerate() {
+        let result = match g.outcome {
+            Outcome::Win(Side::South) => "1-0",
+            Outcome::Win(Side::North) => "0-1",
+            Outcome::Draw => "&frac12;-&frac12;",
+        };
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td>{}</td><td class=\"name\">{}</td><td class=\"name\">{}</td><td>{result}</td><td>{}&ndash;{}</td><td>{}</td><td class=\"name\">{}</td></tr>",
+            i + 1,
+            g.pair,
+            escape(&g.south),
+            escape(&g.north),
+            g.south_total,
+            g.north_total,
+            g.plies,
+            escape(&g.termination)
+        );
+    }
+    out.push_str("</table></div>");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::record::MoveSummary;
+    use crate::stats::sprt::{SprtConfig, SprtModel};
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    fn simulated(players: &[&str], pairs: u64, seed: u64) -> Vec<GameRecord> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut games = Vec::new();
+        for pair in 0..pairs {
+            let a = players[(pair as usize) % players.len()];
+            let b = players[(pair as usize + 1) % players.len()];
+            for (south, north) in [(a, b), (b, a)] {
+                let u: f64 = rng.gen();
+                let (outcome, s, n) = if u < 0.45 {
+                    (Outcome::Win(Side::South), 90 + rng.gen_range(0..20), 60)
+                } else if u < 0.9 {
+                    (Outcome::Win(Side::North), 70, 82 + rng.gen_range(0..20))
+                } else {
+                    (Outcome::Draw, 81, 81)
+                };
+                let mut moves = MoveSummary::default();
+                moves.record(1500, Some(5), Some(30_000));
+                games.push(GameRecord {
+                    pair,
+                    south: south.into(),
+                    north: north.into(),
+                    outcome,
+                    termination: if u < 0.05 {
+                        "time-loss".into()
+                    } else {
+                        "rules".into()
+                    },
+                    plies: 60,
+                    south_total: s,
+                    north_total: n,
+                    south_moves: moves,
+                    north_moves: moves,
+                });
+            }
+        }
+        games
+    }
+
+    /// Checks that every non-void element is closed in order: a small well-formedness check
+    /// for the subset of HTML the report writes.
+    fn assert_balanced(html: &str) {
+        const VOID: [&str; 1] = ["meta"];
+        let mut stack: Vec<String> = Vec::new();
+        let mut rest = html;
+        while let Some(start) = rest.find('<') {
+            let end = rest[start..].find('>').expect("unclosed tag") + start;
+            let tag = &rest[start + 1..end];
+            rest = &rest[end + 1..];
+            if tag.starts_with('!') {
+                continue;
+            }
+            let self_closing = tag.ends_with('/');
+            let name: String = tag
+                .trim_start_matches('/')
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect();
+            if tag.starts_with('/') {
+                assert_eq!(
+                    stack.pop().as_deref(),
+                    Some(name.as_str()),
+                    "mismatched </{name}>"
+                );
+            } else if !self_closing && !VOID.contains(&name.as_str()) {
+                stack.push(name);
+            }
+        }
+        assert!(stack.is_empty(), "unclosed: {stack:?}");
+    }
+
+    #[test]
+    fn two_engine_report_has_every_section() {
+        let games = simulated(&["new <b>", "old"], 150, 3);
+        let options = ReportOptions {
+            title: "run.jsonl".into(),
+            summary: SummaryOptions {
+                players: vec!["new <b>".into(), "old".into()],
+                sprt: Some(SprtConfig::new(0.0, 10.0, 0.05, 0.05, SprtModel::Normalized).unwrap()),
+                ..Default::default()
+            },
+        };
+        let html = render_html(&games, &options);
+        assert!(html.starts_with("<!DOCTYPE html>"));
+        for id in [
+            "summary",
+            "ratings",
+            "elo-history",
+            "sprt",
+            "margins",
+            "engines",
+            "games",
+        ] {
+            assert!(
+                html.contains(&format!("<section id=\"{id}\">")),
+                "missing {id}"
+            );
+        }
+        // Self-contained: nothing to load.
+        for needle in [
+            "http:", "https:", "<script", "src=", "<link", "@import", "url(",
+        ] {
+            assert!(!html.contains(needle), "found {needle}");
+        }
+        assert!(!html.contains("new <b>"), "unescaped name");
+        assert!(html.contains("new &lt;b&gt;"));
+        assert!(!html.contains("NaN"));
+        assert!(html.contains("LLR: "));
+        assert!(html.contains("H1 "));
+        assert_eq!(html.matches("<svg").count(), 3);
+        // One table row per game plus the header.
+        let games_section = &html[html.find("<section id=\"games\">").unwrap()..];
+        assert_eq!(games_section.matches("<tr>").count(), 300 + 1);
+        // Endings by kind: the simulated time losses are North's (they come with South wins).
+        let engines_section = &html[html.find("<section id=\"engines\">").unwrap()..];
+        assert!(
+            engines_section.contains("time-loss "),
+            "no time-loss ending listed"
+        );
+        assert_balanced(&html);
+    }
+
+    #[test]
+    fn multi_engine_report_plots_ratings() {
+        let games = simulated(&["a", "b", "c", "d"], 120, 9);
+        let html = render_html(&games, &ReportOptions::default());
+        assert!(html.contains("<title>otau arena report</title>"));
+        assert!(html.contains("No SPRT in this run."));
+        assert!(html.contains("Ratings as games accumulated"));
+        assert!(html.contains("South&#39;s total minus North&#39;s"));
+        assert_balanced(&html);
+        let empty = render_html(&[], &ReportOptions::default());
+        assert!(empty.contains("No rating table"));
+        assert_balanced(&empty);
+    }
+
+    #[test]
+    fn checkpoints_end_at_the_last_game() {
+        assert_eq!(checkpoints(10, 4), vec![2, 5, 8, 9]);
+        assert_eq!(checkpoints(3, 300), vec![0, 1, 2]);
+        assert!(checkpoints(0, 5).is_empty());
+    }
+}

@@ -1,0 +1,370 @@
+//! Everything the arena prints and stores about a run, computed from its games in one call.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::diagnostics::{
+    diagnostics_text, engine_diagnostics, termination_counts, EngineDiagnostics,
+};
+use super::elo::{EloEstimate, Wdl};
+use super::pentanomial::{PairTracker, Pentanomial};
+use super::ratings::{fit_ratings, RatingOptions, RatingTable};
+use super::record::GameRecord;
+use super::sprt::{SprtConfig, SprtStatus};
+use crate::games::Side;
+
+/// What to compute besides the always-present figures.
+#[derive(Clone, Debug, Default)]
+pub struct SummaryOptions {
+    /// The engines in the order the user gave them (tables list them in this order; the
+    /// head-to-head of `players[i]` and `players[j]`, `i < j`, is from `players[i]`'s side).
+    /// Names found only in the games are appended in order of appearance.
+    pub players: Vec<String>,
+    /// The SPRT of a two-engine match, run on the pentanomial counts of the first pairing.
+    pub sprt: Option<SprtConfig>,
+    pub rating: RatingOptions,
+}
+
+/// Two engines' results against each other.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatchStats {
+    pub first: String,
+    pub second: String,
+    /// All games, from `first`'s side.
+    pub wdl: Wdl,
+    pub first_as_south: Wdl,
+    pub first_as_north: Wdl,
+    /// Completed pairs, from `first`'s side.
+    pub pentanomial: Pentanomial,
+    /// Games whose partner game is missing (not in the pentanomial counts).
+    pub unpaired_games: u64,
+    /// Per-game estimate.
+    pub trinomial: Option<EloEstimate>,
+    /// Per-pair estimate (what fastchess prints when pairs are played).
+    pub paired: Option<EloEstimate>,
+}
+
+impl MatchStats {
+    pub fn from_tracker(t: &PairTracker) -> MatchStats {
+        let wdl = t.wdl();
+        let penta = t.pentanomial();
+        MatchStats {
+            first: t.first().to_string(),
+            second: t.second().to_string(),
+            wdl,
+            first_as_south: t.first_as_south(),
+            first_as_north: t.first_as_north(),
+            pentanomial: penta,
+            unpaired_games: t.unpaired_games() as u64,
+            trinomial: wdl.estimate(),
+            paired: penta.estimate(),
+        }
+    }
+
+    /// The estimate to show: per pair when pairs are complete, per game otherwise.
+    pub fn estimate(&self) -> Option<EloEstimate> {
+        self.paired.or(self.trinomial)
+    }
+
+    /// fastchess's result block; `info` (time control, book...) goes in the parentheses.
+    pub fn text(&self, info: Option<&str>) -> String {
+        let mut out = match info {
+            Some(info) => format!("Results of {} vs {} ({}):\n", self.first, self.second, info),
+            None => format!("Results of {} vs {}:\n", self.first, self.second),
+        };
+        let Some(estimate) = self.estimate() else {
+            out.push_str("No games\n");
+            return out;
+        };
+        let draw_ratio = if self.paired.is_some() {
+            self.pentanomial.draw_ratio()
+        } else {
+            self.wdl.draw_ratio()
+        };
+        out.push_str(&estimate.elo_line());
+        out.push('\n');
+        out.push_str(&format!(
+            "LOS: {:.2} %, DrawRatio: {:.2} %, PairsRatio: {:.2}\n",
+            100.0 * estimate.los,
+            100.0 * draw_ratio,
+            self.pentanomial.pairs_ratio()
+        ));
+        out.push_str(&self.wdl.games_line());
+        out.push('\n');
+        out.push_str(&self.pentanomial.ptnml_line());
+        out.push('\n');
+        out
+    }
+}
+
+/// The whole run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    pub games: u64,
+    pub players: Vec<String>,
+    /// Every pairing that played, in `players` order.
+    pub matches: Vec<MatchStats>,
+    /// South's results over all games (the first-player advantage as counted).
+    pub south: Wdl,
+    pub sprt: Option<SprtStatus>,
+    /// The joint rating fit, or why there is none.
+    pub ratings: Option<RatingTable>,
+    pub rating_error: Option<String>,
+    pub engines: Vec<EngineDiagnostics>,
+    pub terminations: BTreeMap<String, u64>,
+}
+
+/// Player names: the given order, then any others in order of appearance.
+pub fn player_order(games: &[GameRecord], given: &[String]) -> Vec<String> {
+    let mut players: Vec<String> = given.to_vec();
+    for g in games {
+        for side in Side::BOTH {
+            let name = g.player(side);
+            if !players.iter().any(|p| p == name) {
+                players.push(name.to_string());
+            }
+        }
+    }
+    players
+}
+
+/// The trackers of every pairing that played, in `players` order.
+pub fn pair_trackers(games: &[GameRecord], players: &[String]) -> Vec<PairTracker> {
+    let index = |name: &str| players.iter().position(|p| p == name);
+    let mut trackers: Vec<PairTracker> = Vec::new();
+    let mut keys: Vec<(usize, usize)> = Vec::new();
+    for g in games {
+        let (Some(s), Some(n)) = (index(&g.south), index(&g.north)) else {
+            continue;
+        };
+        if s == n {
+            continue;
+        }
+        let key = (s.min(n), s.max(n));
+        let k = match keys.iter().position(|&x| x == key) {
+            Some(k) => k,
+            None => {
+                keys.push(key);
+                trackers.push(PairTracker::new(&players[key.0], &players[key.1]));
+                keys.len() - 1
+            }
+        };
+        trackers[k].add(g);
+    }
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    order.sort_by_key(|&k| keys[k]);
+    order.into_iter().map(|k| trackers[k].clone()).collect()
+}
+
+/// Computes the summary of `games`.
+pub fn summarize(games: &[GameRecord], options: &SummaryOptions) -> Summary {
+    let players = player_order(games, &options.players);
+    let matches: Vec<MatchStats> = pair_trackers(games, &players)
+        .iter()
+        .map(MatchStats::from_tracker)
+        .collect();
+    let mut south = Wdl::default();
+    for g in games {
+        south.add_points(g.points(Side::South));
+    }
+    let sprt = options
+        .sprt
+        .as_ref()
+        .zip(matches.first())
+        .map(|(config, m)| config.status(&m.pentanomial));
+    let (ratings, rating_error) = match fit_ratings(games, &players, &options.rating) {
+        Ok(table) => (Some(table), None),
+        Err(e) => (None, Some(e.to_string())),
+    };
+    Summary {
+        games: games.len() as u64,
+        players: players.clone(),
+        matches,
+        south,
+        sprt,
+        ratings,
+        rating_error,
+        engines: engine_diagnostics(games, &players),
+        terminations: termination_counts(games),
+    }
+}
+
+impl Summary {
+    /// The end-of-run text: each pairing's block, the SPRT, the rating table, the engines'
+    /// figures and the terminations.
+    pub fn text(&self) -> String {
+        let rule = "-".repeat(50);
+        let mut out = String::new();
+        for m in &self.matches {
+            out.push_str(&rule);
+            out.push('\n');
+            out.push_str(&m.text(None));
+        }
+        if let Some(s) = &self.sprt {
+            out.push_str(&s.line());
+            out.push('\n');
+            out.push_str(&format!("SPRT: {}\n", s.decision.describe()));
+        }
+        if !self.matches.is_empty() {
+            out.push_str(&rule);
+            out.push('\n');
+        }
+        match (&self.ratings, &self.rating_error) {
+            (Some(table), _) => {
+                out.push('\n');
+                out.push_str(&table.text());
+            }
+            (None, Some(e)) => out.push_str(&format!("\nNo rating table: {e}\n")),
+            (None, None) => {}
+        }
+        out.push('\n');
+        out.push_str(&diagnostics_text(&self.engines));
+        let ends: Vec<String> = self
+            .terminations
+            .iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect();
+        out.push_str(&format!(
+            "\nGames: {}, South {}-{}-{} (W-D-L), endings: {}\n",
+            self.games,
+            self.south.wins,
+            self.south.draws,
+            self.south.losses,
+            ends.join(", ")
+        ));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Outcome;
+    use crate::stats::record::MoveSummary;
+    use crate::stats::sprt::SprtModel;
+
+    fn game(pair: u64, south: &str, north: &str, outcome: Outcome) -> GameRecord {
+        GameRecord {
+            pair,
+            south: south.into(),
+            north: north.into(),
+            outcome,
+            termination: "rules".into(),
+            plies: 50,
+            south_total: 90,
+            north_total: 72,
+            south_moves: MoveSummary::default(),
+            north_moves: MoveSummary::default(),
+        }
+    }
+
+    #[test]
+    fn two_engine_summary_prints_fastchess_block() {
+        use Outcome::*;
+        use Side::*;
+        // 16 pairs built to give Ptnml [1, 2, 10, 2, 1] (6 WL, 4 DD) for "new".
+        let mut games = Vec::new();
+        let mut pair = 0;
+        let mut push = |a: Outcome, b: Outcome, n: usize| {
+            for _ in 0..n {
+                games.push(game(pair, "new", "old", a));
+                games.push(game(pair, "old", "new", b));
+                pair += 1;
+            }
+        };
+        push(Win(North), Win(South), 1); // LL
+        push(Draw, Win(South), 2); // LD
+        push(Win(South), Win(South), 6); // WL
+        push(Draw, Draw, 4); // DD
+        push(Win(South), Draw, 2); // WD
+        push(Win(South), Win(North), 1); // WW
+        let options = SummaryOptions {
+            players: vec!["new".into(), "old".into()],
+            sprt: Some(SprtConfig::new(0.0, 10.0, 0.05, 0.05, SprtModel::Logistic).unwrap()),
+            rating: RatingOptions::default(),
+        };
+        let s = summarize(&games, &options);
+        assert_eq!(s.games, 32);
+        assert_eq!(s.matches.len(), 1);
+        let m = &s.matches[0];
+        assert_eq!(m.pentanomial.buckets(), [1, 2, 10, 2, 1]);
+        assert_eq!(
+            m.wdl,
+            Wdl {
+                wins: 10,
+                draws: 12,
+                losses: 10
+            }
+        );
+        let text = s.text();
+        assert!(text.contains("Results of new vs old:\nElo: "), "{text}");
+        assert!(
+            text.contains("Games: 32, Wins: 10, Losses: 10, Draws: 12, Points: 16.0 (50.00 %)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Ptnml(0-2): [1, 2, 10, 2, 1], WL/DD Ratio: 1.50"),
+            "{text}"
+        );
+        assert!(
+            text.contains("DrawRatio: 62.50 %, PairsRatio: 1.00"),
+            "{text}"
+        );
+        assert!(text.contains("LLR: "), "{text}");
+        assert!(text.contains("First-player (South) advantage"), "{text}");
+        let south_wins = games.iter().filter(|g| g.outcome == Win(South)).count() as u64;
+        assert_eq!(s.south.wins, south_wins);
+        // JSON round trip (the arena stores the summary).
+        let json = serde_json::to_string(&s).unwrap();
+        let back: Summary = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.matches[0].pentanomial, m.pentanomial);
+        assert_eq!(back.south, s.south);
+    }
+
+    #[test]
+    fn round_robin_lists_every_pairing_in_player_order() {
+        use Outcome::*;
+        use Side::*;
+        let games = vec![
+            game(0, "c", "a", Win(South)),
+            game(0, "a", "c", Win(North)),
+            game(1, "b", "c", Draw),
+            game(1, "c", "b", Win(South)),
+            game(2, "a", "b", Win(South)),
+            game(2, "b", "a", Win(South)),
+        ];
+        let s = summarize(
+            &games,
+            &SummaryOptions {
+                players: vec!["a".into(), "b".into(), "c".into()],
+                ..Default::default()
+            },
+        );
+        let pairs: Vec<(&str, &str)> = s
+            .matches
+            .iter()
+            .map(|m| (m.first.as_str(), m.second.as_str()))
+            .collect();
+        assert_eq!(pairs, [("a", "b"), ("a", "c"), ("b", "c")]);
+        assert_eq!(s.matches[1].pentanomial.buckets(), [1, 0, 0, 0, 0]);
+        assert!(s.sprt.is_none());
+        assert_eq!(s.ratings.as_ref().unwrap().players[0].name, "c");
+        assert_eq!(s.engines.len(), 3);
+    }
+
+    /// A perfect score makes the Elo infinite; JSON holds it as null and must still read back.
+    #[test]
+    fn summary_with_infinite_elo_reads_back_from_json() {
+        use Outcome::*;
+        use Side::*;
+        let games = vec![game(0, "a", "b", Win(South)), game(0, "b", "a", Win(North))];
+        let s = summarize(&games, &SummaryOptions::default());
+        assert_eq!(s.matches[0].trinomial.unwrap().elo, f64::INFINITY);
+        let json = serde_json::to_string(&s).unwrap();
+        assert!(json.contains("\"elo\":null"), "{json}");
+        let back: Summary = serde_json::from_str(&json).unwrap();
+        assert!(back.matches[0].trinomial.unwrap().elo.is_nan());
+        assert_eq!(back.matches[0].wdl, s.matches[0].wdl);
+    }
+}
