@@ -30,7 +30,7 @@ fn match_against(mode: &str, limits: &str, rounds: u32) -> Vec<GameRecord> {
     };
     let report = run(config, &opts).expect("the match runs");
     assert_eq!(report.missing, 0, "the match completes");
-    assert_eq!(report.games.len() as u32, 2 * rounds);
+    assert_eq!(report.standings.len() as u32, 2 * rounds);
     let games = RecordsFile::read(&dir.join("r.jsonl")).unwrap().games;
     // Every engine process (and helper) is gone and reaped.
     assert_eq!(

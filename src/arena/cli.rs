@@ -115,9 +115,13 @@ struct Cli {
     /// PGN Event tag.
     #[arg(long, default_value = "otau-arena")]
     event: String,
-    /// Print the results table every N games (plain output).
+    /// Print the head-to-head results every N games (plain output).
     #[arg(long, default_value_t = 10)]
     ratinginterval: u64,
+    /// Stop when a sequential test on the first two engines decides:
+    /// elo0=A elo1=B [alpha=0.05] [beta=0.05] [model=normalized|logistic].
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    sprt: Vec<String>,
     /// Only the final table.
     #[arg(long, short)]
     quiet: bool,
@@ -140,6 +144,16 @@ enum Command {
         pgn: Option<PathBuf>,
         #[arg(long, default_value = "otau-arena")]
         event: String,
+    },
+    /// Check an SPRT by hand from its counts (the numbers of a run, or another tool's).
+    Sprt(crate::stats::SprtCalcArgs),
+    /// Write a self-contained HTML report of one run (several files: the shards of one run).
+    Report {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The page to write.
+        #[arg(long, default_value = "report.html")]
+        out: PathBuf,
     },
     /// A misbehaving engine for the arena's own tests.
     #[command(hide = true)]
@@ -179,6 +193,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             pgn,
             event,
         }) => return merge_command(&files, out, pgn, &event),
+        Some(Command::Sprt(args)) => {
+            print!("{}", args.run().map_err(anyhow::Error::msg)?);
+            return Ok(ExitCode::SUCCESS);
+        }
+        Some(Command::Report { files, out }) => return report_command(&files, &out),
         None => {}
     }
     if let Some(cmd) = &cli.check {
@@ -274,6 +293,14 @@ fn build_config(cli: &Cli) -> Result<RunConfig> {
         adjudicate_decided: !cli.no_decided_score,
         startup_timeout_ms: startup,
         max_start_failures: cli.max_start_failures.max(1),
+        sprt: if cli.sprt.is_empty() {
+            None
+        } else {
+            Some(
+                crate::stats::SprtConfig::parse(&cli.sprt)
+                    .map_err(|e| anyhow::anyhow!("--sprt: {e}"))?,
+            )
+        },
     })
 }
 
@@ -339,9 +366,16 @@ fn demo(opts: &RunOptions) -> Result<RunReport> {
 /// Prints the results and says how the run ended; the exit code tells scripts.
 fn finish(report: &RunReport, records: Option<&PathBuf>) -> ExitCode {
     let mut out = std::io::stdout().lock();
-    let _ = write!(out, "{}", report.tally.table());
+    let _ = write!(out, "{}", report.standings.summary().text());
     let _ = out.flush();
     eprintln!("otau-arena: {}", report.cost.describe());
+    if let Some(decision) = &report.sprt_decided {
+        eprintln!(
+            "otau-arena: SPRT: {decision}; {} game(s) left unplayed",
+            report.missing
+        );
+        return ExitCode::SUCCESS;
+    }
     if let Some(why) = &report.stopped {
         eprintln!("otau-arena: {why}");
         return ExitCode::from(2);
@@ -382,7 +416,7 @@ fn merge_command(
         }
         std::fs::write(path, text).with_context(|| format!("{}", path.display()))?;
     }
-    print!("{}", merged.tally.table());
+    print!("{}", merged.standings.summary().text());
     if merged.missing() > 0 {
         eprintln!(
             "otau-arena: {} of {} scheduled games are in none of the files",
@@ -390,5 +424,26 @@ fn merge_command(
             merged.header.scheduled
         );
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn report_command(files: &[PathBuf], out: &std::path::Path) -> Result<ExitCode> {
+    let merged = merge::merge(files)?;
+    let title = files
+        .iter()
+        .map(|f| f.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let options = crate::stats::ReportOptions {
+        title,
+        summary: merged.standings.options(),
+    };
+    crate::stats::write_report(out, &merged.standings.records(), &options)
+        .with_context(|| format!("{}", out.display()))?;
+    eprintln!(
+        "otau-arena: report of {} games written to {}",
+        merged.games.len(),
+        out.display()
+    );
     Ok(ExitCode::SUCCESS)
 }

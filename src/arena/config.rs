@@ -203,6 +203,9 @@ pub struct RunConfig {
     pub startup_timeout_ms: u64,
     /// Start failures in a row after which an engine's remaining games are forfeited.
     pub max_start_failures: u32,
+    /// `--sprt`: stop when the test on the first two engines decides.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<crate::stats::SprtConfig>,
 }
 
 #[cfg(test)]

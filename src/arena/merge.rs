@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Result};
 
 use super::records::{Event, GameRecord, RecordWriter, RecordsFile, RunHeader};
-use super::results::{GameScore, Tally};
-use super::tournament::summary_json;
+use super::results::Standings;
+use super::tournament::{new_standings, summary_json};
 
 /// One run put back together.
 #[derive(Debug)]
@@ -16,7 +16,7 @@ pub struct Merged {
     /// The run's header, without a shard.
     pub header: RunHeader,
     pub games: BTreeMap<u64, GameRecord>,
-    pub tally: Tally,
+    pub standings: Standings,
 }
 
 impl Merged {
@@ -60,24 +60,14 @@ pub fn merge(files: &[PathBuf]) -> Result<Merged> {
             }
         }
     }
-    let mut tally = Tally::new(
-        header
-            .config
-            .engines
-            .iter()
-            .map(|e| e.name.clone())
-            .collect(),
-    );
-    for g in games.values() {
-        let score = GameScore::of(g, &tally.engines).ok_or_else(|| {
-            anyhow::anyhow!("game {} names an engine not in the run", g.index + 1)
-        })?;
-        tally.add(&score);
+    let mut standings = new_standings(&header.config);
+    for (index, g) in &games {
+        standings.add(*index, g);
     }
     Ok(Merged {
         header,
         games,
-        tally,
+        standings,
     })
 }
 
@@ -89,7 +79,10 @@ pub fn write(merged: &Merged, path: &Path) -> Result<()> {
         w.write(&Event::Game(Box::new(g.clone())))?;
     }
     if merged.missing() == 0 {
-        w.write(&Event::Summary(summary_json(&merged.tally, &merged.header)))?;
+        w.write(&Event::Summary(summary_json(
+            &merged.standings,
+            &merged.header,
+        )))?;
     }
     Ok(())
 }

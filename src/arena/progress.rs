@@ -3,7 +3,7 @@
 use std::io::{IsTerminal, Write};
 
 use super::records::GameRecord;
-use super::results::Tally;
+use super::results::Standings;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum ProgressMode {
@@ -30,8 +30,9 @@ impl ProgressMode {
 pub struct Progress {
     mode: ProgressMode,
     total: u64,
-    /// Plain mode: the table every this many games (0: never).
+    /// Plain mode: the results every this many games (0: never).
     table_every: u64,
+    done: u64,
     live_shown: bool,
 }
 
@@ -41,6 +42,7 @@ impl Progress {
             mode,
             total,
             table_every,
+            done: 0,
             live_shown: false,
         }
     }
@@ -52,7 +54,14 @@ impl Progress {
         eprintln!("otau-arena: {text}");
     }
 
-    pub fn game_done(&mut self, g: &GameRecord, done: u64, tally: &Tally) {
+    /// Games already recorded when the run (or its resumption) starts.
+    pub fn set_done(&mut self, done: u64) {
+        self.done = done;
+    }
+
+    pub fn game_done(&mut self, g: &GameRecord, standings: &Standings) {
+        self.done += 1;
+        let done = self.done;
         let mut out = std::io::stdout().lock();
         match self.mode {
             ProgressMode::Quiet => {}
@@ -72,11 +81,22 @@ impl Progress {
                     && done.is_multiple_of(self.table_every)
                     && done < self.total
                 {
-                    let _ = write!(out, "{}", tally.table());
+                    let summary = standings.summary();
+                    for m in &summary.matches {
+                        let _ = write!(out, "{}", m.text(None));
+                    }
+                    if let Some(s) = &summary.sprt {
+                        let _ = writeln!(out, "{}", s.line());
+                    }
                 }
             }
             ProgressMode::Live => {
-                let _ = write!(out, "\r\x1b[2K[{done}/{}] {}", self.total, tally.headline());
+                let _ = write!(
+                    out,
+                    "\r\x1b[2K[{done}/{}] {}",
+                    self.total,
+                    standings.headline()
+                );
                 self.live_shown = true;
             }
         }

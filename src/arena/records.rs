@@ -317,11 +317,19 @@ impl RecordsFile {
                     header = Some(h);
                 }
                 Event::Game(g) => {
-                    if header.is_none() {
+                    let Some(h) = &header else {
                         bail!(
                             "{} line {line_no}: a game before the run header",
                             path.display()
                         );
+                    };
+                    for name in [&g.south, &g.north] {
+                        if !h.config.engines.iter().any(|e| &e.name == name) {
+                            bail!(
+                                "{} line {line_no}: engine '{name}' is not in the run",
+                                path.display()
+                            );
+                        }
                     }
                     games.entry(g.index).or_insert(*g);
                 }

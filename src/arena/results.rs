@@ -1,190 +1,173 @@
-//! A minimal results table (wins, losses, draws, score, terminations), kept apart from the
-//! statistics proper (`src/stats`, the statistics issue): that module owns Elo intervals,
-//! pentanomial counts, SPRT and ratings; this one only counts.
+//! The arena's results: its game records turned into the statistics' input (`src/stats`), and
+//! the running standings the progress display, the rating interval and the SPRT read.
+//!
+//! All numbers come from `crate::stats`; this module only feeds it. A run keeps one compact
+//! statistics record per game (not the moves), so memory stays flat over long runs.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
-use serde::Serialize;
+use super::records::{GameRecord, GameResult};
+use super::referee::stones_held;
+use crate::games::{AnyGame, Game, Outcome, Side};
+use crate::stats::{
+    self, MoveSummary, PairTracker, RatingOptions, SprtConfig, SprtStatus, Summary, SummaryOptions,
+};
 
-use super::records::{GameRecord, GameResult, TerminationKind};
-use crate::games::Side;
-
-/// What statistics need of a game, in a few bytes: runs keep one per game instead of the whole
-/// record, so memory stays flat over long runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GameScore {
-    pub index: u64,
-    pub pair: u64,
-    /// Engine indices (in the run's engine order) by side.
-    pub engines: [u16; 2],
-    pub result: GameResult,
-    pub termination: TerminationKind,
-    /// The side whose engine failed, for a fault.
-    pub fault_side: Option<Side>,
-}
-
-impl GameScore {
-    /// None if the record names an engine the run does not have.
-    pub fn of(g: &GameRecord, engines: &[String]) -> Option<GameScore> {
-        let find = |name: &str| engines.iter().position(|e| e == name).map(|i| i as u16);
-        Some(GameScore {
-            index: g.index,
-            pair: g.pair,
-            engines: [find(&g.south)?, find(&g.north)?],
-            result: g.result,
-            termination: g.termination.kind,
-            fault_side: g.termination.side,
-        })
+/// The statistics' view of one arena game.
+pub fn stats_record(g: &GameRecord) -> stats::GameRecord {
+    let outcome = match g.result {
+        GameResult::SouthWins => Outcome::Win(Side::South),
+        GameResult::NorthWins => Outcome::Win(Side::North),
+        GameResult::Draw => Outcome::Draw,
+    };
+    // Stones decided the game: its totals. Otherwise (a fault) the stones each side held.
+    let [south_total, north_total] = g.totals.unwrap_or_else(|| {
+        AnyGame::from_position(&g.final_position)
+            .map(|p| stones_held(&p))
+            .unwrap_or([0, 0])
+    });
+    let mut moves = [MoveSummary::default(); 2];
+    for (m, side) in g.moves.iter().zip(move_sides(g)) {
+        let time_us = m.time_ms.unwrap_or(0) * 1000;
+        moves[side.index()].record(time_us, m.depth, m.nodes);
+    }
+    stats::GameRecord {
+        pair: g.pair,
+        south: g.south.clone(),
+        north: g.north.clone(),
+        outcome,
+        termination: g.termination.kind.name().to_string(),
+        plies: g.moves.len() as u32,
+        south_total,
+        north_total,
+        south_moves: moves[0],
+        north_moves: moves[1],
     }
 }
 
-#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
-pub struct EngineTally {
-    pub games: u64,
-    pub wins: u64,
-    pub losses: u64,
-    pub draws: u64,
-    /// Games this engine lost by its own fault, by termination kind.
-    pub faults: BTreeMap<String, u64>,
-}
-
-impl EngineTally {
-    /// Score as a fraction (draws count half).
-    pub fn score(&self) -> f64 {
-        if self.games == 0 {
-            0.0
-        } else {
-            (self.wins as f64 + 0.5 * self.draws as f64) / self.games as f64
-        }
-    }
-}
-
-/// Counts over a set of games, in engine order.
-#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
-pub struct Tally {
-    pub engines: Vec<String>,
-    pub per_engine: Vec<EngineTally>,
-    /// Games by termination kind.
-    pub terminations: BTreeMap<String, u64>,
-    pub games: u64,
-}
-
-impl Tally {
-    pub fn new(engines: Vec<String>) -> Tally {
-        Tally {
-            per_engine: vec![EngineTally::default(); engines.len()],
-            engines,
-            ..Tally::default()
-        }
-    }
-
-    pub fn add(&mut self, g: &GameScore) {
-        self.games += 1;
-        *self
-            .terminations
-            .entry(g.termination.name().to_string())
-            .or_default() += 1;
-        for side in Side::BOTH {
-            let Some(t) = self.per_engine.get_mut(g.engines[side.index()] as usize) else {
-                continue;
-            };
-            t.games += 1;
-            match g.result.half_points(side) {
-                2 => t.wins += 1,
-                1 => t.draws += 1,
-                _ => t.losses += 1,
-            }
-            if g.termination.is_fault() && g.fault_side == Some(side) {
-                *t.faults
-                    .entry(g.termination.name().to_string())
-                    .or_default() += 1;
-            }
-        }
-    }
-
-    /// The table printed at the end (and by `merge`).
-    pub fn table(&self) -> String {
-        let width = self
-            .engines
-            .iter()
-            .map(|e| e.len())
-            .max()
-            .unwrap_or(4)
-            .max(6);
-        let mut out = String::new();
-        let _ = writeln!(
-            out,
-            "{:<width$} {:>6} {:>6} {:>6} {:>6} {:>7}  faults",
-            "engine", "games", "wins", "losses", "draws", "score"
-        );
-        let mut order: Vec<usize> = (0..self.engines.len()).collect();
-        order.sort_by(|&a, &b| {
-            self.per_engine[b]
-                .score()
-                .total_cmp(&self.per_engine[a].score())
-                .then(a.cmp(&b))
+/// Who made each engine move of a record, by replaying it (Giuthi's extra moves break simple
+/// alternation). A record that does not replay is read as alternating from there.
+fn move_sides(g: &GameRecord) -> Vec<Side> {
+    let mut sides = Vec::with_capacity(g.moves.len());
+    let mut pos = AnyGame::from_position(&g.opening.start).ok();
+    for token in &g.opening.moves {
+        pos = pos.and_then(|mut p| {
+            p.parse_move(token).ok().map(|mv| {
+                p.play(mv);
+                p
+            })
         });
-        for i in order {
-            let t = &self.per_engine[i];
-            let faults: Vec<String> = t.faults.iter().map(|(k, v)| format!("{k} {v}")).collect();
-            let _ = writeln!(
-                out,
-                "{:<width$} {:>6} {:>6} {:>6} {:>6} {:>6.1}%  {}",
-                self.engines[i],
-                t.games,
-                t.wins,
-                t.losses,
-                t.draws,
-                100.0 * t.score(),
-                if faults.is_empty() {
-                    "-".to_string()
-                } else {
-                    faults.join(", ")
-                }
-            );
+    }
+    let mut next = pos.as_ref().map_or(Side::South, |p| p.side_to_move());
+    for m in &g.moves {
+        let side = pos.as_ref().map_or(next, |p| p.side_to_move());
+        sides.push(side);
+        next = side.other();
+        pos = pos.and_then(|mut p| {
+            p.parse_move(&m.mv).ok().map(|mv| {
+                p.play(mv);
+                p
+            })
+        });
+    }
+    sides
+}
+
+/// The results so far, kept as the games end.
+#[derive(Clone, Debug)]
+pub struct Standings {
+    players: Vec<String>,
+    sprt: Option<SprtConfig>,
+    /// Statistics records by game index: summaries read them in schedule order, so a run, its
+    /// resumption and the merge of its shards compute from the very same sequence.
+    games: BTreeMap<u64, stats::GameRecord>,
+    /// Head-to-head of the first two engines, kept incrementally for the live line and SPRT.
+    first_pairing: Option<PairTracker>,
+}
+
+impl Standings {
+    pub fn new(players: Vec<String>, sprt: Option<SprtConfig>) -> Standings {
+        let first_pairing =
+            (players.len() >= 2).then(|| PairTracker::new(&players[0], &players[1]));
+        Standings {
+            players,
+            sprt,
+            games: BTreeMap::new(),
+            first_pairing,
         }
-        let kinds: Vec<String> = self
-            .terminations
-            .iter()
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect();
-        let _ = writeln!(
-            out,
-            "games {}; terminations: {}",
-            self.games,
-            kinds.join(", ")
-        );
-        out
     }
 
-    /// One line for the progress display: both engines' score for a match, else the leader.
-    pub fn headline(&self) -> String {
-        if self.engines.len() == 2 {
-            let a = &self.per_engine[0];
-            format!(
-                "{} vs {}: {}-{}-{} ({:.1}%)",
-                self.engines[0],
-                self.engines[1],
-                a.wins,
-                a.losses,
-                a.draws,
-                100.0 * a.score()
-            )
-        } else {
-            let best = (0..self.engines.len()).max_by(|&a, &b| {
-                self.per_engine[a]
-                    .score()
-                    .total_cmp(&self.per_engine[b].score())
-            });
-            match best {
-                Some(i) => format!(
-                    "leader {} {:.1}%",
-                    self.engines[i],
-                    100.0 * self.per_engine[i].score()
-                ),
-                None => String::new(),
-            }
+    pub fn add(&mut self, index: u64, g: &GameRecord) {
+        let record = stats_record(g);
+        if let Some(t) = self.first_pairing.as_mut() {
+            t.add(&record);
         }
+        self.games.insert(index, record);
+    }
+
+    pub fn contains(&self, index: u64) -> bool {
+        self.games.contains_key(&index)
+    }
+
+    pub fn len(&self) -> u64 {
+        self.games.len() as u64
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.games.is_empty()
+    }
+
+    /// The statistics records in game order.
+    pub fn records(&self) -> Vec<stats::GameRecord> {
+        self.games.values().cloned().collect()
+    }
+
+    pub fn options(&self) -> SummaryOptions {
+        SummaryOptions {
+            players: self.players.clone(),
+            sprt: self.sprt,
+            rating: RatingOptions::default(),
+        }
+    }
+
+    /// Everything: the head-to-head blocks, SPRT, rating table, diagnostics, terminations.
+    pub fn summary(&self) -> Summary {
+        stats::summarize(&self.records(), &self.options())
+    }
+
+    /// The SPRT on the first two engines' pairs so far, if one is configured.
+    pub fn sprt_status(&self) -> Option<SprtStatus> {
+        let config = self.sprt?;
+        Some(config.status(&self.first_pairing.as_ref()?.pentanomial()))
+    }
+
+    /// One line for the live display: the first pairing's score and Elo.
+    pub fn headline(&self) -> String {
+        let Some(t) = &self.first_pairing else {
+            return String::new();
+        };
+        let wdl = t.wdl();
+        let mut line = format!(
+            "{} vs {}: W {} L {} D {} ({:.1}%)",
+            t.first(),
+            t.second(),
+            wdl.wins,
+            wdl.losses,
+            wdl.draws,
+            100.0 * wdl.score()
+        );
+        if let Some(e) = t.pentanomial().estimate().or_else(|| wdl.estimate()) {
+            line.push_str(&format!(" Elo {:+.1} +/- {:.1}", e.elo, e.elo_error));
+        }
+        if let Some(s) = self.sprt_status() {
+            line.push_str(&format!(
+                " LLR {:.2} [{:.2}, {:.2}]",
+                s.llr, s.lower, s.upper
+            ));
+        }
+        if self.players.len() > 2 {
+            line.push_str(&format!(" ({} engines)", self.players.len()));
+        }
+        line
     }
 }

@@ -29,7 +29,7 @@ use super::records::{
     Termination, TerminationKind, FORMAT,
 };
 use super::referee::{self, Adjudication, Waits};
-use super::results::{GameScore, Tally};
+use super::results::Standings;
 use super::schedule::{schedule, GameSpec, Shard};
 use crate::games::{Game, Side, Variant};
 
@@ -76,13 +76,15 @@ impl Default for RunOptions {
 pub struct RunReport {
     pub header: RunHeader,
     /// Every game of this run's slice recorded so far (resumed ones included), by index.
-    pub games: BTreeMap<u64, GameScore>,
-    pub tally: Tally,
+    /// Every game of this run's slice recorded so far (resumed ones included).
+    pub standings: Standings,
     /// Games of this slice still unplayed (interrupted or stopped).
     pub missing: u64,
     pub interrupted: bool,
-    /// Why the run stopped early, if it did (a fault under `--no-recover`).
+    /// Why the run stopped early, if it did: a fault under `--no-recover`.
     pub stopped: Option<String>,
+    /// The SPRT's decision, when it ended the run.
+    pub sprt_decided: Option<String>,
     /// This session's cost: engine plies played, wall time, and the arena's own CPU time
     /// (all its threads, engines excluded).
     pub cost: Cost,
@@ -143,7 +145,8 @@ pub fn run(config: RunConfig, opts: &RunOptions) -> Result<RunReport> {
         None => None,
     };
     let pgn = open_pgn(opts.pgn.as_deref(), &BTreeMap::new(), &opts.event)?;
-    execute(header, BTreeMap::new(), writer.take(), pgn, opts)
+    let standings = new_standings(&header.config);
+    execute(header, standings, writer.take(), pgn, opts)
 }
 
 /// Continues the run recorded in `path`: same configuration, schedule, openings and shard;
@@ -155,25 +158,19 @@ pub fn resume(path: &Path, opts: &RunOptions) -> Result<RunReport> {
     let pgn = open_pgn(opts.pgn.as_deref(), &file.games, &opts.event)?;
     let mut opts = opts.clone();
     opts.shard = file.header.shard;
-    let names: Vec<String> = file
-        .header
-        .config
-        .engines
-        .iter()
-        .map(|e| e.name.clone())
-        .collect();
-    let mut done = BTreeMap::new();
+    let mut done = new_standings(&file.header.config);
     for (index, g) in &file.games {
-        let score = GameScore::of(g, &names).with_context(|| {
-            format!(
-                "{}: game {} names an engine not in the run",
-                path.display(),
-                index + 1
-            )
-        })?;
-        done.insert(*index, score);
+        done.add(*index, g);
     }
     execute(file.header, done, Some(writer), pgn, &opts)
+}
+
+/// Empty standings for a run's engines and SPRT.
+pub fn new_standings(config: &RunConfig) -> Standings {
+    Standings::new(
+        config.engines.iter().map(|e| e.name.clone()).collect(),
+        config.sprt,
+    )
 }
 
 fn check_config(config: &RunConfig) -> Result<()> {
@@ -252,7 +249,7 @@ struct Shared<'a> {
 
 fn execute(
     header: RunHeader,
-    mut games: BTreeMap<u64, GameScore>,
+    mut standings: Standings,
     mut writer: Option<RecordWriter>,
     mut pgn: Option<File>,
     opts: &RunOptions,
@@ -267,7 +264,7 @@ fn execute(
     let slice_len = slice.len() as u64;
     let todo: VecDeque<GameSpec> = slice
         .into_iter()
-        .filter(|g| !games.contains_key(&g.index))
+        .filter(|g| !standings.contains(g.index))
         .collect();
     let book =
         OpeningBook::new(&config.openings, variant, config.seed).map_err(anyhow::Error::msg)?;
@@ -285,11 +282,13 @@ fn execute(
         }),
         stop: AtomicBool::new(false),
     };
-    let mut tally = Tally::new(config.engines.iter().map(|e| e.name.clone()).collect());
-    for g in games.values() {
-        tally.add(g);
+    let mut sprt_decided = sprt_decision(&standings);
+    if sprt_decided.is_some() {
+        // A resumed run whose SPRT had already decided: nothing more to play.
+        shared.stop.store(true, Ordering::SeqCst);
     }
     let mut progress = Progress::new(opts.progress, slice_len, opts.rating_interval);
+    progress.set_done(standings.len());
     let mut stopped = None;
     let started = std::time::Instant::now();
     let cpu_before = own_cpu();
@@ -323,10 +322,7 @@ fn execute(
                         shared.stop.store(true, Ordering::SeqCst);
                         continue;
                     }
-                    let Some(score) = GameScore::of(&g, &tally.engines) else {
-                        continue;
-                    };
-                    tally.add(&score);
+                    standings.add(g.index, &g);
                     let kind = g.termination.kind;
                     if !opts.recover
                         && matches!(kind, TerminationKind::Crash | TerminationKind::Stall)
@@ -340,9 +336,13 @@ fn execute(
                         ));
                         shared.stop.store(true, Ordering::SeqCst);
                     }
-                    let done = games.len() as u64 + 1;
-                    progress.game_done(&g, done, &tally);
-                    games.insert(g.index, score);
+                    if sprt_decided.is_none() {
+                        sprt_decided = sprt_decision(&standings);
+                        if sprt_decided.is_some() {
+                            shared.stop.store(true, Ordering::SeqCst);
+                        }
+                    }
+                    progress.game_done(&g, &standings);
                 }
             }
         }
@@ -352,16 +352,15 @@ fn execute(
         return Err(e.context("writing the records"));
     }
     let interrupted = interrupt::requested();
-    let missing = slice_len.saturating_sub(games.len() as u64);
-    if missing == 0 {
+    let missing = slice_len.saturating_sub(standings.len());
+    if missing == 0 || sprt_decided.is_some() {
         if let Some(w) = writer.as_mut() {
-            w.write(&Event::Summary(summary_json(&tally, &header)))?;
+            w.write(&Event::Summary(summary_json(&standings, &header)))?;
         }
     }
     Ok(RunReport {
         header,
-        games,
-        tally,
+        standings,
         missing,
         interrupted,
         cost: Cost {
@@ -370,6 +369,7 @@ fn execute(
             arena_cpu: own_cpu().saturating_sub(cpu_before),
         },
         stopped,
+        sprt_decided,
     })
 }
 
@@ -389,24 +389,23 @@ fn record_game(
     Ok(())
 }
 
-/// The summary event: counts by engine and termination.
-pub fn summary_json(tally: &Tally, header: &RunHeader) -> serde_json::Value {
-    serde_json::json!({
-        "games": tally.games,
-        "scheduled": header.scheduled,
-        "engines": tally.engines.iter().zip(&tally.per_engine).map(|(name, t)| {
-            serde_json::json!({
-                "name": name,
-                "games": t.games,
-                "wins": t.wins,
-                "losses": t.losses,
-                "draws": t.draws,
-                "score": t.score(),
-                "faults": t.faults,
-            })
-        }).collect::<Vec<_>>(),
-        "terminations": tally.terminations,
-    })
+/// The SPRT's decision once it is final (H0 or H1 accepted).
+fn sprt_decision(standings: &Standings) -> Option<String> {
+    let status = standings.sprt_status()?;
+    status
+        .decision
+        .is_final()
+        .then(|| format!("{} ({})", status.decision.describe(), status.line()))
+}
+
+/// The summary event: the statistics of every game recorded (`crate::stats::Summary`), and the
+/// number of games scheduled.
+pub fn summary_json(standings: &Standings, header: &RunHeader) -> serde_json::Value {
+    let mut value = serde_json::to_value(standings.summary()).unwrap_or_default();
+    if let Some(map) = value.as_object_mut() {
+        map.insert("scheduled".into(), header.scheduled.into());
+    }
+    value
 }
 
 /// One worker: takes games off the queue until it is empty, the run stops, or Ctrl-C.
