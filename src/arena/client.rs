@@ -166,8 +166,7 @@ impl EngineSession {
         go: &str,
         allowed: Duration,
     ) -> Result<Thought, ThinkError> {
-        send(&mut self.io, position).map_err(ThinkError::Fault)?;
-        send(&mut self.io, go).map_err(ThinkError::Fault)?;
+        send_all(&mut self.io, &[position, go]).map_err(ThinkError::Fault)?;
         let started = Instant::now();
         let deadline = started + allowed;
         let mut info = SearchInfo::default();
@@ -249,11 +248,18 @@ impl EngineSession {
 }
 
 fn send(io: &mut EngineIo, line: &str) -> Result<(), Fault> {
+    send_all(io, &[line])
+}
+
+fn send_all(io: &mut EngineIo, lines: &[&str]) -> Result<(), Fault> {
     if super::interrupt::requested() {
         return Err(Fault::Interrupted);
     }
-    io.send(line)
-        .map_err(|e| Fault::Crash(format!("input pipe broken ({e}) sending '{line}'")))
+    io.send_all(lines).map_err(|e| {
+        let last = lines.last().copied().unwrap_or_default();
+        let what = last.split_ascii_whitespace().next().unwrap_or_default();
+        Fault::Crash(format!("input pipe broken ({e}) sending {what}"))
+    })
 }
 
 /// The name in `option name <words...> type ...`.

@@ -152,14 +152,23 @@ impl EngineIo {
         }
     }
 
-    /// Writes one line and flushes it. An error means the engine is gone (broken pipe).
+    /// Writes one line. An error means the engine is gone (broken pipe).
     pub fn send(&mut self, line: &str) -> io::Result<()> {
+        self.send_all(&[line])
+    }
+
+    /// Writes lines in one system call (a `position` and its `go`: one write per ply).
+    pub fn send_all(&mut self, lines: &[&str]) -> io::Result<()> {
         let w = self
             .writer
             .as_mut()
             .ok_or_else(|| io::Error::new(io::ErrorKind::BrokenPipe, "input closed"))?;
-        w.write_all(line.as_bytes())?;
-        w.write_all(b"\n")?;
+        let mut buf = Vec::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+        for line in lines {
+            buf.extend_from_slice(line.as_bytes());
+            buf.push(b'\n');
+        }
+        w.write_all(&buf)?;
         w.flush()
     }
 
