@@ -1,11 +1,11 @@
 //! The command line: errors are explained, subcommands work, options reach the games.
 
-mod common;
+mod arena_support;
 
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use common::*;
+use arena_support::*;
 use otau::arena::records::{RecordsFile, TerminationKind};
 
 fn arena(args: &[&str], dir: &Path) -> (i32, String, String) {

@@ -1,11 +1,11 @@
 //! Real misbehaving engines (the hidden `otau-arena fake-engine <mode>`) against a sound one:
 //! each fault ends in its named termination, the match completes, and no process is left.
 
-mod common;
+mod arena_support;
 
 use std::time::Duration;
 
-use common::*;
+use arena_support::*;
 use otau::arena::records::{GameRecord, RecordsFile, TerminationKind};
 use otau::arena::tournament::{run, RunOptions};
 use otau::games::Side;

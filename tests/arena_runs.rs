@@ -1,13 +1,13 @@
 //! Whole runs: byte-identical records for depth-limited engines, resume after kill -9, and
 //! merge(shards) == single run.
 
-mod common;
+mod arena_support;
 
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::*;
+use arena_support::*;
 use otau::arena::merge;
 use otau::arena::records::RecordsFile;
 use otau::arena::schedule::Shard;
