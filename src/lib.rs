@@ -8,7 +8,8 @@
 //! - [`perft`]: move-path enumeration, the rules' correctness and speed check;
 //! - [`play`]: a terminal game against the engine (`otau play`);
 //! - [`search`]: the engine behind `go` (and the baseline players);
-//! - [`arena`]: engine-vs-engine matches (the `otau-arena` binary).
+//! - [`arena`]: engine-vs-engine matches (the `otau-arena` binary);
+//! - [`solve`]: games solved by retrograde analysis (Modiar).
 
 pub mod arena;
 pub mod games;
@@ -17,4 +18,5 @@ pub mod perft;
 pub mod pgn;
 pub mod play;
 pub mod search;
+pub mod solve;
 pub mod stats;
