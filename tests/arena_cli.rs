@@ -237,3 +237,44 @@ fn sprt_calculator_and_report() {
     assert!(out.contains("Results of a vs b"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn every_game_is_refereed() {
+    let dir = scratch("cli-games");
+    for game in [
+        "toguz-kumalak-7",
+        "bestemshe",
+        "giuthi",
+        "giuthi-6x4",
+        "modiar",
+    ] {
+        let mut args = ok_engine("a");
+        args.extend(ok_engine("b"));
+        let out = format!("{game}.jsonl");
+        args.extend(
+            [
+                "--each", "depth=1", "--rounds", "2", "--game", game, "--out", &out, "--pgn",
+                "g.pgn", "-q",
+            ]
+            .map(String::from),
+        );
+        let (code, _, err) = arena(&strs(&args), &dir);
+        assert_eq!(code, 0, "{game}: {err}");
+        let file = RecordsFile::read(&dir.join(&out)).unwrap();
+        assert_eq!(file.games.len(), 4);
+        for g in file.games.values() {
+            assert_eq!(g.game, game);
+            assert!(
+                matches!(
+                    g.termination.kind,
+                    TerminationKind::Rules | TerminationKind::DecidedScore
+                ),
+                "{game}: {g:?}"
+            );
+        }
+        let pgn = std::fs::read_to_string(dir.join("g.pgn")).unwrap();
+        assert!(pgn.contains(&format!("[Variant \"{game}\"]")));
+        let _ = std::fs::remove_file(dir.join("g.pgn"));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
