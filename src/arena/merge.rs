@@ -61,8 +61,8 @@ pub fn merge(files: &[PathBuf]) -> Result<Merged> {
         }
     }
     let mut standings = new_standings(&header.config);
-    for (index, g) in &games {
-        standings.add(*index, g);
+    for g in games.values() {
+        standings.add(g);
     }
     Ok(Merged {
         header,

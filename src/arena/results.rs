@@ -97,12 +97,12 @@ impl Standings {
         }
     }
 
-    pub fn add(&mut self, index: u64, g: &GameRecord) {
+    pub fn add(&mut self, g: &GameRecord) {
         let record = stats_record(g);
         if let Some(t) = self.first_pairing.as_mut() {
             t.add(&record);
         }
-        self.games.insert(index, record);
+        self.games.insert(g.index, record);
     }
 
     pub fn contains(&self, index: u64) -> bool {

@@ -44,7 +44,7 @@ pub struct RunOptions {
     /// Engine faults do not stop the run.
     pub recover: bool,
     pub progress: ProgressMode,
-    /// Plain progress: the table every this many games.
+    /// Plain progress: the head-to-head results every this many games.
     pub rating_interval: u64,
     /// Engines' stderr logs go here.
     pub log_dir: PathBuf,
@@ -136,7 +136,7 @@ pub fn run(config: RunConfig, opts: &RunOptions) -> Result<RunReport> {
         scheduled,
         shard: opts.shard,
     };
-    let mut writer = match &opts.out {
+    let writer = match &opts.out {
         Some(path) => {
             let mut w = RecordWriter::create(path)?;
             w.write(&Event::Run(header.clone()))?;
@@ -146,7 +146,7 @@ pub fn run(config: RunConfig, opts: &RunOptions) -> Result<RunReport> {
     };
     let pgn = open_pgn(opts.pgn.as_deref(), &BTreeMap::new(), &opts.event)?;
     let standings = new_standings(&header.config);
-    execute(header, standings, writer.take(), pgn, opts)
+    execute(header, standings, writer, pgn, opts)
 }
 
 /// Continues the run recorded in `path`: same configuration, schedule, openings and shard;
@@ -159,8 +159,8 @@ pub fn resume(path: &Path, opts: &RunOptions) -> Result<RunReport> {
     let mut opts = opts.clone();
     opts.shard = file.header.shard;
     let mut done = new_standings(&file.header.config);
-    for (index, g) in &file.games {
-        done.add(*index, g);
+    for g in file.games.values() {
+        done.add(g);
     }
     execute(file.header, done, Some(writer), pgn, &opts)
 }
@@ -322,7 +322,7 @@ fn execute(
                         shared.stop.store(true, Ordering::SeqCst);
                         continue;
                     }
-                    standings.add(g.index, &g);
+                    standings.add(&g);
                     let kind = g.termination.kind;
                     if !opts.recover
                         && matches!(kind, TerminationKind::Crash | TerminationKind::Stall)
