@@ -91,7 +91,11 @@ struct Cli {
     #[arg(long, value_name = "FILE")]
     pgn: Option<PathBuf>,
     /// Continue the run recorded in FILE (its configuration is taken from the file).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["engines", "out", "shard"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = [
+        "engines", "each", "game", "games", "rounds", "tournament", "seed", "openings",
+        "max_plies", "no_decided_score", "out", "shard", "sprt", "max_start_failures",
+        "startup_timeout",
+    ])]
     resume: Option<PathBuf>,
     /// Play only slice k of n of the schedule (whole pairs of games).
     #[arg(long, value_name = "K/N")]
