@@ -231,12 +231,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         if !cli.quiet {
             eprintln!(
                 "otau-arena: {} on {}, seed {}, {} games{}",
-                config
-                    .engines
-                    .iter()
-                    .map(|e| e.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                config.engine_names().join(", "),
                 config.game,
                 config.seed,
                 tournament::full_schedule(&config).len(),
@@ -353,12 +348,7 @@ fn demo(opts: &RunOptions) -> Result<RunReport> {
         eprintln!(
             "otau-arena demo: round robin of {} on {}, {} games at concurrency 2 (seed {}).\n\
              Run your own engines with --engine cmd=PATH ...; see --help.",
-            config
-                .engines
-                .iter()
-                .map(|e| e.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", "),
+            config.engine_names().join(", "),
             config.game,
             tournament::full_schedule(&config).len(),
             config.seed

@@ -208,6 +208,13 @@ pub struct RunConfig {
     pub sprt: Option<crate::stats::SprtConfig>,
 }
 
+impl RunConfig {
+    /// The engines' names, in the order given.
+    pub fn engine_names(&self) -> Vec<String> {
+        self.engines.iter().map(|e| e.name.clone()).collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

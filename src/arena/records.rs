@@ -87,6 +87,26 @@ pub struct Termination {
 }
 
 impl Termination {
+    /// A termination of this kind, with no side, reason or detail yet.
+    pub fn of(kind: TerminationKind) -> Termination {
+        Termination {
+            kind,
+            side: None,
+            reason: None,
+            detail: String::new(),
+        }
+    }
+
+    /// The engine on `side` failed (and lost).
+    pub fn fault(kind: TerminationKind, side: Side, detail: String) -> Termination {
+        Termination {
+            kind,
+            side: Some(side),
+            reason: None,
+            detail,
+        }
+    }
+
     /// `kind: reason or detail`, e.g. `rules: majority-in-store`, `time-loss: no move after ...`.
     pub fn describe(&self) -> String {
         let more = match self.reason {

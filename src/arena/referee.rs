@@ -7,7 +7,7 @@ use super::client::{EngineSession, Fault, ThinkError};
 use super::clock::{MoveLimits, SideClock};
 use super::openings::Opening;
 use super::records::{GameResult, MoveRecord, Termination, TerminationKind};
-use crate::games::{AnyGame, Game, GameLine, Outcome, Side};
+use crate::games::{AnyGame, Game, Outcome, Side};
 
 /// Adjudication rules beyond the game's own.
 #[derive(Clone, Copy, Debug)]
@@ -64,84 +64,30 @@ pub fn play(
     let mut moves = Vec::new();
     let mut faulted = [false, false];
 
-    let end = |line: &GameLine<AnyGame>,
-               moves: Vec<MoveRecord>,
-               result: GameResult,
-               termination: Termination,
-               totals: Option<[u32; 2]>,
-               faulted: [bool; 2]| GameEnd {
-        moves,
-        final_position: line.position().to_string(),
-        result,
-        termination,
-        totals,
-        faulted,
-    };
-    let fault = |kind: TerminationKind, side: Side, detail: String| Termination {
-        kind,
-        side: Some(side),
-        reason: None,
-        detail,
-    };
-
-    loop {
+    // Each arm that ends the game breaks with (result, termination, totals).
+    let (result, termination, totals) = loop {
         let pos = line.position().clone();
         if let Some(fin) = line.result() {
-            let termination = Termination {
-                kind: TerminationKind::Rules,
-                side: None,
-                reason: Some(fin.reason),
-                detail: String::new(),
-            };
-            let result = outcome_result(fin.outcome);
-            return Ok(end(
-                &line,
-                moves,
-                result,
-                termination,
-                Some([fin.south, fin.north]),
-                faulted,
-            ));
+            let mut t = Termination::of(TerminationKind::Rules);
+            t.reason = Some(fin.reason);
+            break (outcome_result(fin.outcome), t, Some([fin.south, fin.north]));
         }
         if adjudication.decided_score {
             let total = pos.variant().total_stones();
             if let Some(&side) = Side::BOTH.iter().find(|&&s| 2 * pos.store(s) > total) {
-                let termination = Termination {
-                    kind: TerminationKind::DecidedScore,
-                    side: None,
-                    reason: None,
-                    detail: format!("{side} holds {} of {total} stones", pos.store(side)),
-                };
+                let mut t = Termination::of(TerminationKind::DecidedScore);
+                t.detail = format!("{side} holds {} of {total} stones", pos.store(side));
                 let totals = [pos.store(Side::South), pos.store(Side::North)];
-                let result = GameResult::win_for(side);
-                return Ok(end(
-                    &line,
-                    moves,
-                    result,
-                    termination,
-                    Some(totals),
-                    faulted,
-                ));
+                break (GameResult::win_for(side), t, Some(totals));
             }
         }
         if let Some(max) = adjudication.max_plies {
             if line.moves().len() >= max as usize {
                 let totals = stones_held(&pos);
-                let termination = Termination {
-                    kind: TerminationKind::MaxPlies,
-                    side: None,
-                    reason: None,
-                    detail: format!("{max} plies"),
-                };
+                let mut t = Termination::of(TerminationKind::MaxPlies);
+                t.detail = format!("{max} plies");
                 let result = outcome_result(Outcome::by_totals(totals[0], totals[1]));
-                return Ok(end(
-                    &line,
-                    moves,
-                    result,
-                    termination,
-                    Some(totals),
-                    faulted,
-                ));
+                break (result, t, Some(totals));
             }
         }
 
@@ -150,8 +96,14 @@ pub fn play(
         let lim = limits[me];
         let go = go_command(side, &clocks, limits);
         let allowed = allowed_time(&clocks[me], lim);
-        let thought = engines[me].think(&position_cmd, &go, allowed);
-        let thought = match thought {
+        let lost = |kind, detail| {
+            (
+                GameResult::win_for(side.other()),
+                Termination::fault(kind, side, detail),
+                None,
+            )
+        };
+        let thought = match engines[me].think(&position_cmd, &go, allowed) {
             Ok(t) => t,
             Err(ThinkError::Late(elapsed)) => {
                 engines[me].stop_and_drain(waits.drain);
@@ -163,9 +115,7 @@ pub fn play(
                     elapsed.as_millis(),
                     allowed.as_millis()
                 );
-                let t = fault(TerminationKind::TimeLoss, side, detail);
-                let result = GameResult::win_for(side.other());
-                return Ok(end(&line, moves, result, t, None, faulted));
+                break lost(TerminationKind::TimeLoss, detail);
             }
             Err(ThinkError::Fault(Fault::Interrupted)) => return Err(Interrupted),
             Err(ThinkError::Fault(f)) => {
@@ -174,9 +124,7 @@ pub fn play(
                     Fault::Stall(_) => TerminationKind::Stall,
                     _ => TerminationKind::Crash,
                 };
-                let t = fault(kind, side, f.to_string());
-                let result = GameResult::win_for(side.other());
-                return Ok(end(&line, moves, result, t, None, faulted));
+                break lost(kind, f.to_string());
             }
         };
         let used_ms = thought.elapsed.as_millis() as u64;
@@ -189,9 +137,7 @@ pub fn play(
                 "bestmove after {used_ms} ms (allowed {} ms)",
                 allowed.as_millis()
             );
-            let t = fault(TerminationKind::TimeLoss, side, detail);
-            let result = GameResult::win_for(side.other());
-            return Ok(end(&line, moves, result, t, None, faulted));
+            break lost(TerminationKind::TimeLoss, detail);
         }
         let played = if thought.token.is_empty() {
             Err("bestmove without a move".to_string())
@@ -200,11 +146,7 @@ pub fn play(
         };
         let mv = match played {
             Ok((mv, _)) => mv,
-            Err(why) => {
-                let t = fault(TerminationKind::IllegalMove, side, why);
-                let result = GameResult::win_for(side.other());
-                return Ok(end(&line, moves, result, t, None, faulted));
-            }
+            Err(why) => break lost(TerminationKind::IllegalMove, why),
         };
         let name = pos.move_name(mv);
         push_move(&mut position_cmd, &mut any_moves, &name);
@@ -216,7 +158,15 @@ pub fn play(
             depth: thought.info.depth,
             nodes: thought.info.nodes,
         });
-    }
+    };
+    Ok(GameEnd {
+        moves,
+        final_position: line.position().to_string(),
+        result,
+        termination,
+        totals,
+        faulted,
+    })
 }
 
 fn push_move(cmd: &mut String, any: &mut bool, name: &str) {

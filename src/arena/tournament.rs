@@ -167,10 +167,7 @@ pub fn resume(path: &Path, opts: &RunOptions) -> Result<RunReport> {
 
 /// Empty standings for a run's engines and SPRT.
 pub fn new_standings(config: &RunConfig) -> Standings {
-    Standings::new(
-        config.engines.iter().map(|e| e.name.clone()).collect(),
-        config.sprt,
-    )
+    Standings::new(config.engine_names(), config.sprt)
 }
 
 fn check_config(config: &RunConfig) -> Result<()> {
@@ -324,10 +321,7 @@ fn execute(
                     }
                     standings.add(&g);
                     let kind = g.termination.kind;
-                    if !opts.recover
-                        && matches!(kind, TerminationKind::Crash | TerminationKind::Stall)
-                        && stopped.is_none()
-                    {
+                    if !opts.recover && stops_without_recover(kind) && stopped.is_none() {
                         stopped = Some(format!(
                             "game {}: {} ({}); stopping (--no-recover)",
                             g.index + 1,
@@ -453,6 +447,10 @@ fn worker(shared: &Shared<'_>, tx: Sender<Msg>) {
             // killed): it is dropped, and a resumed run plays it again.
             Some(_) if interrupt::requested() => break,
             Some(record) => {
+                if !shared.opts.recover && stops_without_recover(record.termination.kind) {
+                    // Before the next game is taken: --no-recover plays no game after a fault.
+                    shared.stop.store(true, Ordering::SeqCst);
+                }
                 if tx.send(Msg::Game(Box::new(record))).is_err() {
                     break;
                 }
@@ -514,22 +512,12 @@ fn play_scheduled(
         moves: Vec::new(),
         final_position: opening.line().position().to_string(),
         result: GameResult::Draw,
-        termination: Termination {
-            kind: TerminationKind::Forfeit,
-            side: None,
-            reason: None,
-            detail: String::new(),
-        },
+        termination: Termination::of(TerminationKind::Forfeit),
         totals: None,
     };
     let lose = |record: &mut GameRecord, side: Side, kind: TerminationKind, detail: String| {
         record.result = GameResult::win_for(side.other());
-        record.termination = Termination {
-            kind,
-            side: Some(side),
-            reason: None,
-            detail,
-        };
+        record.termination = Termination::fault(kind, side, detail);
     };
 
     // Forfeits: engines disqualified for failing to start.
@@ -630,6 +618,11 @@ fn play_scheduled(
     record.termination = end.termination;
     record.totals = end.totals;
     Some(record)
+}
+
+/// The faults `--no-recover` stops the run at.
+fn stops_without_recover(kind: TerminationKind) -> bool {
+    matches!(kind, TerminationKind::Crash | TerminationKind::Stall)
 }
 
 fn fault_kind(f: &Fault) -> TerminationKind {
