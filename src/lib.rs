@@ -9,7 +9,8 @@
 //! - [`play`]: a terminal game against the engine (`otau play`);
 //! - [`search`]: the engine behind `go` (and the baseline players);
 //! - [`arena`]: engine-vs-engine matches (the `otau-arena` binary);
-//! - [`solve`]: games solved by retrograde analysis (Modiar).
+//! - [`solve`]: games solved by retrograde analysis (Modiar);
+//! - [`ugi`]: the engine protocol front end (and a compliance checker for any UGI engine).
 
 pub mod arena;
 pub mod games;
@@ -20,3 +21,4 @@ pub mod play;
 pub mod search;
 pub mod solve;
 pub mod stats;
+pub mod ugi;
