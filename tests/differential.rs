@@ -102,3 +102,21 @@ fn giuthi_agrees_with_the_plain_rules() {
     eprintln!("giuthi (all 36 boards): {positions} positions, {moves} moves agree");
     assert!(positions >= budget && moves > positions / 2);
 }
+
+#[test]
+fn modiar_agrees_with_the_plain_rules() {
+    let budget = positions_per_game();
+    let mut rng = seed(3);
+    let (positions, moves) = run(
+        &mut rng,
+        budget,
+        &[Variant::MODIAR],
+        |rng| AnyGame::Modiar(reference::random_modiar_position(rng)),
+        |pos| match pos {
+            AnyGame::Modiar(m) => reference::compare_modiar(m),
+            other => panic!("{other}"),
+        },
+    );
+    eprintln!("modiar: {positions} positions, {moves} moves agree");
+    assert!(positions >= budget && moves > positions);
+}

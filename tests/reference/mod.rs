@@ -4,9 +4,10 @@
 #![allow(dead_code)]
 
 pub mod giuthi;
+pub mod modiar;
 pub mod toguz;
 
-use otau::games::{AnyGame, Game, Giuthi, Move, Side, Variant};
+use otau::games::{AnyGame, Game, Giuthi, Modiar, Move, Side, Variant};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -77,6 +78,56 @@ pub fn compare_giuthi(text: &str) -> usize {
         }
     }
     theirs.non_ending_moves()
+}
+
+/// Holds a Modiar position to the plain rules: the legal moves, the end and its totals, and for
+/// every legal move the resulting holes, piles, side to move and first-move flag. Returns the
+/// number of moves compared.
+pub fn compare_modiar(pos: &Modiar) -> usize {
+    let plain = modiar::Simple::from(pos);
+    let expected = plain.moves();
+    let moves: Vec<usize> = pos.legal_moves().iter().map(|m| m.index()).collect();
+    let theirs: Vec<usize> = expected.iter().map(|(hole, _)| *hole).collect();
+    assert_eq!(moves, theirs, "{pos}: legal moves");
+    let fin = pos.final_result().map(|f| (f.outcome, f.south, f.north));
+    assert_eq!(fin, plain.result(), "{pos}: end");
+    for (hole, after) in &expected {
+        let mut child = *pos;
+        child.play(Move::hole(*hole));
+        assert_eq!(
+            &modiar::Simple::from(&child),
+            after,
+            "{pos}: hole {}",
+            hole + 1
+        );
+        let me = pos.side_to_move();
+        assert_eq!(
+            child.fullmove(),
+            pos.fullmove() + (me == Side::North) as u32
+        );
+    }
+    moves.len()
+}
+
+/// A random Modiar position: stones scattered, even piles splitting the rest.
+pub fn random_modiar_position(rng: &mut ChaCha8Rng) -> Modiar {
+    let total = Variant::MODIAR.total_stones();
+    let in_piles = 2 * rng.gen_range(0..=total / 2);
+    let holes = scatter(rng, 6, total - in_piles, &[]);
+    let south = 2 * rng.gen_range(0..=in_piles / 2);
+    let text = format!(
+        "modiar {}/{} {}/{} {} {}",
+        row_text(&holes[..3]),
+        row_text(&holes[3..]),
+        south,
+        in_piles - south,
+        if rng.gen_bool(0.5) { 's' } else { 'n' },
+        rng.gen_range(1..200)
+    );
+    match AnyGame::from_position(&text) {
+        Ok(AnyGame::Modiar(m)) => m,
+        other => panic!("{text}: {other:?}"),
+    }
 }
 
 /// A row of a position string.
