@@ -142,6 +142,31 @@ fn a_long_line_and_a_flood_of_junk_into_serve() {
     assert!(String::from_utf8_lossy(&output).ends_with("readyok\n"));
 }
 
+#[test]
+fn scripted_engine_output_into_the_arena_client() {
+    // Plausible engine replies, their mutations and raw bytes: the arena's client and referee do
+    // not panic, every wait ends by its deadline, and what they keep is bounded.
+    let mut rng = rng(6);
+    let mut buf = Vec::new();
+    for i in 0..60 {
+        let pick: u8 = rng.gen();
+        let script = oracles::random_engine_script(&mut rng, pick);
+        let input = match i % 3 {
+            0 => script,
+            1 => {
+                oracles::mutate(&mut rng, &script, &mut buf);
+                buf.clone()
+            }
+            _ => {
+                let mut raw = vec![pick];
+                raw.extend(random_bytes(&mut rng, 300));
+                raw
+            }
+        };
+        oracles::engine_output(&input);
+    }
+}
+
 /// Every input the fuzzers found, replayed through the oracle of the target that found it (file
 /// names start with the target's name).
 #[test]
@@ -157,6 +182,7 @@ fn fuzzer_findings_stay_fixed() {
             "position" => oracles::position_string(&data),
             "move_token" => oracles::move_token(&data),
             "ugi" => oracles::ugi_session(&data),
+            "engine_output" => oracles::engine_output(&data),
             _ => continue,
         }
         replayed += 1;

@@ -444,3 +444,164 @@ pub fn random_ugi_script(rng: &mut ChaCha8Rng, pick: u8) -> Vec<u8> {
     }
     out
 }
+
+/// How long the arena side waits for each reply of a fuzzed engine.
+const ENGINE_WAIT: std::time::Duration = std::time::Duration::from_millis(30);
+
+/// (d) The arena's reading of engine output. `data[0]` picks the game; the rest, split at `0xFF`
+/// bytes, are the engine's replies: each line the arena sends is answered with the next reply
+/// (any bytes, any number of lines, or none), and when the replies run out the engine closes its
+/// output. The arena's UGI client (`otau::arena::client`) runs a handshake, a new game and up to
+/// eight moves refereed as `otau::arena::referee` does (`GameLine::play_token` on the `bestmove`
+/// token). It must not panic, every wait must end by its deadline, and what it keeps of the
+/// engine's words is bounded.
+pub fn engine_output(data: &[u8]) {
+    use otau::arena::client::{EngineSession, ThinkError};
+    use otau::arena::process::{EngineIo, MAX_LINE};
+    use std::io::{BufRead, Write};
+    use std::time::{Duration, Instant};
+
+    let Some((&pick, script)) = data.split_first() else {
+        return;
+    };
+    let all = Variant::all();
+    let variant = all[pick as usize % all.len()];
+    let replies: Vec<Vec<u8>> = script.split(|&b| b == 0xFF).map(<[u8]>::to_vec).collect();
+    let io = EngineIo::in_process("fuzzed", move |input, mut output| {
+        let mut replies = replies.into_iter();
+        for line in input.split(b'\n') {
+            if line.is_err() {
+                return;
+            }
+            let Some(reply) = replies.next() else {
+                return; // out of words: the engine closes its output
+            };
+            if output
+                .write_all(&reply)
+                .and_then(|_| output.flush())
+                .is_err()
+            {
+                return;
+            }
+        }
+    })
+    .expect("pipes");
+    let slack = Duration::from_secs(2);
+    let timed = |what: &str, started: Instant, allowed: Duration| {
+        assert!(
+            started.elapsed() < allowed + slack,
+            "{what} took {:?} (allowed {allowed:?})",
+            started.elapsed()
+        );
+    };
+    let t = Instant::now();
+    let handshake = EngineSession::handshake(io, ENGINE_WAIT);
+    timed("handshake", t, ENGINE_WAIT);
+    let Ok(mut session) = handshake else {
+        return;
+    };
+    if let Some(name) = &session.id_name {
+        assert!(name.len() <= MAX_LINE, "id name of {} bytes", name.len());
+    }
+    assert!(session.options.iter().all(|o| o.len() <= MAX_LINE));
+    let t = Instant::now();
+    let fenced = session.new_game(ENGINE_WAIT);
+    timed("new game", t, ENGINE_WAIT);
+    if fenced.is_err() {
+        session.shutdown(Duration::ZERO);
+        return;
+    }
+    let mut line = GameLine::new(AnyGame::start(variant));
+    let mut position = "position startpos".to_string();
+    for ply in 0..8 {
+        if line.is_over() {
+            break;
+        }
+        let t = Instant::now();
+        let thought = session.think(&position, "go depth 1", ENGINE_WAIT);
+        timed("think", t, ENGINE_WAIT);
+        match thought {
+            Ok(th) => {
+                assert!(
+                    th.elapsed <= t.elapsed(),
+                    "think time measured past its return"
+                );
+                assert!(th.token.len() <= MAX_LINE && !th.token.contains(char::is_whitespace));
+                if let Some(score) = &th.info.score {
+                    let (kind, value) = score.split_once(' ').expect("score '<kind> <value>'");
+                    assert!(matches!(kind, "cp" | "mate"), "{score}");
+                    assert!(value.parse::<i64>().is_ok(), "{score}");
+                }
+                let pos = line.position().clone();
+                match line.play_token(&th.token) {
+                    Ok((mv, _)) => {
+                        assert!(pos.legal_moves().contains(mv));
+                        position.push_str(if ply == 0 { " moves " } else { " " });
+                        position.push_str(&pos.move_name(mv));
+                    }
+                    Err(_) => break, // an illegal move loses: the game is over
+                }
+            }
+            Err(ThinkError::Late(_)) => {
+                let t = Instant::now();
+                session.stop_and_drain(ENGINE_WAIT);
+                timed("stop and drain", t, ENGINE_WAIT);
+                let t = Instant::now();
+                let _ = session.fence(ENGINE_WAIT);
+                timed("fence", t, ENGINE_WAIT);
+                break;
+            }
+            Err(ThinkError::Fault(_)) => break,
+        }
+    }
+    let t = Instant::now();
+    session.shutdown(Duration::ZERO);
+    timed("shutdown", t, Duration::from_millis(200));
+}
+
+/// A plausible engine script for [`engine_output`]: replies to the handshake, the fence and each
+/// think, with info lines, a legal or illegal bestmove, junk, long lines and missing replies.
+pub fn random_engine_script(rng: &mut ChaCha8Rng, pick: u8) -> Vec<u8> {
+    let all = Variant::all();
+    let variant = all[pick as usize % all.len()];
+    let mut line = GameLine::new(AnyGame::start(variant));
+    let mut out = vec![pick];
+    let reply = |out: &mut Vec<u8>, text: &str| {
+        out.extend_from_slice(text.as_bytes());
+        out.push(0xFF);
+    };
+    reply(
+        &mut out,
+        "id name fuzzy engine\nid author nobody\noption name Hash type spin default 1 min 1 max 9\n\
+         option name Move Overhead type spin default 0\nugiok\n",
+    );
+    reply(&mut out, ""); // uginewgame
+    reply(&mut out, "readyok\n");
+    for _ in 0..8 {
+        if line.is_over() {
+            break;
+        }
+        let moves = line.position().legal_moves();
+        let mv = moves[rng.gen_range(0..moves.len())];
+        let name = line.position().move_name(mv);
+        reply(&mut out, ""); // position
+        let info = match rng.gen_range(0..4) {
+            0 => format!(
+                "info depth 3 seldepth 5 score cp {} nodes 1234 nps 99 pv {name}\n",
+                rng.gen_range(-500..500)
+            ),
+            1 => "info depth x score mate -3 nodes -1 string hello depth 9\n".to_string(),
+            2 => format!("info {}\n", "9".repeat(rng.gen_range(1..40_000))),
+            _ => String::new(),
+        };
+        let best = match rng.gen_range(0..10) {
+            0 => "bestmove\n".to_string(),
+            1 => "bestmove 99z\n".to_string(),
+            2 => "garbage\n".to_string(),
+            _ => format!("bestmove {name} ponder 1\n"),
+        };
+        reply(&mut out, &format!("{info}{best}"));
+        line.play(mv).unwrap();
+    }
+    out
+}

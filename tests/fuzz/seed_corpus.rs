@@ -21,6 +21,8 @@ fn main() {
     std::fs::create_dir_all(&tokens).unwrap();
     let sessions = dir.join("ugi");
     std::fs::create_dir_all(&sessions).unwrap();
+    let engines = dir.join("engine_output");
+    std::fs::create_dir_all(&engines).unwrap();
     let variants = oracles::variants();
     for i in 0..400 {
         let text = oracles::random_position_string(&mut rng);
@@ -38,6 +40,8 @@ fn main() {
         if i < 120 {
             let session = oracles::random_ugi_script(&mut rng, pick);
             std::fs::write(sessions.join(format!("seed-{i}")), session).unwrap();
+            let script = oracles::random_engine_script(&mut rng, pick);
+            std::fs::write(engines.join(format!("seed-{i}")), script).unwrap();
         }
     }
 }
