@@ -13,6 +13,8 @@
 //! - [`ugi`]: the engine protocol front end (and a compliance checker for any UGI engine).
 
 pub mod arena;
+pub mod egtb;
+pub mod eval;
 pub mod games;
 pub mod notation;
 pub mod perft;
