@@ -315,7 +315,8 @@ fn random_seed() -> u64 {
 }
 
 /// The demo's command line: built-in otau at three levels and the random player, each with a
-/// short clock, two rounds (24 games; about a minute at concurrency 2).
+/// short clock (and a margin, so a busy machine does not decide games), four rounds: 48 games,
+/// about a minute at concurrency 2.
 #[rustfmt::skip]
 const DEMO: &[&str] = &[
     "otau-arena",
@@ -323,8 +324,8 @@ const DEMO: &[&str] = &[
     "--engine", "name=otau-L6", "cmd=builtin:otau", "option.Level=6",
     "--engine", "name=otau-L20", "cmd=builtin:otau", "option.Level=20",
     "--engine", "name=random", "cmd=builtin:random",
-    "--each", "tc=2+0.02",
-    "--rounds", "2",
+    "--each", "tc=3+0.03", "timemargin=100",
+    "--rounds", "4",
     "--openings", "plies=4",
 ];
 
@@ -464,7 +465,7 @@ mod tests {
         assert_eq!(config.engines.len(), 4);
         assert!(config.engines.iter().all(|e| e.builtin().is_some()));
         assert_eq!(config.game, "toguz-kumalak");
-        assert_eq!(tournament::full_schedule(&config).len(), 24);
+        assert_eq!(tournament::full_schedule(&config).len(), 48);
     }
 
     #[test]
