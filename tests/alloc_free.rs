@@ -40,6 +40,7 @@ fn movegen_and_play_do_not_allocate() {
         "giuthi",
         "giuthi-5x4",
         "giuthi-10x9",
+        "modiar",
     ] {
         let start = AnyGame::start(id.parse().unwrap());
         // A sanity check that the counter works: this allocates.

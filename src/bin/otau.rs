@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
-use otau::games::{AnyGame, Game, Side, Variant};
+use otau::games::{AnyGame, Game, GameLine, Side, Variant};
 use otau::with_game;
 
 #[derive(Parser)]
@@ -42,6 +42,80 @@ enum Command {
         #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
         engine: Vec<String>,
     },
+    /// Fixed-depth searches over built-in positions of every game: total nodes (deterministic,
+    /// a regression signature) and nodes per second. With --position, searches that position
+    /// alone and prints every iteration.
+    Bench {
+        /// Depth for every position (default: each position's own).
+        #[arg(long, short)]
+        depth: Option<u32>,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+        /// Search only this position string (or `startpos` for --game's start).
+        #[arg(long)]
+        position: Option<String>,
+        /// Search threads (the node count is deterministic only with 1).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// A quick match between two configurations of the built-in engine (pairs of games from
+    /// random openings, colours swapped): W/L/D and an Elo estimate with its 95% interval.
+    /// Each side is `key=value,...`: name, level, hash, threads, player, seed, depth, nodes,
+    /// movetime (ms), tc=<s>+<s>, off=<feature>+... (tt, killers, history, captures-first,
+    /// quiescence, pvs, lmr, positional-eval), weights=<file from otau tune>.
+    Selfplay {
+        #[arg(long, default_value = "name=a")]
+        a: String,
+        #[arg(long, default_value = "name=b")]
+        b: String,
+        /// Openings, each played twice with colours swapped.
+        #[arg(long, default_value_t = 50)]
+        pairs: usize,
+        /// Random plies of each opening.
+        #[arg(long, default_value_t = 6)]
+        plies: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 1)]
+        concurrency: usize,
+        #[arg(long, default_value_t = 1000)]
+        max_plies: usize,
+        /// Keep only openings a depth-6 search scores within this many centi-stones.
+        #[arg(long)]
+        balance: Option<i32>,
+        /// Writes every position of every game with the game's result for South (1, 0.5, 0):
+        /// training data for `otau tune --positions`.
+        #[arg(long)]
+        record: Option<String>,
+    },
+    /// Builds the Toguz Kumalak endgame tables of --game (every position with up to
+    /// --max-stones stones on the board) into the cache directory, where the engine finds them.
+    Tables {
+        /// Stones on the board (default: what builds in about a minute).
+        #[arg(long)]
+        max_stones: Option<usize>,
+        /// Directory to write to (default: $OTAU_CACHE, $XDG_CACHE_HOME/otau or ~/.cache/otau).
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+    },
+    /// Fits Toguz Kumalak's evaluation weights to game results (Texel's method) and prints them
+    /// as the Rust constant of src/eval/toguz.rs; --out also writes a weight file for selfplay.
+    Tune {
+        /// Game records in PlayOK's PGN export.
+        #[arg(long)]
+        pgn: Vec<String>,
+        /// Positions with results, as written by `otau selfplay --record`.
+        #[arg(long)]
+        positions: Vec<String>,
+        /// Plies skipped at the start of each game.
+        #[arg(long, default_value_t = 6)]
+        skip: usize,
+        #[arg(long, default_value_t = 2000)]
+        epochs: usize,
+        #[arg(long)]
+        out: Option<String>,
+    },
     /// Play a game against the engine in the terminal.
     Play {
         /// Engine strength, 1 (weakest) to 20 (full strength).
@@ -72,6 +146,133 @@ fn main() -> Result<()> {
     match cli.command {
         Some(Command::Perft { depth, position }) => perft(cli.game, depth, position.as_deref()),
         Some(Command::Check { timeout, engine }) => check(cli.game, timeout, &engine),
+        Some(Command::Bench {
+            depth,
+            hash,
+            position,
+            threads,
+        }) => bench::run(cli.game, depth, hash, threads, position.as_deref()),
+        Some(Command::Selfplay {
+            a,
+            b,
+            pairs,
+            plies,
+            seed,
+            concurrency,
+            max_plies,
+            balance,
+            record,
+        }) => {
+            use otau::search::selfplay::{play_match, Contender, MatchSpec};
+            let a = Contender::parse(&a)
+                .map_err(anyhow::Error::msg)
+                .context("--a")?;
+            let b = Contender::parse(&b)
+                .map_err(anyhow::Error::msg)
+                .context("--b")?;
+            let spec = MatchSpec {
+                variant: cli.game,
+                pairs,
+                opening_plies: plies,
+                seed,
+                concurrency,
+                max_plies,
+                balance,
+            };
+            let mut record = match record {
+                Some(path) => Some(std::io::BufWriter::new(
+                    std::fs::File::create(&path).with_context(|| path.clone())?,
+                )),
+                None => None,
+            };
+            let summary = play_match(&spec, &a, &b, |s, games| {
+                if s.games() % 20 == 0 {
+                    eprintln!("{}", s.line(&a.name, &b.name));
+                }
+                if let Some(out) = record.as_mut() {
+                    for g in games {
+                        let result = match g.outcome {
+                            otau::games::Outcome::Win(otau::games::Side::South) => "1",
+                            otau::games::Outcome::Win(otau::games::Side::North) => "0",
+                            otau::games::Outcome::Draw => "0.5",
+                        };
+                        let mut replay = GameLine::new(g.line.start().clone());
+                        for &mv in g.line.moves() {
+                            let _ = writeln!(out, "{result} {}", replay.position());
+                            replay.play(mv).expect("a played move is legal");
+                        }
+                    }
+                }
+            });
+            if let Some(mut out) = record {
+                out.flush()?;
+            }
+            println!("{}", summary.line(&a.name, &b.name));
+            Ok(())
+        }
+        Some(Command::Tables { max_stones, dir }) => {
+            use otau::egtb;
+            anyhow::ensure!(
+                cli.game.family() == otau::games::Family::Toguz,
+                "endgame tables exist for the Toguz Kumalak boards only"
+            );
+            let max = max_stones.unwrap_or(egtb::default_max_stones(cli.game));
+            let dir = dir
+                .or_else(egtb::cache_dir)
+                .context("no cache directory: give --dir")?;
+            std::fs::create_dir_all(&dir).with_context(|| dir.display().to_string())?;
+            let started = Instant::now();
+            let (tables, stats) = egtb::toguz::Tables::build(cli.game, max);
+            let path = dir.join(egtb::file_name(cli.game));
+            tables
+                .save(&path)
+                .with_context(|| path.display().to_string())?;
+            println!(
+                "{}: up to {max} stones, {} positions ({} MB), {} with open bounds, {} updates, \
+                 {:.1} s, written to {}",
+                cli.game,
+                stats.positions,
+                tables.bytes() >> 20,
+                stats.open,
+                stats.updates,
+                started.elapsed().as_secs_f64(),
+                path.display()
+            );
+            Ok(())
+        }
+        Some(Command::Tune {
+            pgn,
+            positions,
+            skip,
+            epochs,
+            out,
+        }) => {
+            use otau::eval::{toguz, tune};
+            let mut samples = Vec::new();
+            for path in &pgn {
+                let text = std::fs::read_to_string(path).with_context(|| path.clone())?;
+                let games = tune::read_pgn(&text).with_context(|| path.clone())?;
+                samples.extend(tune::samples(&games, skip));
+            }
+            for path in &positions {
+                let text = std::fs::read_to_string(path).with_context(|| path.clone())?;
+                samples.extend(tune::read_positions(&text).with_context(|| path.clone())?);
+            }
+            anyhow::ensure!(
+                !samples.is_empty(),
+                "no positions: give --pgn or --positions"
+            );
+            eprintln!("{} positions", samples.len());
+            let (weights, scale) = tune::fit(&samples, &toguz::WEIGHTS, epochs, |epoch, err| {
+                eprintln!("epoch {epoch} error {err:.6}")
+            });
+            eprintln!("logistic scale {scale:.1} centi-stones");
+            if let Some(path) = out {
+                std::fs::write(&path, tune::weight_file(&weights)).with_context(|| path)?;
+            }
+            print!("{}", tune::rust_constant(&weights));
+            Ok(())
+        }
         Some(Command::Solve {
             position,
             max_plies,
@@ -114,6 +315,53 @@ fn check(game: Variant, timeout: f64, engine: &[String]) -> Result<()> {
     println!("{report}");
     anyhow::ensure!(report.passed(), "the engine is not UGI compliant");
     Ok(())
+}
+
+mod bench {
+    use super::*;
+    use otau::search::bench;
+
+    pub fn run(
+        game: Variant,
+        depth: Option<u32>,
+        hash: usize,
+        threads: usize,
+        position: Option<&str>,
+    ) -> Result<()> {
+        let single = position.map(|p| {
+            if p == "startpos" {
+                AnyGame::start(game).to_string()
+            } else {
+                p.to_string()
+            }
+        });
+        let list = single.as_deref().map(|p| [(p, depth.unwrap_or(12))]);
+        let mut out = std::io::stdout().lock();
+        let (nodes, time) = bench::run(depth, hash, threads, list.as_ref().map(|l| &l[..]), |r| {
+            let _ = match (&r.skipped, &r.info) {
+                (Some(why), _) => writeln!(out, "skipped {}: {why}", r.position),
+                (None, Some(info)) => writeln!(
+                    out,
+                    "{} | depth {} score {} nodes {} time {} bestmove {}",
+                    r.position,
+                    info.depth,
+                    info.score,
+                    info.nodes,
+                    info.elapsed.as_millis(),
+                    r.best.as_deref().unwrap_or("none")
+                ),
+                _ => Ok(()),
+            };
+        });
+        writeln!(out, "nodes {nodes}")?;
+        writeln!(
+            out,
+            "nps {}",
+            (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64
+        )?;
+        writeln!(out, "time {}", time.as_millis())?;
+        Ok(())
+    }
 }
 
 fn perft(game: Variant, depth: u32, position: Option<&str>) -> Result<()> {

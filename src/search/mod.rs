@@ -1,14 +1,43 @@
 //! Search: the engine behind `go`. This is the stable interface the UGI front end and the arena's
-//! built-in players call; the algorithm behind it is the search issue's.
+//! built-in players call.
 //!
 //! A [`Searcher`] owns the transposition table and options and runs one search at a time on the
-//! caller's thread; the caller stops it through the shared `stop` flag and receives progress
-//! through a callback.
+//! caller's thread (helper threads for `threads > 1` are its own); the caller stops it through the
+//! shared `stop` flag and receives progress through a callback.
+//!
+//! Module map: [`worker`] is the alpha-beta search of one thread, [`tt`] the shared transposition
+//! table, [`repetition`] the game's repetition rule inside the tree, [`time`] the time budget,
+//! [`level`] the strength ladder, [`baseline`] the random and greedy players, [`bench`] the fixed
+//! benchmark, [`selfplay`] a small match driver for measuring changes.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+pub mod baseline;
+pub mod bench;
+pub mod level;
+pub mod repetition;
+pub mod selfplay;
+pub mod time;
+pub mod tt;
+pub mod worker;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::games::{AnyGame, Game, GameLine, Move};
+use crate::eval::{Evaluate, Weights};
+use crate::games::{AnyGame, GameLine, Move};
+
+pub use worker::{Features, MATE, MATE_BOUND, TABLE_WIN};
+
+use level::Strength;
+use time::Budget;
+use tt::Table;
+use worker::{Completed, Shared, Worker};
+
+/// Depth of a search given no limit at all (and not `infinite`).
+pub const DEFAULT_DEPTH: u32 = 10;
+/// Deepest iteration a search ever starts.
+const MAX_DEPTH: u32 = (worker::MAX_PLY - 8) as u32;
+/// Stack of each helper thread: the search keeps a few positions per ply on the stack.
+const HELPER_STACK: usize = 16 << 20;
 
 /// Which player answers `go`: the real search, or one of the baseline sparring partners.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -85,10 +114,34 @@ pub struct Limits {
 /// A score from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {
-    /// Centi-stones: 100 = one stone.
+    /// Centi-stones: 100 = one stone. Beyond ±10000 (from `TABLE_WIN` = 20000 less the plies to
+    /// reach the tables): a win or loss proven by endgame tables, whose distance is unknown.
     Cp(i32),
     /// Plies to a proven win (negative: to a proven loss).
     Mate(i32),
+}
+
+impl Score {
+    /// Converts an internal search score (mate scores are `MATE - plies`).
+    pub fn from_internal(score: i32) -> Score {
+        if score > MATE_BOUND {
+            Score::Mate(MATE - score)
+        } else if score < -MATE_BOUND {
+            Score::Mate(-(MATE + score))
+        } else {
+            Score::Cp(score)
+        }
+    }
+}
+
+impl std::fmt::Display for Score {
+    /// UGI form: `cp 35` or `mate 7` / `mate -4`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Score::Cp(cp) => write!(f, "cp {cp}"),
+            Score::Mate(plies) => write!(f, "mate {plies}"),
+        }
+    }
 }
 
 /// Progress of a search, reported after each completed iteration and once at the end.
@@ -111,16 +164,23 @@ pub struct Report {
     pub info: Info,
 }
 
-/// Owns the engine state that persists between searches.
+/// Owns the engine state that persists between searches: options and the transposition table.
 pub struct Searcher {
     options: Options,
-    rng_state: u64,
+    table: Table,
+    features: Features,
+    weights: Weights,
 }
 
 impl Searcher {
     pub fn new(options: Options) -> Self {
-        let rng_state = options.seed;
-        Searcher { options, rng_state }
+        let table = Table::new(options.hash_mb);
+        Searcher {
+            options,
+            table,
+            features: Features::default(),
+            weights: Weights::default(),
+        }
     }
 
     pub fn options(&self) -> &Options {
@@ -129,18 +189,40 @@ impl Searcher {
 
     /// Applies new options (resizing the table when `hash_mb` changed).
     pub fn set_options(&mut self, options: Options) {
-        if options.seed != self.options.seed {
-            self.rng_state = options.seed;
+        if options.hash_mb != self.options.hash_mb {
+            self.table = Table::new(options.hash_mb);
         }
         self.options = options;
     }
 
+    /// The search techniques in use (all on by default; for measuring what each is worth).
+    pub fn features(&self) -> Features {
+        self.features
+    }
+
+    pub fn set_features(&mut self, features: Features) {
+        self.features = features;
+    }
+
+    /// The evaluation weights in use (the tuned ones unless set; for comparing weight sets).
+    pub fn weights(&self) -> &Weights {
+        &self.weights
+    }
+
+    pub fn set_weights(&mut self, weights: Weights) {
+        self.weights = weights;
+    }
+
     /// Forgets everything learnt in the previous game.
     pub fn new_game(&mut self) {
-        self.rng_state = self.options.seed;
+        self.table.clear();
     }
 
     /// Searches the current position of `line` within `limits`, until `stop` is set.
+    ///
+    /// `on_info` sees every completed iteration and, once more, the final figures. With one
+    /// thread and only depth or node limits, the result and every info (except times) are the
+    /// same on every run.
     pub fn search(
         &mut self,
         line: &GameLine<AnyGame>,
@@ -148,33 +230,199 @@ impl Searcher {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info),
     ) -> Report {
-        // Placeholder until the search issue lands: first legal move (random for Player::Random).
+        if line.is_over() {
+            let report = self.no_move(Instant::now());
+            on_info(&report.info);
+            return report;
+        }
+        crate::with_game!(line.position(), g => {
+            self.search_position(g, line.keys(), limits, stop, on_info)
+        })
+    }
+
+    /// [`Searcher::search`] for a position of a known game: `history` holds the repetition keys of
+    /// the game's positions so far, `pos`'s own last (as [`GameLine::keys`] gives them).
+    pub fn search_position<G: Evaluate>(
+        &mut self,
+        pos: &G,
+        history: &[u64],
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> Report {
         let started = Instant::now();
-        let _ = (limits, stop.load(Ordering::Relaxed));
-        let moves = if line.is_over() {
-            Default::default()
-        } else {
-            line.position().legal_moves()
+        let key = pos.repetition_key();
+        let repeated = history.iter().filter(|&&k| k == key).count().max(1);
+        let over = pos.final_result().is_some() || repeated >= pos.repetition_limit();
+        if over || pos.legal_moves().is_empty() {
+            let report = self.no_move(started);
+            on_info(&report.info);
+            return report;
+        }
+        let report = {
+            match self.options.player {
+                Player::Search => match pos.solved().filter(|_| self.features.tables) {
+                    Some(solved) => Self::solved_report(&solved, started),
+                    None => self.search_game(pos, history, limits, stop, on_info, started),
+                },
+                Player::Random | Player::Greedy => {
+                    let best = if self.options.player == Player::Random {
+                        baseline::random(pos, history, self.options.seed)
+                    } else {
+                        baseline::greedy(pos)
+                    };
+                    Report {
+                        best,
+                        info: Info {
+                            depth: 1,
+                            seldepth: 1,
+                            score: Score::Cp(pos.evaluate_with(&self.weights)),
+                            nodes: pos.legal_moves().len() as u64,
+                            elapsed: started.elapsed(),
+                            hashfull: 0,
+                            pv: best.into_iter().collect(),
+                        },
+                    }
+                }
+            }
         };
-        let best = if moves.is_empty() {
-            None
-        } else if self.options.player == Player::Random {
-            self.rng_state =
-                crate::games::mix64(self.rng_state.wrapping_add(0x9e37_79b9_7f4a_7c15));
-            Some(moves[(self.rng_state % moves.len() as u64) as usize])
-        } else {
-            Some(moves[0])
+        if limits.infinite {
+            // `go infinite` answers only after `stop`, however early the search ran out of work.
+            while !stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        let mut report = report;
+        report.info.elapsed = started.elapsed();
+        on_info(&report.info);
+        report
+    }
+
+    /// The report for a solved position: the table's move and result, no search.
+    fn solved_report(solved: &crate::eval::Solved, started: Instant) -> Report {
+        let score = match solved.decided {
+            Some(1) => Score::Cp(TABLE_WIN),
+            Some(-1) => Score::Cp(-TABLE_WIN),
+            Some(_) => Score::Cp(0),
+            None => Score::Cp(100 * solved.margin),
         };
-        let info = Info {
-            depth: 1,
-            seldepth: 1,
-            score: Score::Cp(0),
-            nodes: moves.len() as u64,
+        let mut pv = solved.pv.clone();
+        if pv.first() != Some(&solved.best) {
+            pv = vec![solved.best];
+        }
+        Report {
+            best: Some(solved.best),
+            info: Info {
+                depth: pv.len() as u32,
+                seldepth: pv.len() as u32,
+                score,
+                nodes: 0,
+                elapsed: started.elapsed(),
+                hashfull: 0,
+                pv,
+            },
+        }
+    }
+
+    /// The report for a game that is over.
+    fn no_move(&self, started: Instant) -> Report {
+        Report {
+            best: None,
+            info: Info {
+                depth: 0,
+                seldepth: 0,
+                score: Score::Cp(0),
+                nodes: 0,
+                elapsed: started.elapsed(),
+                hashfull: self.table.hashfull(),
+                pv: Vec::new(),
+            },
+        }
+    }
+
+    fn search_game<G: Evaluate>(
+        &mut self,
+        root: &G,
+        history: &[u64],
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Info),
+        started: Instant,
+    ) -> Report {
+        let legal = root.legal_moves();
+        let strength = Strength::of_level(self.options.level);
+        let budget = Budget::new(limits, self.options.move_overhead, legal.len() == 1);
+        let max_nodes = match (limits.nodes, strength.max_nodes) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let unlimited = limits.depth.is_none()
+            && max_nodes.is_none()
+            && budget.hard.is_none()
+            && !limits.infinite;
+        let max_depth = limits
+            .depth
+            .unwrap_or(if unlimited { DEFAULT_DEPTH } else { MAX_DEPTH })
+            .clamp(1, MAX_DEPTH);
+        let threads = self.options.threads.clamp(1, 256);
+        self.table.new_search();
+        let table = &self.table;
+        let node_counts: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+        let internal_stop = AtomicBool::new(false);
+        let shared = Shared {
+            tt: table,
+            external_stop: stop,
+            internal_stop: &internal_stop,
+            started,
+            deadline: budget.hard.map(|d| started + d),
+            max_nodes,
+            node_counts: &node_counts,
+            features: self.features,
+            weights: self.weights.clone(),
+            noise: strength.noise,
+            seed: self.options.seed,
+        };
+        let info_of = |done: &Completed, nodes: u64| Info {
+            depth: done.depth,
+            seldepth: done.seldepth.max(done.depth),
+            score: Score::from_internal(done.score),
+            nodes,
             elapsed: started.elapsed(),
-            hashfull: 0,
-            pv: best.into_iter().collect(),
+            hashfull: table.hashfull(),
+            pv: done.pv.clone(),
         };
-        on_info(&info);
+        let soft = budget.soft;
+        let done = std::thread::scope(|scope| {
+            for id in 1..threads {
+                let shared = &shared;
+                std::thread::Builder::new()
+                    .stack_size(HELPER_STACK)
+                    .spawn_scoped(scope, move || {
+                        Worker::new(shared, id, root, history)
+                            .iterate(root, MAX_DEPTH, |_, _| true);
+                    })
+                    .expect("spawning a search thread");
+            }
+            let mut main = Worker::new(&shared, 0, root, history);
+            let done = main.iterate(root, max_depth, |done, _| {
+                on_info(&info_of(done, shared.total_nodes()));
+                let elapsed = started.elapsed();
+                if stop.load(Ordering::Relaxed) || soft.is_some_and(|s| elapsed >= s) {
+                    return false;
+                }
+                // A proven result needs no deeper search when the clock is what limits us.
+                let proven = done.score.abs() > MATE_BOUND
+                    && done.depth as i32 >= MATE - done.score.abs() + 2;
+                !(proven && soft.is_some())
+            });
+            internal_stop.store(true, Ordering::Relaxed);
+            done
+        });
+        let best = done.pv.first().copied().or_else(|| legal.first().copied());
+        let mut info = info_of(&done, shared.total_nodes());
+        if info.pv.is_empty() {
+            info.pv = best.into_iter().collect();
+        }
         Report { best, info }
     }
 }

@@ -1,0 +1,294 @@
+//! Tuning Toguz Kumalak's evaluation weights on positions from real games (`otau tune`).
+//!
+//! Texel's method: every position of every game is labelled with the game's result from the side
+//! to move's view, resolved to a quiet position by a capture-only search, and the weights are
+//! fitted so that a logistic function of the evaluation predicts the results (least squares,
+//! Adam steps). The stores difference keeps its fixed 100 per stone, so the scale stays in
+//! centi-stones; the logistic's slope is fitted first.
+//!
+//! Game records: PlayOK's PGN export (`1. 87(10) 87(10) 2. 22 ...  0-1`), or lines of
+//! `<result> <position string>` with the result `1`, `0.5` or `0` from South's view.
+
+use std::fmt::Write as _;
+
+use super::toguz::{features, FEATURES, FEATURE_NAMES};
+use crate::games::{AnyGame, Game, GameLine, MoveList, Outcome, Side, Toguz};
+
+/// A training position: its terms, stores difference and result, from the side to move's view.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    pub features: [i32; FEATURES],
+    /// Stores difference in centi-stones.
+    pub base: i32,
+    /// Stones on the board over all stones (the phase blend).
+    pub phase: f64,
+    /// 1 win, 0.5 draw, 0 loss for the side to move.
+    pub result: f64,
+}
+
+/// A game read from a record: its positions and result.
+pub struct RecordedGame {
+    pub positions: Vec<Toguz>,
+    pub outcome: Outcome,
+}
+
+/// Errors of reading game records, with where they happened.
+#[derive(Debug)]
+pub struct RecordError {
+    pub game: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for RecordError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "game {}: {}", self.game, self.message)
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+/// Reads Toguz Kumalak games from PGN (PlayOK's export or the arena's) and replays them by the
+/// rules. Games without a result (`*`) are skipped.
+pub fn read_pgn(text: &str) -> Result<Vec<RecordedGame>, RecordError> {
+    let records = crate::pgn::parse(text).map_err(|e| RecordError {
+        game: 0,
+        message: e.to_string(),
+    })?;
+    let mut games = Vec::new();
+    for (index, record) in records.iter().enumerate() {
+        let outcome = match record.result.as_deref() {
+            Some("1-0") => Outcome::Win(Side::South),
+            Some("0-1") => Outcome::Win(Side::North),
+            Some("1/2-1/2") => Outcome::Draw,
+            _ => continue,
+        };
+        let mut line = GameLine::new(AnyGame::start(crate::games::Variant::TOGUZ));
+        let mut positions = Vec::new();
+        for token in &record.moves {
+            if let AnyGame::Toguz(p) = line.position() {
+                positions.push(*p);
+            }
+            line.play_token(token).map_err(|e| RecordError {
+                game: index + 1,
+                message: e.to_string(),
+            })?;
+        }
+        games.push(RecordedGame { positions, outcome });
+    }
+    Ok(games)
+}
+
+/// The quiet position at the end of the best capture sequence (stores difference only), the
+/// position the evaluation is fitted on: a position in the middle of an exchange says little.
+pub fn quiet(pos: &Toguz) -> Toguz {
+    fn search(pos: &Toguz, mut alpha: i32, beta: i32, depth: u32) -> (i32, Toguz) {
+        let me = pos.side_to_move();
+        let stand = 100 * (pos.store(me) as i32 - pos.store(me.other()) as i32);
+        if stand >= beta || depth == 0 || pos.final_result().is_some() {
+            return (stand, *pos);
+        }
+        let mut best = (stand, *pos);
+        alpha = alpha.max(stand);
+        let mut moves = MoveList::new();
+        pos.generate_moves(&mut moves);
+        for &mv in moves.iter() {
+            let mut child = *pos;
+            if child.play(mv).captured == 0 {
+                continue;
+            }
+            let (score, leaf) = search(&child, -beta, -alpha, depth - 1);
+            if -score > best.0 {
+                best = (-score, leaf);
+                alpha = alpha.max(-score);
+                if -score >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+    search(pos, -1_000_000, 1_000_000, 6).1
+}
+
+/// Training samples from games: every position after the first `skip` plies, resolved to quiet.
+pub fn samples(games: &[RecordedGame], skip: usize) -> Vec<Sample> {
+    let mut out = Vec::new();
+    for game in games {
+        for pos in game.positions.iter().skip(skip) {
+            let leaf = quiet(pos);
+            if leaf.final_result().is_some() {
+                continue;
+            }
+            let me = leaf.side_to_move();
+            let result = match game.outcome {
+                Outcome::Draw => 0.5,
+                Outcome::Win(s) if s == me => 1.0,
+                Outcome::Win(_) => 0.0,
+            };
+            let total = leaf.variant().total_stones() as f64;
+            out.push(Sample {
+                features: features(&leaf),
+                base: 100 * (leaf.store(me) as i32 - leaf.store(me.other()) as i32),
+                phase: leaf.board_stones() as f64 / total,
+                result,
+            });
+        }
+    }
+    out
+}
+
+/// Reads `<result for South> <position string>` lines (as `otau selfplay --record` writes them),
+/// resolving each position to quiet.
+pub fn read_positions(text: &str) -> Result<Vec<Sample>, RecordError> {
+    let mut out = Vec::new();
+    for (i, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let err = |message: String| RecordError {
+            game: i + 1,
+            message,
+        };
+        let (result, position) = line
+            .trim()
+            .split_once(' ')
+            .ok_or_else(|| err("expected: <result> <position>".into()))?;
+        let outcome = match result {
+            "1" => Outcome::Win(Side::South),
+            "0" => Outcome::Win(Side::North),
+            "0.5" => Outcome::Draw,
+            _ => return Err(err(format!("result '{result}': expected 1, 0.5 or 0"))),
+        };
+        let pos = match AnyGame::from_position(position).map_err(|e| err(e.to_string()))? {
+            AnyGame::Toguz(p) => p,
+            _ => return Err(err("not a Toguz Kumalak position".into())),
+        };
+        let game = RecordedGame {
+            positions: vec![pos],
+            outcome,
+        };
+        out.extend(samples(std::slice::from_ref(&game), 0));
+    }
+    Ok(out)
+}
+
+fn predict(s: &Sample, w: &[[f64; 2]; FEATURES], scale: f64) -> (f64, f64) {
+    let mut eval = s.base as f64;
+    for (&f, wi) in s.features.iter().zip(w) {
+        eval += f as f64 * (wi[0] * s.phase + wi[1] * (1.0 - s.phase));
+    }
+    (eval, 1.0 / (1.0 + (-eval / scale).exp()))
+}
+
+/// Mean squared error of the predictions.
+pub fn error(samples: &[Sample], w: &[[f64; 2]; FEATURES], scale: f64) -> f64 {
+    samples
+        .iter()
+        .map(|s| (s.result - predict(s, w, scale).1).powi(2))
+        .sum::<f64>()
+        / samples.len().max(1) as f64
+}
+
+/// The logistic slope (centi-stones per unit of log-odds) that best fits the current weights.
+pub fn fit_scale(samples: &[Sample], w: &[[f64; 2]; FEATURES]) -> f64 {
+    let (mut lo, mut hi) = (50.0f64, 5000.0f64);
+    for _ in 0..60 {
+        let a = lo + (hi - lo) / 3.0;
+        let b = hi - (hi - lo) / 3.0;
+        if error(samples, w, a) < error(samples, w, b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// Fits the weights by Adam steps on the squared error; `report` sees each hundredth epoch.
+pub fn fit(
+    samples: &[Sample],
+    start: &[[i32; 2]; FEATURES],
+    epochs: usize,
+    mut report: impl FnMut(usize, f64),
+) -> ([[i32; 2]; FEATURES], f64) {
+    let mut w = [[0f64; 2]; FEATURES];
+    for i in 0..FEATURES {
+        w[i] = [start[i][0] as f64, start[i][1] as f64];
+    }
+    let scale = fit_scale(samples, &w);
+    let (mut m, mut v) = ([[0f64; 2]; FEATURES], [[0f64; 2]; FEATURES]);
+    let (rate, b1, b2) = (2.0, 0.9, 0.999);
+    for epoch in 1..=epochs {
+        let mut grad = [[0f64; 2]; FEATURES];
+        for s in samples {
+            let (_, p) = predict(s, &w, scale);
+            // d(error)/d(eval) for the logistic prediction.
+            let g = -2.0 * (s.result - p) * p * (1.0 - p) / scale;
+            for (&f, gi) in s.features.iter().zip(grad.iter_mut()) {
+                gi[0] += g * f as f64 * s.phase;
+                gi[1] += g * f as f64 * (1.0 - s.phase);
+            }
+        }
+        for i in 0..FEATURES {
+            for k in 0..2 {
+                let g = grad[i][k] / samples.len() as f64;
+                m[i][k] = b1 * m[i][k] + (1.0 - b1) * g;
+                v[i][k] = b2 * v[i][k] + (1.0 - b2) * g * g;
+                let mh = m[i][k] / (1.0 - b1.powi(epoch as i32));
+                let vh = v[i][k] / (1.0 - b2.powi(epoch as i32));
+                w[i][k] -= rate * mh / (vh.sqrt() + 1e-12);
+            }
+        }
+        if epoch % 100 == 0 || epoch == epochs {
+            report(epoch, error(samples, &w, scale));
+        }
+    }
+    let mut out = [[0i32; 2]; FEATURES];
+    for i in 0..FEATURES {
+        out[i] = [w[i][0].round() as i32, w[i][1].round() as i32];
+    }
+    (out, scale)
+}
+
+/// The weights as a weight file (`name opening endgame` lines, read by `otau selfplay`).
+pub fn weight_file(w: &[[i32; 2]; FEATURES]) -> String {
+    let mut s = String::new();
+    for i in 0..FEATURES {
+        let _ = writeln!(s, "{} {} {}", FEATURE_NAMES[i], w[i][0], w[i][1]);
+    }
+    s
+}
+
+/// The weights as the Rust constant of `src/eval/toguz.rs`.
+pub fn rust_constant(w: &[[i32; 2]; FEATURES]) -> String {
+    let mut s = String::from("pub const WEIGHTS: [[i32; 2]; FEATURES] = [\n");
+    for row in w {
+        let _ = writeln!(s, "    [{}, {}],", row[0], row[1]);
+    }
+    s.push_str("];\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_playok_records() {
+        let text = "[Event \"1\"]\n[Result \"0-1\"]\n\n1. 87(10) 87(10) 2. 22 99(22) 3.\n23 12(24) 0-1\n\n[Event \"2\"]\n\n1. 76(10) *\n";
+        let games = read_pgn(text).unwrap();
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].positions.len(), 6);
+        assert_eq!(games[0].outcome, Outcome::Win(Side::North));
+        assert!(read_pgn("1. 86 0-1").is_err());
+    }
+
+    #[test]
+    fn quiet_positions_have_no_winning_capture_left_unanswered() {
+        let start = Toguz::start(crate::games::Variant::TOGUZ);
+        // From the start the mover captures 10 and the reply captures 10 back: quiet after both.
+        let leaf = quiet(&start);
+        assert_eq!(leaf.store(Side::South), leaf.store(Side::North));
+    }
+}
