@@ -3,6 +3,11 @@
 
 use crate::games::{Game, Move, MoveList};
 
+/// The deepest perft accepted. No tree that deep can be counted anyway, and the recursion goes as
+/// deep as asked along a line whose moves cycle (lone stones chasing each other round the ring):
+/// the limit keeps the stack bounded whatever depth a user or a GUI asks for.
+pub const MAX_DEPTH: u32 = 128;
+
 /// Leaf count at `depth` plies. Counts the moves at the last ply instead of playing them.
 pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
     if depth == 0 {

@@ -1,11 +1,15 @@
 //! Giuthi rules through the public API and position strings: hand-worked positions for every
 //! clause of `protocol/rules-giuthi.md`, the start position of all 36 board sizes, property tests
 //! over random playouts, perft, and a differential test against a deliberately plain second
-//! implementation (module `reference` below) written from the rules text alone.
+//! implementation (`tests/reference/giuthi.rs`) written from the rules text alone.
 //!
 //! Board notation in the comments: South's holes S1..SN and North's holes N1..NN, each numbered
 //! from its owner's left; anticlockwise runs S1 -> SN -> N1 -> NN -> S1. The hole opposite Si is
 //! N(N+1-i).
+
+mod reference;
+
+use reference::giuthi as giuthi_ref;
 
 use otau::games::{AnyGame, EndReason, Game, GameLine, Giuthi, Move, Outcome, Side, Variant};
 use otau::notation::MoveError;
@@ -249,7 +253,7 @@ fn a_move_that_never_ends_is_not_legal() {
     let legal = names(&p);
     // N3 holds a single seed; every other sowing of North's ends.
     assert_eq!(legal, ["1a", "1c", "2a", "2c", "4a", "5a", "5c"]);
-    let plain = reference::Pos::parse(NON_ENDING);
+    let plain = giuthi_ref::Pos::parse(NON_ENDING);
     assert_eq!(legal, plain.legal(), "the plain implementation agrees");
     assert_eq!(
         plain.cycle("4c"),
@@ -295,7 +299,7 @@ fn long_relays_that_end_are_legal() {
         ),
     ] {
         assert_eq!(
-            reference::Pos::parse(text).laps(name),
+            giuthi_ref::Pos::parse(text).laps(name),
             Some(laps),
             "{text} {name}"
         );
@@ -303,7 +307,7 @@ fn long_relays_that_end_are_legal() {
             names(&pos(text)).contains(&name.to_string()),
             "{text} {name}"
         );
-        compare_with_reference(text);
+        reference::compare_giuthi(text);
     }
 }
 
@@ -338,7 +342,7 @@ fn every_board_size_starts_right() {
             assert_eq!(names(&start), expected, "{id}");
             assert_eq!(
                 names(&start),
-                reference::Pos::parse(&text).legal(),
+                giuthi_ref::Pos::parse(&text).legal(),
                 "{id}: every first move's relay ends"
             );
         }
@@ -359,7 +363,7 @@ fn opening_move_of_the_standard_board() {
         let name = start.move_name(*mv);
         let mut ours = start;
         let effect = ours.play(*mv);
-        let theirs = reference::Pos::parse(&start.to_string()).play(&name);
+        let theirs = giuthi_ref::Pos::parse(&start.to_string()).play(&name);
         assert_eq!(ours.to_string(), theirs.pos.to_text(), "{name}");
         assert_eq!(effect.captured, theirs.captured, "{name}");
     }
@@ -485,7 +489,7 @@ fn perft_from_the_start() {
 fn perft_matches_reference() {
     for &(id, counts) in PERFT {
         let text = AnyGame::start(id.parse().unwrap()).to_string();
-        let start = reference::Pos::parse(&text);
+        let start = giuthi_ref::Pos::parse(&text);
         let depth = counts.len().min(4);
         assert_eq!(
             start.perft(depth as u32),
@@ -499,7 +503,7 @@ fn perft_matches_reference() {
 fn perft_from_middle_game_positions_matches_reference() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     for round in 0..12 {
-        let variant = random_variant(&mut rng);
+        let variant = reference::random_giuthi_variant(&mut rng);
         let mut p = Giuthi::start(variant);
         let plies = rng.gen_range(4..40);
         for _ in 0..plies {
@@ -513,7 +517,7 @@ fn perft_from_middle_game_positions_matches_reference() {
         let text = p.to_string();
         assert_eq!(
             perft(&p, depth),
-            reference::Pos::parse(&text).perft(depth),
+            giuthi_ref::Pos::parse(&text).perft(depth),
             "{text} depth {depth}"
         );
     }
@@ -523,13 +527,6 @@ fn perft_from_middle_game_positions_matches_reference() {
 // Properties over random playouts
 // ---------------------------------------------------------------------------------------------
 
-fn random_variant(rng: &mut ChaCha8Rng) -> Variant {
-    Variant::Giuthi {
-        holes: rng.gen_range(5..=10),
-        seeds: rng.gen_range(4..=9),
-    }
-}
-
 #[test]
 fn random_playouts_keep_every_invariant() {
     let mut rng = ChaCha8Rng::seed_from_u64(2024);
@@ -538,7 +535,7 @@ fn random_playouts_keep_every_invariant() {
         let variant = if game % 3 == 0 {
             Variant::GIUTHI
         } else {
-            random_variant(&mut rng)
+            reference::random_giuthi_variant(&mut rng)
         };
         let total = variant.total_stones();
         let mut line = GameLine::new(Giuthi::start(variant));
@@ -627,76 +624,11 @@ fn random_playouts_keep_every_invariant() {
 // Differential test against the plain implementation
 // ---------------------------------------------------------------------------------------------
 
-/// Compares every legal move of a position with the plain implementation: the move list, the
-/// resulting position string, captures, extra moves and where the last seed fell, and the end.
-fn compare_with_reference(text: &str) -> usize {
-    let ours = pos(text);
-    let theirs = reference::Pos::parse(text);
-    assert_eq!(ours.to_string(), theirs.to_text(), "{text}");
-    let legal = names(&ours);
-    assert_eq!(legal, theirs.legal(), "{text}: legal moves");
-    let fin = ours.final_result().map(|f| (f.outcome, f.south, f.north));
-    assert_eq!(fin, theirs.result(), "{text}: end");
-    for name in &legal {
-        let mut after = ours;
-        let effect = after.play(ours.parse_move(name).unwrap());
-        let played = theirs.play(name);
-        assert_eq!(after.to_string(), played.pos.to_text(), "{text} {name}");
-        assert_eq!(effect.captured, played.captured, "{text} {name}");
-        assert_eq!(effect.extra_move, played.extra, "{text} {name}");
-        if name != "pass" {
-            assert_eq!(effect.last as usize, played.last_place, "{text} {name}");
-        }
-    }
-    theirs.non_ending_moves()
-}
-
-/// A row of a position string.
-fn row(holes: &[u32]) -> String {
-    holes
-        .iter()
-        .map(|x| x.to_string())
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
-/// A random position: any size, seeds spread evenly or piled up (several whole rounds of the
-/// ring in one hole), random piles, side and full-move number.
-fn random_position(rng: &mut ChaCha8Rng) -> String {
-    let variant = random_variant(rng);
-    let n = variant.holes();
-    let total = variant.total_stones();
-    let on_board = rng.gen_range(0..=total);
-    let mut holes = vec![0u32; 2 * n];
-    let style = rng.gen_range(0..3);
-    let mut left = on_board;
-    while left > 0 {
-        let i = rng.gen_range(0..2 * n);
-        let k = match style {
-            0 => 1,
-            1 => rng.gen_range(1..=left.min(6)),
-            _ => rng.gen_range(1..=left),
-        };
-        holes[i] += k;
-        left -= k;
-    }
-    let south_pile = rng.gen_range(0..=total - on_board);
-    format!(
-        "{variant} {}/{} {}/{} {} {}",
-        row(&holes[..n]),
-        row(&holes[n..]),
-        south_pile,
-        total - on_board - south_pile,
-        if rng.gen_bool(0.5) { 's' } else { 'n' },
-        rng.gen_range(1..200)
-    )
-}
-
 #[test]
 fn differential_random_positions() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     for _ in 0..4000 {
-        compare_with_reference(&random_position(&mut rng));
+        reference::compare_giuthi(&reference::random_giuthi_position(&mut rng));
     }
 }
 
@@ -705,9 +637,9 @@ fn differential_positions_from_random_games() {
     let mut rng = ChaCha8Rng::seed_from_u64(99);
     let mut positions = 0;
     for _ in 0..150 {
-        let mut p = Giuthi::start(random_variant(&mut rng));
+        let mut p = Giuthi::start(reference::random_giuthi_variant(&mut rng));
         loop {
-            compare_with_reference(&p.to_string());
+            reference::compare_giuthi(&p.to_string());
             positions += 1;
             let moves = p.legal_moves();
             if moves.is_empty() || positions % 400 == 0 {
@@ -742,284 +674,13 @@ fn differential_non_ending_boards() {
                 for side in ['s', 'n'] {
                     let text = format!(
                         "giuthi-5x4 {}/{} 12/12 {side} 4",
-                        row(&b[..5]),
-                        row(&b[5..])
+                        reference::row_text(&b[..5]),
+                        reference::row_text(&b[5..])
                     );
-                    non_ending += compare_with_reference(&text);
+                    non_ending += reference::compare_giuthi(&text);
                 }
             }
         }
     }
     assert!(non_ending >= 20, "found {non_ending} non-ending moves");
-}
-
-/// A deliberately plain Giuthi, written from `protocol/rules-giuthi.md` alone: holes addressed as
-/// (side, number 1..N), one seed at a time, every lap state remembered in a set. Slow and obvious.
-mod reference {
-    use std::collections::HashMap;
-
-    #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-    enum Dir {
-        A,
-        C,
-    }
-
-    #[derive(Clone, PartialEq, Eq, Debug)]
-    pub struct Pos {
-        id: String,
-        n: usize,
-        /// rows[side][number - 1], side 0 = South.
-        rows: [Vec<u32>; 2],
-        piles: [u32; 2],
-        side: usize,
-        fullmove: u32,
-    }
-
-    pub struct Played {
-        pub pos: Pos,
-        pub captured: u32,
-        pub extra: bool,
-        /// Ring place of the last seed: South's holes 0..N, North's N..2N.
-        pub last_place: usize,
-    }
-
-    struct Sown {
-        rows: [Vec<u32>; 2],
-        last: (usize, usize),
-        dir: Dir,
-        crossed: bool,
-        laps: usize,
-    }
-
-    impl Pos {
-        pub fn parse(text: &str) -> Pos {
-            let f: Vec<&str> = text.split(' ').collect();
-            let (south, north) = f[1].split_once('/').unwrap();
-            let row = |s: &str| -> Vec<u32> { s.split(',').map(|x| x.parse().unwrap()).collect() };
-            let (a, b) = f[2].split_once('/').unwrap();
-            let rows = [row(south), row(north)];
-            Pos {
-                id: f[0].to_ascii_lowercase(),
-                n: rows[0].len(),
-                rows,
-                piles: [a.parse().unwrap(), b.parse().unwrap()],
-                side: if f[3].eq_ignore_ascii_case("s") { 0 } else { 1 },
-                fullmove: f[4].parse().unwrap(),
-            }
-        }
-
-        pub fn to_text(&self) -> String {
-            let row = |r: &Vec<u32>| {
-                r.iter()
-                    .map(|x| x.to_string())
-                    .collect::<Vec<_>>()
-                    .join(",")
-            };
-            format!(
-                "{} {}/{} {}/{} {} {}",
-                self.id,
-                row(&self.rows[0]),
-                row(&self.rows[1]),
-                self.piles[0],
-                self.piles[1],
-                ["s", "n"][self.side],
-                self.fullmove
-            )
-        }
-
-        /// The next hole from (side, number) going in a direction.
-        fn next(&self, (side, i): (usize, usize), dir: Dir) -> (usize, usize) {
-            match dir {
-                Dir::A if i < self.n => (side, i + 1),
-                Dir::A => (1 - side, 1),
-                Dir::C if i > 1 => (side, i - 1),
-                Dir::C => (1 - side, self.n),
-            }
-        }
-
-        /// The whole sowing of a move; when it never ends, the laps before the cycle and the
-        /// laps of the cycle.
-        fn sow_or_cycle(
-            &self,
-            mover: usize,
-            hole: usize,
-            dir: Dir,
-        ) -> Result<Sown, (usize, usize)> {
-            let mut rows = self.rows.clone();
-            let mut at = (mover, hole);
-            let mut dir = dir;
-            let mut crossed = false;
-            let mut seen = HashMap::new();
-            loop {
-                let lap = seen.len();
-                if let Some(&first) = seen.get(&(rows.clone(), at, dir)) {
-                    return Err((first, lap - first));
-                }
-                seen.insert((rows.clone(), at, dir), lap);
-                let mut hand = rows[at.0][at.1 - 1];
-                rows[at.0][at.1 - 1] = 0;
-                while hand > 0 {
-                    at = self.next(at, dir);
-                    rows[at.0][at.1 - 1] += 1;
-                    hand -= 1;
-                    if at.0 != mover {
-                        crossed = true;
-                    }
-                }
-                if rows[at.0][at.1 - 1] == 1 {
-                    return Ok(Sown {
-                        rows,
-                        last: at,
-                        dir,
-                        crossed,
-                        laps: seen.len(),
-                    });
-                }
-                dir = if dir == Dir::A { Dir::C } else { Dir::A };
-            }
-        }
-
-        fn sow(&self, mover: usize, hole: usize, dir: Dir) -> Option<Sown> {
-            self.sow_or_cycle(mover, hole, dir).ok()
-        }
-
-        fn parse_name(name: &str) -> (usize, Dir) {
-            let hole = name[..name.len() - 1].parse().unwrap();
-            (hole, if name.ends_with('a') { Dir::A } else { Dir::C })
-        }
-
-        /// The lead-in and length of a non-ending move's cycle, in laps.
-        pub fn cycle(&self, name: &str) -> Option<(usize, usize)> {
-            let (hole, dir) = Self::parse_name(name);
-            self.sow_or_cycle(self.side, hole, dir).err()
-        }
-
-        /// Laps of a move's relay, None when it never ends.
-        pub fn laps(&self, name: &str) -> Option<usize> {
-            let (hole, dir) = Self::parse_name(name);
-            self.sow(self.side, hole, dir).map(|s| s.laps)
-        }
-
-        fn sowing_moves(&self, side: usize) -> Vec<String> {
-            let mut out = vec![];
-            for hole in 1..=self.n {
-                if self.rows[side][hole - 1] >= 2 {
-                    for (dir, letter) in [(Dir::A, "a"), (Dir::C, "c")] {
-                        if self.sow(side, hole, dir).is_some() {
-                            out.push(format!("{hole}{letter}"));
-                        }
-                    }
-                }
-            }
-            out
-        }
-
-        pub fn non_ending_moves(&self) -> usize {
-            let mut count = 0;
-            for hole in 1..=self.n {
-                if self.rows[self.side][hole - 1] >= 2 {
-                    for dir in [Dir::A, Dir::C] {
-                        count += self.sow(self.side, hole, dir).is_none() as usize;
-                    }
-                }
-            }
-            count
-        }
-
-        pub fn legal(&self) -> Vec<String> {
-            let mine = self.sowing_moves(self.side);
-            if !mine.is_empty() {
-                return mine;
-            }
-            if !self.sowing_moves(1 - self.side).is_empty() {
-                return vec!["pass".to_string()];
-            }
-            vec![]
-        }
-
-        pub fn result(&self) -> Option<(otau::games::Outcome, u32, u32)> {
-            if !self.legal().is_empty() {
-                return None;
-            }
-            let s = self.piles[0] + self.rows[0].iter().sum::<u32>();
-            let n = self.piles[1] + self.rows[1].iter().sum::<u32>();
-            Some((otau::games::Outcome::by_totals(s, n), s, n))
-        }
-
-        fn turn_passes(&mut self) {
-            if self.side == 1 {
-                self.fullmove += 1;
-            }
-            self.side = 1 - self.side;
-        }
-
-        pub fn play(&self, name: &str) -> Played {
-            let mut next = self.clone();
-            if name == "pass" {
-                next.turn_passes();
-                return Played {
-                    pos: next,
-                    captured: 0,
-                    extra: false,
-                    last_place: 0,
-                };
-            }
-            let (hole, dir) = Self::parse_name(name);
-            let me = self.side;
-            let them = 1 - me;
-            let sown = self.sow(me, hole, dir).expect("legal moves end");
-            next.rows = sown.rows;
-            let (side, i) = sown.last;
-            let last_place = side * self.n + i - 1;
-            let mut captured = 0;
-            let mut extra = false;
-            if side != me {
-                next.turn_passes();
-            } else if !sown.crossed {
-                extra = true;
-            } else {
-                let opposite = self.n + 1 - i;
-                if next.rows[them][opposite - 1] > 0 {
-                    captured += next.rows[them][opposite - 1] + 1;
-                    next.rows[them][opposite - 1] = 0;
-                    next.rows[me][i - 1] = 0;
-                    let mut j = i;
-                    loop {
-                        j = match sown.dir {
-                            Dir::A => j + 1,
-                            Dir::C => j - 1,
-                        };
-                        if j < 1 || j > self.n || next.rows[me][j - 1] != 0 {
-                            break;
-                        }
-                        let o = self.n + 1 - j;
-                        captured += next.rows[them][o - 1];
-                        next.rows[them][o - 1] = 0;
-                    }
-                }
-                next.piles[me] += captured;
-                next.turn_passes();
-            }
-            Played {
-                pos: next,
-                captured,
-                extra,
-                last_place,
-            }
-        }
-
-        pub fn perft(&self, depth: u32) -> u64 {
-            if depth == 0 {
-                return 1;
-            }
-            let moves = self.legal();
-            if depth == 1 {
-                return moves.len() as u64;
-            }
-            moves
-                .iter()
-                .map(|m| self.play(m).pos.perft(depth - 1))
-                .sum()
-        }
-    }
 }

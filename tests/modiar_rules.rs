@@ -7,8 +7,8 @@ use otau::perft::perft;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-mod common;
-use common::Simple;
+mod reference;
+use reference::modiar::Simple;
 
 fn pos(text: &str) -> Modiar {
     match AnyGame::from_position(text).unwrap_or_else(|e| panic!("{text}: {e}")) {

@@ -15,8 +15,8 @@ use otau::solve::modiar::{Entry, Table, POSITIONS};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-mod common;
-use common::Simple;
+mod reference;
+use reference::modiar::Simple;
 
 fn table() -> &'static Table {
     static TABLE: OnceLock<Table> = OnceLock::new();

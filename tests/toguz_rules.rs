@@ -1,6 +1,10 @@
 //! Toguz Kumalak family: perft, properties over random playouts, and a differential test against
 //! a deliberately plain second implementation written from `protocol/rules-toguz-kumalak.md`.
 
+mod reference;
+
+use reference::toguz::Plain;
+
 use otau::games::{AnyGame, Game, GameLine, Move, Side, Variant};
 use otau::perft::perft;
 use rand::{Rng, SeedableRng};
@@ -33,118 +37,6 @@ fn perft_smaller_boards_match_the_reference() {
                 "{variant} depth {depth}"
             );
         }
-    }
-}
-
-/// The plain implementation: a Vec ring, one stone at a time, rules checked in the order the
-/// rules text states them.
-#[derive(Clone, Debug)]
-struct Plain {
-    n: usize,
-    holes: Vec<u32>,
-    stores: [u32; 2],
-    /// Hole index on the ring owned as a tuzdik by each side.
-    tuzdik: [Option<usize>; 2],
-    side: usize,
-}
-
-impl Plain {
-    fn start(n: usize) -> Plain {
-        Plain {
-            n,
-            holes: vec![n as u32; 2 * n],
-            stores: [0, 0],
-            tuzdik: [None, None],
-            side: 0,
-        }
-    }
-
-    fn from(pos: &AnyGame) -> Plain {
-        let n = pos.holes();
-        let mut holes = pos
-            .row(Side::South)
-            .iter()
-            .map(|&x| x as u32)
-            .collect::<Vec<_>>();
-        holes.extend(pos.row(Side::North).iter().map(|&x| x as u32));
-        let tz = |s: Side| {
-            pos.tuzdik(s)
-                .map(|h| s.other().index() * n + h as usize - 1)
-        };
-        Plain {
-            n,
-            holes,
-            stores: [pos.store(Side::South), pos.store(Side::North)],
-            tuzdik: [tz(Side::South), tz(Side::North)],
-            side: pos.side_to_move().index(),
-        }
-    }
-
-    fn over(&self) -> bool {
-        let half = (self.n * self.n) as u32;
-        self.stores.iter().any(|&s| s > half) || self.moves().is_empty()
-    }
-
-    fn moves(&self) -> Vec<usize> {
-        let half = (self.n * self.n) as u32;
-        if self.stores.iter().any(|&s| s > half) {
-            return vec![];
-        }
-        (0..self.n)
-            .filter(|&i| {
-                let idx = self.side * self.n + i;
-                self.holes[idx] > 0 && !self.tuzdik.contains(&Some(idx))
-            })
-            .collect()
-    }
-
-    fn play(&mut self, hole: usize) {
-        let n = self.n;
-        let from = self.side * n + hole;
-        let k = self.holes[from];
-        self.holes[from] = 0;
-        let mut place = if k == 1 { (from + 1) % (2 * n) } else { from };
-        let mut last = place;
-        for _ in 0..k {
-            last = place;
-            match self.tuzdik.iter().position(|&t| t == Some(place)) {
-                Some(owner) => self.stores[owner] += 1,
-                None => self.holes[place] += 1,
-            }
-            place = (place + 1) % (2 * n);
-        }
-        let opponent_row = last / n != self.side;
-        let is_tuzdik = self.tuzdik.contains(&Some(last));
-        if opponent_row && !is_tuzdik {
-            let count = self.holes[last];
-            if count.is_multiple_of(2) {
-                self.stores[self.side] += count;
-                self.holes[last] = 0;
-            } else if count == 3 && n != 5 && self.tuzdik[self.side].is_none() && last % n != n - 1
-            {
-                let mirrored = self.tuzdik[1 - self.side].is_some_and(|t| t % n == last % n);
-                if !mirrored {
-                    self.stores[self.side] += 3;
-                    self.holes[last] = 0;
-                    self.tuzdik[self.side] = Some(last);
-                }
-            }
-        }
-        self.side = 1 - self.side;
-    }
-
-    fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        self.moves()
-            .into_iter()
-            .map(|m| {
-                let mut c = self.clone();
-                c.play(m);
-                c.perft(depth - 1)
-            })
-            .sum()
     }
 }
 

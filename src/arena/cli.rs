@@ -399,7 +399,7 @@ fn merge_command(
         for g in merged.games.values() {
             text.push_str(&super::pgn::game_pgn(g, event));
         }
-        std::fs::write(path, text).with_context(|| format!("{}", path.display()))?;
+        super::records::write_atomically(path, text.as_bytes(), false)?;
     }
     print!("{}", merged.standings.summary().text());
     if merged.missing() > 0 {

@@ -123,6 +123,23 @@ impl EngineSpec {
         if e.cmd.is_empty() {
             return Err(format!("engine {} has no cmd=", index + 1));
         }
+        // Names and option values go into protocol lines and PGN tags: a line break in one would
+        // be read by the engine as a command of its own, or would break the record.
+        let control = |what: &str, text: &str| {
+            if text.chars().any(char::is_control) {
+                Err(format!(
+                    "{what}={}: control characters (line breaks, tabs) are not allowed",
+                    text.escape_debug()
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        control("name", &e.name)?;
+        for (name, value) in &e.options {
+            control("option name", name)?;
+            control(&format!("option.{}", name.escape_debug()), value)?;
+        }
         if let Some(Err(why)) = e.builtin() {
             return Err(why);
         }
@@ -263,6 +280,21 @@ mod tests {
             .contains("unknown engine key"));
         assert!(spec("cmd=builtin:magic depth=1").build(&none, 0).is_err());
         assert!(EngineSpec::parse(&["novalue".into()]).is_err());
+        // A line break in an option would reach the engine as a command of its own.
+        let injected = EngineSpec::parse(&[
+            "cmd=x".into(),
+            "depth=1".into(),
+            "option.Hash=1\nquit".into(),
+        ])
+        .unwrap()
+        .build(&none, 0)
+        .unwrap_err();
+        assert!(injected.contains("control characters"), "{injected}");
+        let named = EngineSpec::parse(&["cmd=x".into(), "depth=1".into(), "name=a\r\nb".into()])
+            .unwrap()
+            .build(&none, 0)
+            .unwrap_err();
+        assert!(named.contains("control characters"), "{named}");
     }
 
     #[test]

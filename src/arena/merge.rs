@@ -4,9 +4,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 
-use super::records::{Event, GameRecord, RecordWriter, RecordsFile, RunHeader};
+use super::records::{event_line, write_atomically, Event, GameRecord, RecordsFile, RunHeader};
 use super::results::Standings;
 use super::tournament::{new_standings, summary_json};
 
@@ -73,16 +73,21 @@ pub fn merge(files: &[PathBuf]) -> Result<Merged> {
 
 /// Writes a merged run as one records file, games in schedule order.
 pub fn write(merged: &Merged, path: &Path) -> Result<()> {
-    let mut w = RecordWriter::create(path)?;
-    w.write(&Event::Run(merged.header.clone()))?;
+    // Written whole or not at all: a half-written merge would read as a run with missing games.
+    let mut bytes = event_line(&Event::Run(merged.header.clone()))?;
     for g in merged.games.values() {
-        w.write(&Event::Game(Box::new(g.clone())))?;
+        bytes.extend(event_line(&Event::Game(Box::new(g.clone())))?);
     }
     if merged.missing() == 0 {
-        w.write(&Event::Summary(summary_json(
+        bytes.extend(event_line(&Event::Summary(summary_json(
             &merged.standings,
             &merged.header,
-        )))?;
+        )))?);
     }
-    Ok(())
+    write_atomically(path, &bytes, true).with_context(|| {
+        format!(
+            "{}: cannot create the merged records (an existing file is never replaced)",
+            path.display()
+        )
+    })
 }

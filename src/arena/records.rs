@@ -275,12 +275,53 @@ impl RecordWriter {
     }
 
     pub fn write(&mut self, event: &Event) -> Result<()> {
-        let mut line = serde_json::to_vec(event)?;
-        line.push(b'\n');
-        self.file.write_all(&line)?;
+        self.file.write_all(&event_line(event)?)?;
         self.file.flush()?;
         Ok(())
     }
+}
+
+/// One event as a records line, newline included.
+pub fn event_line(event: &Event) -> Result<Vec<u8>> {
+    let mut line = serde_json::to_vec(event)?;
+    line.push(b'\n');
+    Ok(line)
+}
+
+/// Writes a whole file so that readers find the old content or the new, never a part of it: the
+/// bytes go to a temporary file beside the target, are synced to disk, and the temporary file
+/// then takes the target's name (atomic within one file system). A crash or a full disk leaves
+/// at most a stray `.<name>.tmp.<pid>` file. With `no_clobber` an existing target is an error,
+/// checked atomically (the temporary file is linked, not renamed, to the target's name).
+pub fn write_atomically(path: &Path, bytes: &[u8], no_clobber: bool) -> Result<()> {
+    let name = path
+        .file_name()
+        .with_context(|| format!("{}: not a file name", path.display()))?;
+    let tmp = path.with_file_name(format!(
+        ".{}.tmp.{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let written = (|| -> std::io::Result<()> {
+        let mut f = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        if no_clobber {
+            std::fs::hard_link(&tmp, path)?;
+            std::fs::remove_file(&tmp)
+        } else {
+            std::fs::rename(&tmp, path)
+        }
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e).with_context(|| format!("{}: cannot write", path.display()));
+    }
+    Ok(())
 }
 
 /// A records file as read back.

@@ -211,12 +211,17 @@ fn open_pgn(
     event: &str,
 ) -> Result<Option<File>> {
     let Some(path) = path else { return Ok(None) };
-    let mut f = File::create(path).with_context(|| format!("{}", path.display()))?;
-    // Rewritten from the records: exactly the recorded games, whatever happened to the old file.
+    // Rewritten from the records: exactly the recorded games, whatever happened to the old file;
+    // atomically, so a kill during the rewrite of a long run's PGN cannot leave it cut short.
+    let mut text = String::new();
     for g in done.values() {
-        f.write_all(game_pgn(g, event).as_bytes())?;
+        text.push_str(&game_pgn(g, event));
     }
-    f.flush()?;
+    super::records::write_atomically(path, text.as_bytes(), false)?;
+    let f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(path)
+        .with_context(|| format!("{}", path.display()))?;
     Ok(Some(f))
 }
 

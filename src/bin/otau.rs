@@ -26,7 +26,7 @@ struct Cli {
 enum Command {
     /// Counts move paths to a depth, per root move, then `nodes <count>`.
     Perft {
-        #[arg(long, short)]
+        #[arg(long, short, value_parser = clap::value_parser!(u32).range(..=otau::perft::MAX_DEPTH as i64))]
         depth: u32,
         /// A position string (its game id overrides --game).
         #[arg(long)]

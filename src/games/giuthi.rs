@@ -471,13 +471,15 @@ impl Game for Giuthi {
             "a" | "A" => Direction::Anticlockwise,
             "c" | "C" => Direction::Clockwise,
             "" => {
+                // The hint repeats the hole shortened, as the token is: the error stays bounded.
+                let hole = notation::shorten(hole_part);
                 return Err(MoveError::malformed(
                     token,
                     format!(
-                        "a Giuthi move needs a direction: {hole_part}a (anticlockwise) or \
-                         {hole_part}c (clockwise)"
+                        "a Giuthi move needs a direction: {hole}a (anticlockwise) or \
+                         {hole}c (clockwise)"
                     ),
-                ))
+                ));
             }
             _ => return Err(MoveError::malformed(token, shape())),
         };

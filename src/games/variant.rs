@@ -135,7 +135,8 @@ impl std::str::FromStr for Variant {
     /// Game ids are case-insensitive on input.
     fn from_str(s: &str) -> Result<Variant, VariantError> {
         let lower = s.trim().to_ascii_lowercase();
-        let err = || VariantError(s.trim().to_string());
+        // The id is echoed shortened: a hostile multi-megabyte id stays a one-line error.
+        let err = || VariantError(crate::notation::shorten(s.trim()));
         Ok(match lower.as_str() {
             "toguz-kumalak" | "toguz-kumalak-9" => Variant::TOGUZ,
             "toguz-kumalak-7" => Variant::TOGUZ7,

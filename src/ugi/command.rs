@@ -134,6 +134,12 @@ pub fn parse(line: &str) -> Result<Parsed<'_>, CommandError> {
             let depth = parse_u32(depth).ok_or_else(|| {
                 CommandError(format!("perft: '{}' is not a depth", shorten(depth)))
             })?;
+            if depth > crate::perft::MAX_DEPTH {
+                return Err(CommandError(format!(
+                    "perft: depth {depth} exceeds the maximum of {}",
+                    crate::perft::MAX_DEPTH
+                )));
+            }
             ignored.extend(rest.iter().skip(1).map(|t| shorten(t)));
             Command::Perft(depth)
         }

@@ -1,8 +1,8 @@
-//! Test helpers shared by the Modiar test files.
+//! A deliberately plain Modiar, written from `protocol/rules-modiar.md` alone: stone by stone,
+//! every legal move with the position it leads to. Slow and obvious, for the rules tests, the
+//! solver tests and the differential test.
 
-#![allow(dead_code)]
-
-use otau::games::{Game, Modiar, Side};
+use otau::games::{Game, Modiar, Outcome, Side};
 
 // A second implementation, as plain as possible: stone by stone, straight from the rules text.
 // Holes 0..3 are South's, 3..6 North's; `mover` 0 = South.
@@ -99,6 +99,17 @@ impl Simple {
             }
         }
         legal
+    }
+
+    /// The end as the rules text states it (the repetition rule needs the history: not here):
+    /// the player to move has no legal move, and each player adds the stones of their own row.
+    pub fn result(&self) -> Option<(Outcome, u32, u32)> {
+        if !self.moves().is_empty() {
+            return None;
+        }
+        let s = self.piles[0] + self.holes[..3].iter().sum::<u32>();
+        let n = self.piles[1] + self.holes[3..].iter().sum::<u32>();
+        Some((Outcome::by_totals(s, n), s, n))
     }
 
     pub fn perft(&self, depth: u32) -> u64 {
