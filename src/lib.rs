@@ -8,8 +8,14 @@
 //! - [`perft`]: move-path enumeration, the rules' correctness and speed check;
 //! - [`play`]: a terminal game against the engine (`otau play`);
 //! - [`search`]: the engine behind `go` (and the baseline players);
-//! - [`solve`]: games solved by retrograde analysis (Modiar).
+//! - [`eval`]: static evaluation of every game (and its tuner);
+//! - [`egtb`]: Toguz Kumalak endgame tables;
+//! - [`stats`]: Elo, pentanomial, SPRT, joint ratings and the HTML report;
+//! - [`arena`]: engine-vs-engine matches (the `otau-arena` binary);
+//! - [`solve`]: games solved by retrograde analysis (Modiar);
+//! - [`ugi`]: the engine protocol front end (and a compliance checker for any UGI engine).
 
+pub mod arena;
 pub mod egtb;
 pub mod eval;
 pub mod games;
@@ -20,3 +26,4 @@ pub mod play;
 pub mod search;
 pub mod solve;
 pub mod stats;
+pub mod ugi;

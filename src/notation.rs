@@ -66,7 +66,7 @@ impl MoveError {
 
 /// Tokens echoed in error messages are cut, so a hostile multi-megabyte token cannot turn one
 /// error line into megabytes of output.
-fn shorten(token: &str) -> String {
+pub fn shorten(token: &str) -> String {
     const MAX: usize = 40;
     if token.len() <= MAX {
         token.to_string()

@@ -1,5 +1,5 @@
-//! `otau-arena`: engine-vs-engine matches (built by the arena issue).
+//! `otau-arena`: engine-vs-engine matches. Everything lives in `otau::arena`.
 
-fn main() {
-    eprintln!("otau-arena is not built yet");
+fn main() -> std::process::ExitCode {
+    otau::arena::cli::main()
 }

@@ -1,4 +1,4 @@
-//! `otau`: the engine. With no subcommand it speaks UGI on stdin/stdout.
+//! `otau`: the engine. With no subcommand it speaks UGI on stdin/stdout (`protocol/ugi.md`).
 
 use std::io::Write;
 use std::time::Instant;
@@ -31,6 +31,16 @@ enum Command {
         /// A position string (its game id overrides --game).
         #[arg(long)]
         position: Option<String>,
+    },
+    /// Checks that a UGI engine follows the protocol (pass/fail per item):
+    /// `otau check -- ./target/release/otau`. Exits 1 if any item fails.
+    Check {
+        /// Seconds to wait for a reply that needs no search.
+        #[arg(long, default_value_t = 5.0)]
+        timeout: f64,
+        /// The engine program and its arguments (run directly, no shell).
+        #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
+        engine: Vec<String>,
     },
     /// Fixed-depth searches over built-in positions of every game: total nodes (deterministic,
     /// a regression signature) and nodes per second. With --position, searches that position
@@ -135,6 +145,7 @@ fn main() -> Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Perft { depth, position }) => perft(cli.game, depth, position.as_deref()),
+        Some(Command::Check { timeout, engine }) => check(cli.game, timeout, &engine),
         Some(Command::Bench {
             depth,
             hash,
@@ -285,11 +296,25 @@ fn main() -> Result<()> {
             };
             otau::play::run(std::io::stdin().lock(), std::io::stdout().lock(), &config)
         }
-        None => {
-            eprintln!("the UGI engine loop is not built yet");
-            Ok(())
-        }
+        None => otau::ugi::serve(
+            std::io::BufReader::new(std::io::stdin()),
+            std::io::stdout(),
+            cli.game,
+        ),
     }
+}
+
+fn check(game: Variant, timeout: f64, engine: &[String]) -> Result<()> {
+    let config = otau::ugi::compliance::Config {
+        game,
+        reply_timeout: std::time::Duration::try_from_secs_f64(timeout)
+            .context("--timeout must be a non-negative number of seconds")?,
+        ..Default::default()
+    };
+    let report = otau::ugi::compliance::check(&engine[0], &engine[1..], &config);
+    println!("{report}");
+    anyhow::ensure!(report.passed(), "the engine is not UGI compliant");
+    Ok(())
 }
 
 mod bench {

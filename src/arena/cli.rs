@@ -1,0 +1,443 @@
+//! The `otau-arena` command line: turns arguments into a [`RunConfig`] and [`RunOptions`], runs,
+//! prints. The binary is a one-line call to [`main`].
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use clap::{ArgAction, Parser, Subcommand};
+
+use super::config::{EngineSpec, RunConfig};
+use super::fake_engine::{self, FakeMode};
+use super::merge;
+use super::openings::OpeningConfig;
+use super::progress::ProgressMode;
+use super::schedule::{rounds_for_games, Shard, TournamentKind};
+use super::tournament::{self, RunOptions, RunReport};
+
+const EXAMPLES: &str = "\
+Examples:
+  otau-arena
+      a one-minute demo: built-in otau levels and a random player, round robin
+  otau-arena --engine name=new cmd=./otau-new --engine name=old cmd=./otau-old \\
+      --each tc=10+0.1 --games 200 --concurrency 2 --openings plies=6 \\
+      --out new-vs-old.jsonl --pgn new-vs-old.pgn
+  otau-arena --engine cmd=./mybot depth=6 --engine cmd=builtin:otau option.Level=10 depth=6 \\
+      --game toguz-kumalak-7 --rounds 50 --seed 42
+  otau-arena --resume new-vs-old.jsonl          (continue an interrupted run)
+  otau-arena ... --shard 3/8 --out part3.jsonl  (one of 8 slices of the same run)
+  otau-arena merge part*.jsonl --out all.jsonl  (the slices' joint results)
+  otau-arena --check ./mybot                    (UGI protocol compliance report)
+
+Engine keys: name=, cmd= (a program, or builtin:otau|random|greedy), args=\"...\", dir=,
+option.NAME=VALUE, tc=[moves/]time[+inc] (seconds), st=SECONDS, depth=N, nodes=N,
+timemargin=MS, timeout=SECONDS (longest wait for a depth/nodes move, default 60).
+Records: see protocol/arena.md.";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "otau-arena",
+    version,
+    about = "Engine-vs-engine matches for two-row mancala games: seeded openings, every move \
+             refereed, every fault named, resumable and shardable",
+    after_help = EXAMPLES,
+    args_conflicts_with_subcommands = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+
+    /// An engine: key=value ... (repeat --engine for each engine).
+    #[arg(long = "engine", value_name = "KEY=VALUE", num_args = 1.., action = ArgAction::Append)]
+    engines: Vec<String>,
+    /// The `--engine` occurrences, each its own list of keys (filled from the matches).
+    #[arg(skip)]
+    engine_groups: Vec<Vec<String>>,
+    /// Keys applied to every engine (an engine's own keys win).
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    each: Vec<String>,
+    /// Game id: toguz-kumalak, toguz-kumalak-7, bestemshe, giuthi, giuthi-<H>x<S>, modiar.
+    #[arg(long, default_value = "toguz-kumalak")]
+    game: String,
+    /// Total games (rounded up to whole pairs of games).
+    #[arg(long, conflicts_with = "rounds")]
+    games: Option<u64>,
+    /// Rounds: each pairing plays one opening twice per round, colours swapped.
+    #[arg(long)]
+    rounds: Option<u32>,
+    #[arg(long, value_enum, default_value_t = TournamentKind::Roundrobin)]
+    tournament: TournamentKind,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Seed of the openings (random when not given; always recorded).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// plies=N policy=random|balanced margin=CP depth=D file=FILE order=sequential|random.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    openings: Vec<String>,
+    /// Stop games after this many plies and score them by stones held (store + own row).
+    #[arg(long)]
+    max_plies: Option<u32>,
+    /// Play on when a store already holds more than half the stones (on by default: stop).
+    #[arg(long)]
+    no_decided_score: bool,
+    /// JSON-lines records: one event per game as it ends, then a summary.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// PGN of every game.
+    #[arg(long, value_name = "FILE")]
+    pgn: Option<PathBuf>,
+    /// Continue the run recorded in FILE (its configuration is taken from the file).
+    #[arg(long, value_name = "FILE", conflicts_with_all = [
+        "engines", "each", "game", "games", "rounds", "tournament", "seed", "openings",
+        "max_plies", "no_decided_score", "out", "shard", "sprt", "max_start_failures",
+        "startup_timeout",
+    ])]
+    resume: Option<PathBuf>,
+    /// Play only slice k of n of the schedule (whole pairs of games).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+    /// Restart engines after a crash or stall and go on (default true).
+    #[arg(long, default_value_t = true, num_args = 0..=1, default_missing_value = "true",
+          action = ArgAction::Set, value_name = "BOOL")]
+    recover: bool,
+    /// Stop the run at the first crash or stall.
+    #[arg(long)]
+    no_recover: bool,
+    /// Start failures in a row after which an engine's games are forfeited.
+    #[arg(long, default_value_t = 3)]
+    max_start_failures: u32,
+    /// Seconds to wait for ugiok and readyok.
+    #[arg(long, default_value = "10")]
+    startup_timeout: String,
+    /// Directory of the engines' stderr logs.
+    #[arg(long, default_value = "otau-arena-logs")]
+    log_dir: PathBuf,
+    /// PGN Event tag.
+    #[arg(long, default_value = "otau-arena")]
+    event: String,
+    /// Print the head-to-head results every N games (plain output).
+    #[arg(long, default_value_t = 10)]
+    ratinginterval: u64,
+    /// Stop when a sequential test on the first two engines decides:
+    /// elo0=A elo1=B [alpha=0.05] [beta=0.05] [model=normalized|logistic].
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    sprt: Vec<String>,
+    /// Only the final table.
+    #[arg(long, short)]
+    quiet: bool,
+    /// Check an engine's UGI compliance: the command (program and arguments).
+    #[arg(long, value_name = "COMMAND", num_args = 1.., allow_hyphen_values = true)]
+    check: Option<Vec<String>>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Join the records of shards (or pieces) of one run and print its results.
+    Merge {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Write the joined records here.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Write every game as PGN here.
+        #[arg(long)]
+        pgn: Option<PathBuf>,
+        #[arg(long, default_value = "otau-arena")]
+        event: String,
+    },
+    /// Check an SPRT by hand from its counts (the numbers of a run, or another tool's).
+    Sprt(crate::stats::SprtCalcArgs),
+    /// Write a self-contained HTML report of one run (several files: the shards of one run).
+    Report {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The page to write.
+        #[arg(long, default_value = "report.html")]
+        out: PathBuf,
+    },
+    /// A misbehaving engine for the arena's own tests.
+    #[command(hide = true)]
+    FakeEngine {
+        #[arg(value_enum)]
+        mode: FakeMode,
+        /// Ignored: lets a test tag its processes.
+        tag: Option<String>,
+    },
+}
+
+/// The `otau-arena` program.
+pub fn main() -> ExitCode {
+    let cli = match parse_cli(std::env::args_os()) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("otau-arena: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Some(Command::FakeEngine { mode, .. }) => {
+            let stdin = std::io::stdin().lock();
+            let code = fake_engine::run(mode, stdin, std::io::stdout().lock());
+            return Ok(ExitCode::from(code as u8));
+        }
+        Some(Command::Merge {
+            files,
+            out,
+            pgn,
+            event,
+        }) => return merge_command(&files, out, pgn, &event),
+        Some(Command::Sprt(args)) => {
+            print!("{}", args.run().map_err(anyhow::Error::msg)?);
+            return Ok(ExitCode::SUCCESS);
+        }
+        Some(Command::Report { files, out }) => return report_command(&files, &out),
+        None => {}
+    }
+    if let Some(cmd) = &cli.check {
+        bail!(
+            "--check {}: the compliance checker comes with the UGI engine module, not in this build yet",
+            cmd.join(" ")
+        );
+    }
+    let opts = RunOptions {
+        concurrency: cli.concurrency.max(1),
+        shard: cli.shard,
+        out: cli.out.clone(),
+        pgn: cli.pgn.clone(),
+        recover: cli.recover && !cli.no_recover,
+        progress: ProgressMode::detect(cli.quiet),
+        rating_interval: cli.ratinginterval,
+        log_dir: cli.log_dir.clone(),
+        event: cli.event.clone(),
+        quit_grace: Duration::from_millis(300),
+    };
+    let report = if let Some(path) = &cli.resume {
+        tournament::resume(path, &opts)?
+    } else if cli.engines.is_empty() {
+        demo(&opts)?
+    } else {
+        let config = build_config(&cli)?;
+        if !cli.quiet {
+            eprintln!(
+                "otau-arena: {} on {}, seed {}, {} games{}",
+                config.engine_names().join(", "),
+                config.game,
+                config.seed,
+                tournament::full_schedule(&config).len(),
+                cli.shard.map_or(String::new(), |s| format!(" (shard {s})")),
+            );
+        }
+        tournament::run(config, &opts)?
+    };
+    Ok(finish(&report, cli.resume.as_ref().or(cli.out.as_ref())))
+}
+
+/// Parses arguments, keeping each `--engine` occurrence's keys together.
+fn parse_cli<I, T>(args: I) -> Result<Cli, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    use clap::{CommandFactory, FromArgMatches};
+    let matches = Cli::command().try_get_matches_from(args)?;
+    let mut cli = Cli::from_arg_matches(&matches)?;
+    if let Ok(Some(occurrences)) = matches.try_get_occurrences::<String>("engines") {
+        cli.engine_groups = occurrences.map(|o| o.cloned().collect()).collect();
+    }
+    Ok(cli)
+}
+
+fn build_config(cli: &Cli) -> Result<RunConfig> {
+    let each = EngineSpec::parse(&cli.each).map_err(anyhow::Error::msg)?;
+    let mut engines = Vec::new();
+    for (i, tokens) in cli.engine_groups.iter().enumerate() {
+        let spec =
+            EngineSpec::parse(tokens).map_err(|e| anyhow::anyhow!("--engine {}: {e}", i + 1))?;
+        engines.push(spec.build(&each, i).map_err(anyhow::Error::msg)?);
+    }
+    let game = cli
+        .game
+        .parse::<crate::games::Variant>()
+        .map_err(anyhow::Error::msg)?
+        .id();
+    let openings = OpeningConfig::parse(&cli.openings).map_err(anyhow::Error::msg)?;
+    let rounds = match (cli.rounds, cli.games) {
+        (Some(r), _) => r,
+        (None, Some(g)) => rounds_for_games(cli.tournament, engines.len(), g),
+        (None, None) => 1,
+    };
+    let startup = super::clock::parse_seconds(&cli.startup_timeout)
+        .filter(|&ms| ms > 0)
+        .context("--startup-timeout: a number of seconds")?;
+    Ok(RunConfig {
+        game,
+        engines,
+        tournament: cli.tournament,
+        rounds,
+        games: cli.games,
+        seed: cli.seed.unwrap_or_else(random_seed),
+        openings,
+        max_plies: cli.max_plies,
+        adjudicate_decided: !cli.no_decided_score,
+        startup_timeout_ms: startup,
+        max_start_failures: cli.max_start_failures.max(1),
+        sprt: if cli.sprt.is_empty() {
+            None
+        } else {
+            Some(
+                crate::stats::SprtConfig::parse(&cli.sprt)
+                    .map_err(|e| anyhow::anyhow!("--sprt: {e}"))?,
+            )
+        },
+    })
+}
+
+fn random_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64),
+    );
+    h.finish() >> 16
+}
+
+/// `otau-arena` alone: a short round robin of built-in players.
+fn demo(opts: &RunOptions) -> Result<RunReport> {
+    let args = [
+        "otau-arena",
+        "--engine",
+        "name=otau-L1",
+        "cmd=builtin:otau",
+        "option.Level=1",
+        "--engine",
+        "name=otau-L6",
+        "cmd=builtin:otau",
+        "option.Level=6",
+        "--engine",
+        "name=otau-L20",
+        "cmd=builtin:otau",
+        "option.Level=20",
+        "--engine",
+        "name=random",
+        "cmd=builtin:random",
+        "--each",
+        "tc=2+0.02",
+        "--rounds",
+        "2",
+        "--openings",
+        "plies=4",
+    ];
+    let cli = parse_cli(args).context("demo arguments")?;
+    let config = build_config(&cli)?;
+    let mut opts = opts.clone();
+    opts.concurrency = 2;
+    if opts.progress != ProgressMode::Quiet {
+        eprintln!(
+            "otau-arena demo: round robin of {} on {}, {} games at concurrency 2 (seed {}).\n\
+             Run your own engines with --engine cmd=PATH ...; see --help.",
+            config.engine_names().join(", "),
+            config.game,
+            tournament::full_schedule(&config).len(),
+            config.seed
+        );
+    }
+    tournament::run(config, &opts)
+}
+
+/// Prints the results and says how the run ended; the exit code tells scripts.
+fn finish(report: &RunReport, records: Option<&PathBuf>) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    let _ = write!(out, "{}", report.standings.summary().text());
+    let _ = out.flush();
+    eprintln!("otau-arena: {}", report.cost.describe());
+    if let Some(decision) = &report.sprt_decided {
+        eprintln!(
+            "otau-arena: SPRT: {decision}; {} game(s) left unplayed",
+            report.missing
+        );
+        return ExitCode::SUCCESS;
+    }
+    if let Some(why) = &report.stopped {
+        eprintln!("otau-arena: {why}");
+        return ExitCode::from(2);
+    }
+    if report.missing > 0 {
+        let how = match records {
+            Some(p) => format!("continue with: otau-arena --resume {}", p.display()),
+            None => "(no --out file: this run cannot be resumed)".to_string(),
+        };
+        eprintln!(
+            "otau-arena: {} {} game(s) not played; {how}",
+            if report.interrupted {
+                "interrupted:"
+            } else {
+                "stopped:"
+            },
+            report.missing
+        );
+        return ExitCode::from(if report.interrupted { 130 } else { 2 });
+    }
+    ExitCode::SUCCESS
+}
+
+fn merge_command(
+    files: &[PathBuf],
+    out: Option<PathBuf>,
+    pgn: Option<PathBuf>,
+    event: &str,
+) -> Result<ExitCode> {
+    let merged = merge::merge(files)?;
+    if let Some(path) = &out {
+        merge::write(&merged, path)?;
+    }
+    if let Some(path) = &pgn {
+        let mut text = String::new();
+        for g in merged.games.values() {
+            text.push_str(&super::pgn::game_pgn(g, event));
+        }
+        std::fs::write(path, text).with_context(|| format!("{}", path.display()))?;
+    }
+    print!("{}", merged.standings.summary().text());
+    if merged.missing() > 0 {
+        eprintln!(
+            "otau-arena: {} of {} scheduled games are in none of the files",
+            merged.missing(),
+            merged.header.scheduled
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn report_command(files: &[PathBuf], out: &std::path::Path) -> Result<ExitCode> {
+    let merged = merge::merge(files)?;
+    let title = files
+        .iter()
+        .map(|f| f.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let options = crate::stats::ReportOptions {
+        title,
+        summary: merged.standings.options(),
+    };
+    crate::stats::write_report(out, &merged.standings.records(), &options)
+        .with_context(|| format!("{}", out.display()))?;
+    eprintln!(
+        "otau-arena: report of {} games written to {}",
+        merged.games.len(),
+        out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,276 @@
+//! What a run is: engines, game, schedule, openings, adjudication. This whole value is written as
+//! the first line of the records, so `--resume` and `merge` rebuild exactly the same run from it.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use super::clock::{parse_seconds, MoveLimits};
+use super::openings::OpeningConfig;
+use super::schedule::TournamentKind;
+
+/// One engine as the user described it with `--engine key=value ...`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EngineConfig {
+    pub name: String,
+    /// A program path, or `builtin:otau|random|greedy` for an in-process player.
+    pub cmd: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dir: Option<PathBuf>,
+    /// `option.Name=value`, sent with `setoption` after the handshake, in the order given.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<(String, String)>,
+    pub limits: MoveLimits,
+}
+
+/// The built-in players, run in process.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Builtin {
+    Otau,
+    Random,
+    Greedy,
+}
+
+impl EngineConfig {
+    /// The built-in player named by `cmd`, if it names one.
+    pub fn builtin(&self) -> Option<Result<Builtin, String>> {
+        let which = self.cmd.strip_prefix("builtin:")?;
+        Some(match which {
+            "otau" => Ok(Builtin::Otau),
+            "random" => Ok(Builtin::Random),
+            "greedy" => Ok(Builtin::Greedy),
+            other => Err(format!(
+                "unknown built-in player '{other}' (builtin:otau, builtin:random, builtin:greedy)"
+            )),
+        })
+    }
+}
+
+/// An engine spec not yet complete: `--each` keys apply first, the engine's own keys override.
+#[derive(Clone, Debug, Default)]
+pub struct EngineSpec {
+    pub pairs: Vec<(String, String)>,
+}
+
+impl EngineSpec {
+    /// Splits `key=value` tokens.
+    pub fn parse(tokens: &[String]) -> Result<EngineSpec, String> {
+        let mut pairs = Vec::new();
+        for t in tokens {
+            let (k, v) = t
+                .split_once('=')
+                .ok_or_else(|| format!("'{t}' is not key=value"))?;
+            if k.is_empty() {
+                return Err(format!("'{t}' has an empty key"));
+            }
+            pairs.push((k.to_string(), v.to_string()));
+        }
+        Ok(EngineSpec { pairs })
+    }
+
+    /// Builds the engine from `--each` defaults and this engine's own keys.
+    pub fn build(&self, each: &EngineSpec, index: usize) -> Result<EngineConfig, String> {
+        let mut e = EngineConfig {
+            name: String::new(),
+            cmd: String::new(),
+            args: Vec::new(),
+            dir: None,
+            options: Vec::new(),
+            limits: MoveLimits {
+                timeout_ms: MoveLimits::DEFAULT_TIMEOUT_MS,
+                ..MoveLimits::default()
+            },
+        };
+        for (k, v) in each.pairs.iter().chain(&self.pairs) {
+            let num = |what: &str| -> Result<u64, String> {
+                v.parse::<u64>()
+                    .map_err(|_| format!("{k}={v}: {what} must be a whole number"))
+            };
+            let secs =
+                || parse_seconds(v).ok_or_else(|| format!("{k}={v}: not a number of seconds"));
+            match k.as_str() {
+                "name" => e.name = v.clone(),
+                "cmd" => e.cmd = v.clone(),
+                "args" => e.args = split_args(v)?,
+                "dir" => e.dir = Some(PathBuf::from(v)),
+                "tc" => e.limits.tc = Some(v.parse()?),
+                "st" => {
+                    e.limits.movetime_ms = Some(secs()?.max(1));
+                }
+                "depth" => {
+                    e.limits.depth =
+                        Some(u32::try_from(num("depth")?.max(1)).map_err(|_| "depth too large")?)
+                }
+                "nodes" => e.limits.nodes = Some(num("nodes")?.max(1)),
+                "timemargin" => e.limits.timemargin_ms = num("timemargin (ms)")?,
+                "timeout" => e.limits.timeout_ms = secs()?.max(1),
+                key => match key.strip_prefix("option.") {
+                    Some(name) if !name.is_empty() => {
+                        e.options.retain(|(n, _)| n != name);
+                        e.options.push((name.to_string(), v.clone()));
+                    }
+                    _ => {
+                        return Err(format!(
+                            "unknown engine key '{k}' (name, cmd, args, dir, option.NAME, tc, st, \
+                             depth, nodes, timemargin, timeout)"
+                        ))
+                    }
+                },
+            }
+        }
+        if e.cmd.is_empty() {
+            return Err(format!("engine {} has no cmd=", index + 1));
+        }
+        if let Some(Err(why)) = e.builtin() {
+            return Err(why);
+        }
+        if e.name.is_empty() {
+            e.name = match e.builtin() {
+                Some(_) => e.cmd.trim_start_matches("builtin:").to_string(),
+                None => std::path::Path::new(&e.cmd)
+                    .file_name()
+                    .map_or(e.cmd.clone(), |f| f.to_string_lossy().into_owned()),
+            };
+        }
+        let l = &e.limits;
+        if l.tc.is_none() && l.movetime_ms.is_none() && l.depth.is_none() && l.nodes.is_none() {
+            return Err(format!(
+                "engine {}: no limit given (tc=, st=, depth= or nodes=; --each applies one to all)",
+                e.name
+            ));
+        }
+        Ok(e)
+    }
+}
+
+/// Splits an `args=` value at whitespace, keeping single- or double-quoted parts together.
+pub fn split_args(s: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut in_word = false;
+    let mut quote: Option<char> = None;
+    for c in s.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => cur.push(c),
+            None if c == '"' || c == '\'' => {
+                quote = Some(c);
+                in_word = true;
+            }
+            None if c.is_whitespace() => {
+                if in_word {
+                    out.push(std::mem::take(&mut cur));
+                    in_word = false;
+                }
+            }
+            None => {
+                cur.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if quote.is_some() {
+        return Err(format!("args=\"{s}\": unclosed quote"));
+    }
+    if in_word {
+        out.push(cur);
+    }
+    Ok(out)
+}
+
+/// A whole run, as recorded in the records' first line.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunConfig {
+    /// Game id.
+    pub game: String,
+    pub engines: Vec<EngineConfig>,
+    pub tournament: TournamentKind,
+    /// Rounds: each pairing plays one opening twice per round, colours swapped.
+    pub rounds: u32,
+    /// `--games`: total games cut from the schedule (rounded up to whole pairs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub games: Option<u64>,
+    pub seed: u64,
+    pub openings: OpeningConfig,
+    /// `--max-plies`: games still running after this many plies are scored by stones held.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_plies: Option<u32>,
+    /// A player holding more than half of all stones in their store has won: stop there.
+    pub adjudicate_decided: bool,
+    /// Longest wait for `ugiok` and for `readyok`, in ms.
+    pub startup_timeout_ms: u64,
+    /// Start failures in a row after which an engine's remaining games are forfeited.
+    pub max_start_failures: u32,
+    /// `--sprt`: stop when the test on the first two engines decides.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<crate::stats::SprtConfig>,
+}
+
+impl RunConfig {
+    /// The engines' names, in the order given.
+    pub fn engine_names(&self) -> Vec<String> {
+        self.engines.iter().map(|e| e.name.clone()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(s: &str) -> EngineSpec {
+        EngineSpec::parse(&s.split(' ').map(String::from).collect::<Vec<_>>()).unwrap()
+    }
+
+    #[test]
+    fn engine_keys_and_each_defaults() {
+        let each = spec("depth=3 option.Hash=16");
+        let e = spec("cmd=/usr/bin/eng name=A option.Hash=32 tc=10+0.1")
+            .build(&each, 0)
+            .unwrap();
+        assert_eq!(e.name, "A");
+        assert_eq!(e.limits.depth, Some(3));
+        assert_eq!(e.limits.tc.unwrap().inc_ms, 100);
+        assert_eq!(e.options, vec![("Hash".to_string(), "32".to_string())]);
+        let e = spec("cmd=/usr/bin/eng st=0.5")
+            .build(&EngineSpec::default(), 0)
+            .unwrap();
+        assert_eq!(e.name, "eng");
+        assert_eq!(e.limits.movetime_ms, Some(500));
+        let b = spec("cmd=builtin:random depth=1")
+            .build(&EngineSpec::default(), 0)
+            .unwrap();
+        assert_eq!(b.name, "random");
+        assert_eq!(b.builtin(), Some(Ok(Builtin::Random)));
+    }
+
+    #[test]
+    fn bad_engine_specs_are_explained() {
+        let none = EngineSpec::default();
+        assert!(spec("name=x").build(&none, 0).unwrap_err().contains("cmd"));
+        assert!(spec("cmd=x")
+            .build(&none, 0)
+            .unwrap_err()
+            .contains("no limit"));
+        assert!(spec("cmd=x depth=z")
+            .build(&none, 0)
+            .unwrap_err()
+            .contains("whole number"));
+        assert!(spec("cmd=x colour=red")
+            .build(&none, 0)
+            .unwrap_err()
+            .contains("unknown engine key"));
+        assert!(spec("cmd=builtin:magic depth=1").build(&none, 0).is_err());
+        assert!(EngineSpec::parse(&["novalue".into()]).is_err());
+    }
+
+    #[test]
+    fn args_split_with_quotes() {
+        assert_eq!(
+            split_args(r#"--a 1 "two words" 'x y'"#).unwrap(),
+            vec!["--a", "1", "two words", "x y"]
+        );
+        assert!(split_args("\"open").is_err());
+    }
+}

@@ -1,0 +1,169 @@
+//! Misbehaving engines for the arena's fault tests: `otau-arena fake-engine <mode>` (a hidden
+//! subcommand) speaks just enough UGI to play, then fails in the way its mode names.
+//!
+//! Kept in the library (not under tests/) so the test binary and the arena binary share it; it
+//! is not part of the arena's interface.
+
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+use crate::games::{AnyGame, Game, GameLine, Variant};
+
+/// How the fake engine misbehaves.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum FakeMode {
+    /// Plays legal moves (deterministic: a hash of the position picks the move).
+    Ok,
+    /// Exits before the handshake.
+    CrashStart,
+    /// Never answers `ugi`.
+    StallStart,
+    /// Plays two moves, then exits on the next `go`.
+    CrashMid,
+    /// Answers everything but `go`.
+    NoAnswer,
+    /// Answers each `go` only after 600 ms, ignoring `stop` meanwhile.
+    Late,
+    /// Plays one legal move, then an illegal one.
+    Illegal,
+    /// Sends binary junk and an over-long line, then an unreadable move.
+    Garbage,
+    /// Floods `info` lines after `go`, never reading its input again.
+    Flood,
+    /// Plays well, but ignores `quit` and EOF, and leaves a helper process running.
+    IgnoreQuit,
+}
+
+/// Runs the fake engine over the given streams; returns the process exit code.
+pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
+    if mode == FakeMode::CrashStart {
+        return 3;
+    }
+    if mode == FakeMode::IgnoreQuit {
+        // A helper in the engine's process group (blocked on a pipe nobody writes, carrying the
+        // same command-line tag): the arena must kill it too.
+        if let Ok(exe) = std::env::current_exe() {
+            let helper = std::process::Command::new(exe)
+                .args(["fake-engine", "stall-start"])
+                .args(std::env::args().skip(3))
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::null())
+                .spawn();
+            if let Ok(child) = helper {
+                std::mem::forget(child);
+            }
+        }
+    }
+    let mut variant = Variant::TOGUZ;
+    let mut line = GameLine::new(AnyGame::start(variant));
+    let mut gos = 0u32;
+    let mut moves_in_game = 0u32;
+    let say = |out: &mut dyn Write, s: &str| {
+        let _ = writeln!(out, "{s}");
+        let _ = out.flush();
+    };
+    for text in input.lines() {
+        let Ok(text) = text else { break };
+        let mut tokens = text.split_ascii_whitespace();
+        match tokens.next() {
+            Some("ugi" | "uci") => {
+                if mode == FakeMode::StallStart {
+                    continue;
+                }
+                say(&mut out, "id name fake-engine");
+                say(
+                    &mut out,
+                    "option name Game type string default toguz-kumalak",
+                );
+                say(&mut out, "ugiok");
+            }
+            Some("isready") => say(&mut out, "readyok"),
+            Some("setoption") => {
+                let rest: Vec<&str> = tokens.collect();
+                if rest.len() == 4 && rest[1] == "Game" {
+                    if let Ok(v) = rest[3].parse() {
+                        variant = v;
+                        line = GameLine::new(AnyGame::start(variant));
+                    }
+                }
+            }
+            Some("uginewgame") => moves_in_game = 0,
+            Some("position") => {
+                if let Some(l) = parse_position(&text, variant) {
+                    line = l;
+                }
+            }
+            Some("go") => {
+                gos += 1;
+                moves_in_game += 1;
+                let legal = line.position().legal_moves();
+                let pick = |line: &GameLine<AnyGame>| {
+                    if legal.is_empty() {
+                        "none".to_string()
+                    } else {
+                        let i = (line.position().hash() % legal.len() as u64) as usize;
+                        line.position().move_name(legal[i])
+                    }
+                };
+                match mode {
+                    FakeMode::CrashMid if gos > 2 => return 1,
+                    FakeMode::NoAnswer => {}
+                    FakeMode::Late => {
+                        std::thread::sleep(Duration::from_millis(600));
+                        say(&mut out, &format!("bestmove {}", pick(&line)));
+                    }
+                    FakeMode::Illegal if moves_in_game > 1 => {
+                        let pos = line.position();
+                        let side = pos.side_to_move();
+                        let empty = pos.row(side).iter().position(|&n| n == 0);
+                        let token = match empty {
+                            Some(i) => (i + 1).to_string(),
+                            None => (pos.holes() + 1).to_string(),
+                        };
+                        say(&mut out, &format!("bestmove {token}"));
+                    }
+                    FakeMode::Garbage => {
+                        let _ = out.write_all(b"\xff\xfe\x00junk\x07\n");
+                        let _ = out.write_all(&vec![b'z'; 100_000]);
+                        say(&mut out, "");
+                        say(&mut out, "bestmove \u{1}@#!");
+                    }
+                    FakeMode::Flood => loop {
+                        let info = "info depth 1 score cp 0 nodes 1 pv 1 ".repeat(20);
+                        if writeln!(out, "{info}").is_err() {
+                            return 1;
+                        }
+                    },
+                    _ => {
+                        say(&mut out, "info depth 1 score cp 0 nodes 1");
+                        say(&mut out, &format!("bestmove {}", pick(&line)));
+                    }
+                }
+            }
+            Some("quit") if mode != FakeMode::IgnoreQuit => return 0,
+            _ => {}
+        }
+    }
+    if mode == FakeMode::IgnoreQuit {
+        std::thread::sleep(Duration::from_secs(300));
+    }
+    0
+}
+
+fn parse_position(text: &str, variant: Variant) -> Option<GameLine<AnyGame>> {
+    let rest = text.strip_prefix("position")?.trim();
+    let (start, moves) = match rest.find("moves") {
+        Some(i) => (rest[..i].trim(), rest[i + 5..].trim()),
+        None => (rest, ""),
+    };
+    let pos = if start == "startpos" {
+        AnyGame::start(variant)
+    } else {
+        AnyGame::from_position(start.strip_prefix("fen")?.trim()).ok()?
+    };
+    let mut line = GameLine::new(pos);
+    for m in moves.split_ascii_whitespace() {
+        line.play_token(m).ok()?;
+    }
+    Some(line)
+}

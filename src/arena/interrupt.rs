@@ -1,0 +1,61 @@
+//! Ctrl-C (SIGINT) and SIGTERM: stop cleanly, kill every engine, keep what is recorded.
+//!
+//! The signal handler only sets a flag (the one thing a handler may safely do). Every engine read
+//! polls the flag within 100 ms, so workers drop their game unrecorded and end their engines; a
+//! watcher thread also kills all engine process groups at once, so a long think cannot delay the
+//! exit. A second signal exits immediately after killing the engines.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Once;
+use std::time::Duration;
+
+static REQUESTED: AtomicBool = AtomicBool::new(false);
+static COUNT: AtomicUsize = AtomicUsize::new(0);
+static INSTALL: Once = Once::new();
+
+/// Whether the user asked the arena to stop.
+pub fn requested() -> bool {
+    REQUESTED.load(Ordering::Relaxed)
+}
+
+/// Marks a stop as requested (the signal handler, and tests).
+pub fn request() {
+    REQUESTED.store(true, Ordering::SeqCst);
+}
+
+extern "C" fn on_signal(_: libc::c_int) {
+    REQUESTED.store(true, Ordering::SeqCst);
+    COUNT.fetch_add(1, Ordering::SeqCst);
+}
+
+/// Installs the SIGINT/SIGTERM handlers and the watcher thread (once per process).
+pub fn install() {
+    INSTALL.call_once(|| {
+        // SAFETY: the handler only touches atomics; sigaction is given a zeroed, filled struct.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_signal as *const () as usize;
+            libc::sigemptyset(&mut action.sa_mask);
+            action.sa_flags = libc::SA_RESTART;
+            libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
+            libc::sigaction(libc::SIGTERM, &action, std::ptr::null_mut());
+        }
+        let _ = std::thread::Builder::new()
+            .name("interrupt watcher".into())
+            .spawn(|| {
+                let mut killed_at = 0;
+                loop {
+                    std::thread::sleep(Duration::from_millis(50));
+                    let count = COUNT.load(Ordering::SeqCst);
+                    if count > killed_at {
+                        killed_at = count;
+                        super::process::kill_all();
+                        if count >= 2 {
+                            eprintln!("otau-arena: interrupted twice, exiting now");
+                            std::process::exit(130);
+                        }
+                    }
+                }
+            });
+    });
+}

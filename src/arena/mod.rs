@@ -1,0 +1,36 @@
+//! The arena: engine-vs-engine matches, refereed by the library's own rules.
+//!
+//! Split like fastchess, one concern per module:
+//! - [`process`]: engine processes (spawn without a shell, process groups, bounded reader,
+//!   stderr logs, kill on every path) and in-process engines behind the same interface;
+//! - [`client`]: the UGI client (handshake, options, `go`/`bestmove`, the `isready` fence);
+//! - [`clock`]: time controls and the arena's clocks;
+//! - [`openings`]: seeded random, balanced, or file openings;
+//! - [`schedule`]: round robin and gauntlet pairings, shards;
+//! - [`referee`]: one game, every move checked, every termination named;
+//! - [`records`] and [`pgn`]: JSON-lines events and PGN;
+//! - [`tournament`]: workers, engine reuse and restarts, forfeits, resume;
+//! - [`merge`]: joining shards;
+//! - [`results`]: the minimal results table; [`progress`]: what the user sees;
+//! - [`cli`]: the command line; [`interrupt`]: Ctrl-C.
+//!
+//! The protocol and file formats are documented in `protocol/arena.md`.
+
+pub mod builtin;
+pub mod cli;
+pub mod client;
+pub mod clock;
+pub mod config;
+#[doc(hidden)]
+pub mod fake_engine;
+pub mod interrupt;
+pub mod merge;
+pub mod openings;
+pub mod pgn;
+pub mod process;
+pub mod progress;
+pub mod records;
+pub mod referee;
+pub mod results;
+pub mod schedule;
+pub mod tournament;

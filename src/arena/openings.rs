@@ -1,0 +1,423 @@
+//! Openings: seeded random plies, balanced by a short search, or read from a file.
+//!
+//! The opening of pair P depends only on the seed, P and the openings before it (which it must
+//! not repeat), so a resumed run and every shard regenerate exactly the same openings.
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::games::{AnyGame, Game, GameLine, Move, Variant};
+use crate::search::{Limits, Options, Score, Searcher};
+
+/// How openings are made when no file is given.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OpeningPolicy {
+    /// Uniformly random legal plies.
+    #[default]
+    Random,
+    /// Random plies, redrawn until a short search scores the position within the margin.
+    Balanced,
+}
+
+/// The order in which a file's openings are used.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FileOrder {
+    #[default]
+    Sequential,
+    /// Shuffled once by the run's seed.
+    Random,
+}
+
+/// `--openings plies=N policy=random|balanced margin=CP depth=D file=FILE order=sequential|random`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OpeningConfig {
+    pub plies: u32,
+    pub policy: OpeningPolicy,
+    /// Balanced: the largest |score| accepted, in centi-stones.
+    pub margin_cp: i32,
+    /// Balanced: the depth of the judging search.
+    pub depth: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<PathBuf>,
+    pub order: FileOrder,
+}
+
+impl Default for OpeningConfig {
+    fn default() -> Self {
+        OpeningConfig {
+            plies: 4,
+            policy: OpeningPolicy::Random,
+            margin_cp: 300,
+            depth: 4,
+            file: None,
+            order: FileOrder::Sequential,
+        }
+    }
+}
+
+impl OpeningConfig {
+    /// Parses the `--openings` key=value list.
+    pub fn parse(tokens: &[String]) -> Result<OpeningConfig, String> {
+        let mut c = OpeningConfig::default();
+        for t in tokens {
+            let (k, v) = t
+                .split_once('=')
+                .ok_or_else(|| format!("--openings: '{t}' is not key=value"))?;
+            let num = || {
+                v.parse::<u32>()
+                    .map_err(|_| format!("--openings {k}={v}: not a whole number"))
+            };
+            match k {
+                "plies" => c.plies = num()?,
+                "policy" => {
+                    c.policy = match v {
+                        "random" => OpeningPolicy::Random,
+                        "balanced" => OpeningPolicy::Balanced,
+                        _ => return Err(format!("--openings policy={v}: random or balanced")),
+                    }
+                }
+                "margin" => c.margin_cp = num()? as i32,
+                "depth" => c.depth = num()?.max(1),
+                "file" => c.file = Some(PathBuf::from(v)),
+                "order" => {
+                    c.order = match v {
+                        "sequential" => FileOrder::Sequential,
+                        "random" => FileOrder::Random,
+                        _ => return Err(format!("--openings order={v}: sequential or random")),
+                    }
+                }
+                _ => {
+                    return Err(format!(
+                        "--openings: unknown key '{k}' (plies, policy, margin, depth, file, order)"
+                    ))
+                }
+            }
+        }
+        Ok(c)
+    }
+}
+
+/// An opening: a start position and the moves played from it before the engines take over.
+#[derive(Clone, Debug)]
+pub struct Opening {
+    pub start: AnyGame,
+    pub moves: Vec<Move>,
+}
+
+impl Opening {
+    /// The game so far, ready for the first engine move.
+    pub fn line(&self) -> GameLine<AnyGame> {
+        let mut line = GameLine::new(self.start.clone());
+        for &mv in &self.moves {
+            line.play(mv).expect("opening moves were checked when made");
+        }
+        line
+    }
+
+    /// The moves as protocol tokens.
+    pub fn move_names(&self) -> Vec<String> {
+        let mut pos = self.start.clone();
+        self.moves
+            .iter()
+            .map(|&mv| {
+                let name = pos.move_name(mv);
+                pos.play(mv);
+                name
+            })
+            .collect()
+    }
+}
+
+/// Tries per pair before a repeat is accepted (the space is taken as exhausted).
+const MAX_DRAWS: u32 = 500;
+
+/// Makes the openings of a run in pair order, never repeating one while new ones can be found.
+pub struct OpeningBook {
+    config: OpeningConfig,
+    variant: Variant,
+    seed: u64,
+    /// The file's openings, in the order they are used.
+    file: Vec<Opening>,
+    made: Vec<Opening>,
+    seen: HashSet<u64>,
+    searcher: Option<Searcher>,
+    /// Openings have started repeating.
+    exhausted: bool,
+    /// What to tell the user about it, until taken.
+    note: Option<String>,
+}
+
+impl OpeningBook {
+    /// Reads and checks the file (every line, up front) or prepares the generator.
+    pub fn new(config: &OpeningConfig, variant: Variant, seed: u64) -> Result<OpeningBook, String> {
+        let mut file = Vec::new();
+        if let Some(path) = &config.file {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("opening file {}: {e}", path.display()))?;
+            for (i, raw) in text.lines().enumerate() {
+                let line = raw.trim();
+                if line.is_empty() || line.starts_with('#') {
+                    continue;
+                }
+                let o = parse_opening_line(line, variant)
+                    .map_err(|e| format!("{} line {}: {e}", path.display(), i + 1))?;
+                file.push(o);
+            }
+            if file.is_empty() {
+                return Err(format!("opening file {} holds no opening", path.display()));
+            }
+            if config.order == FileOrder::Random {
+                file.shuffle(&mut ChaCha8Rng::seed_from_u64(seed ^ 0x0BE1_1F11_E5EE_D000));
+            }
+        }
+        let searcher =
+            (config.policy == OpeningPolicy::Balanced && config.file.is_none()).then(|| {
+                Searcher::new(Options {
+                    hash_mb: 1,
+                    ..Options::default()
+                })
+            });
+        Ok(OpeningBook {
+            config: config.clone(),
+            variant,
+            seed,
+            file,
+            made: Vec::new(),
+            seen: HashSet::new(),
+            searcher,
+            exhausted: false,
+            note: None,
+        })
+    }
+
+    /// The opening of pair `pair`.
+    pub fn get(&mut self, pair: u64) -> Opening {
+        if !self.file.is_empty() {
+            let n = self.file.len() as u64;
+            if pair >= n {
+                self.exhausted(format!(
+                    "all {n} openings of the file are used: openings repeat from here"
+                ));
+            }
+            return self.file[(pair % n) as usize].clone();
+        }
+        while self.made.len() as u64 <= pair {
+            let next = self.made.len() as u64;
+            let o = self.generate(next);
+            self.made.push(o);
+        }
+        self.made[pair as usize].clone()
+    }
+
+    fn generate(&mut self, pair: u64) -> Opening {
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+        rng.set_stream(pair);
+        let start = AnyGame::start(self.variant);
+        let mut last = None;
+        for _ in 0..MAX_DRAWS {
+            let Some(o) = self.random_walk(&start, &mut rng) else {
+                continue;
+            };
+            let key = o.line().position().hash();
+            if self.seen.contains(&key) || !self.balanced(&o) {
+                last = Some(o);
+                continue;
+            }
+            self.seen.insert(key);
+            return o;
+        }
+        let distinct = self.seen.len();
+        self.exhausted(format!(
+            "no new opening found for pair {pair} after {MAX_DRAWS} draws ({distinct} distinct so \
+             far): openings repeat from here"
+        ));
+        last.unwrap_or(Opening {
+            start,
+            moves: Vec::new(),
+        })
+    }
+
+    fn exhausted(&mut self, note: String) {
+        if !self.exhausted {
+            self.exhausted = true;
+            self.note = Some(note);
+        }
+    }
+
+    /// Whether openings have started repeating.
+    pub fn is_exhausted(&self) -> bool {
+        self.exhausted
+    }
+
+    /// The note about exhaustion, once.
+    pub fn take_note(&mut self) -> Option<String> {
+        self.note.take()
+    }
+
+    /// `plies` uniformly random legal plies; None if the game ended on the way.
+    fn random_walk(&self, start: &AnyGame, rng: &mut ChaCha8Rng) -> Option<Opening> {
+        let mut line = GameLine::new(start.clone());
+        let mut moves = Vec::with_capacity(self.config.plies as usize);
+        for _ in 0..self.config.plies {
+            let legal = line.position().legal_moves();
+            if legal.is_empty() || line.is_over() {
+                return None;
+            }
+            let mv = legal[rng.gen_range(0..legal.len())];
+            line.play(mv).ok()?;
+            moves.push(mv);
+        }
+        (!line.is_over()).then(|| Opening {
+            start: start.clone(),
+            moves,
+        })
+    }
+
+    fn balanced(&mut self, o: &Opening) -> bool {
+        let Some(searcher) = self.searcher.as_mut() else {
+            return true;
+        };
+        searcher.new_game();
+        let limits = Limits {
+            depth: Some(self.config.depth),
+            ..Limits::default()
+        };
+        let report = searcher.search(&o.line(), &limits, &AtomicBool::new(false), &mut |_| {});
+        match report.info.score {
+            Score::Cp(cp) => cp.abs() <= self.config.margin_cp,
+            Score::Mate(_) => false,
+        }
+    }
+}
+
+/// A line of an opening file: a position string (optionally followed by `moves ...`), or a list
+/// of moves from the game's start position (move numbers like `1.` are skipped).
+fn parse_opening_line(line: &str, variant: Variant) -> Result<Opening, String> {
+    let first = line.split_ascii_whitespace().next().unwrap_or("");
+    let (start, moves_text) = if first.parse::<Variant>().is_ok() {
+        let (pos, moves) = match line.find(" moves") {
+            Some(i) => (&line[..i], line[i + 6..].trim()),
+            None => (line, ""),
+        };
+        let start = AnyGame::from_position(pos).map_err(|e| e.to_string())?;
+        if start.variant() != variant {
+            return Err(format!(
+                "the position is {}, the run plays {variant}",
+                start.variant()
+            ));
+        }
+        (start, moves)
+    } else {
+        (AnyGame::start(variant), line)
+    };
+    let mut game = GameLine::new(start.clone());
+    let mut moves = Vec::new();
+    for token in moves_text.split_ascii_whitespace() {
+        if token.ends_with('.') && token[..token.len() - 1].bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let (mv, _) = game.play_token(token).map_err(|e| e.to_string())?;
+        moves.push(mv);
+    }
+    if game.is_over() {
+        return Err("the game is already over after this opening".into());
+    }
+    Ok(Opening { start, moves })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(s: &str) -> OpeningConfig {
+        OpeningConfig::parse(&s.split(' ').map(String::from).collect::<Vec<_>>()).unwrap()
+    }
+
+    #[test]
+    fn random_openings_are_seeded_and_distinct() {
+        let mut a = OpeningBook::new(&cfg("plies=6"), Variant::TOGUZ, 7).unwrap();
+        let mut b = OpeningBook::new(&cfg("plies=6"), Variant::TOGUZ, 7).unwrap();
+        let mut c = OpeningBook::new(&cfg("plies=6"), Variant::TOGUZ, 8).unwrap();
+        let first: Vec<_> = (0..20).map(|p| a.get(p).moves).collect();
+        // Same seed, asked out of order: the same openings.
+        assert_eq!(b.get(19).moves, first[19]);
+        assert_eq!(b.get(3).moves, first[3]);
+        assert_ne!(c.get(0).moves, first[0]);
+        let distinct: HashSet<_> = first.iter().collect();
+        assert_eq!(distinct.len(), 20);
+        assert!(first.iter().all(|m| m.len() == 6));
+        assert!(!a.is_exhausted());
+    }
+
+    #[test]
+    fn balanced_openings_are_judged_and_reproducible() {
+        let c = cfg("plies=6 policy=balanced margin=200 depth=2");
+        let mut a = OpeningBook::new(&c, Variant::TOGUZ, 3).unwrap();
+        let mut b = OpeningBook::new(&c, Variant::TOGUZ, 3).unwrap();
+        for pair in 0..4 {
+            let o = a.get(pair);
+            assert_eq!(o.moves.len(), 6);
+            assert_eq!(o.moves, b.get(pair).moves);
+            // Within the margin by the same judge.
+            let mut judge = Searcher::new(Options::default());
+            let limits = Limits {
+                depth: Some(2),
+                ..Limits::default()
+            };
+            let r = judge.search(&o.line(), &limits, &AtomicBool::new(false), &mut |_| {});
+            assert!(matches!(r.info.score, Score::Cp(cp) if cp.abs() <= 200));
+        }
+    }
+
+    #[test]
+    fn a_small_space_is_reported_exhausted() {
+        // One ply of Toguz Kumalak: 9 distinct positions.
+        let mut book = OpeningBook::new(&cfg("plies=1"), Variant::TOGUZ, 1).unwrap();
+        let firsts: HashSet<_> = (0..9).map(|p| book.get(p).moves).collect();
+        assert_eq!(firsts.len(), 9);
+        assert!(!book.is_exhausted());
+        book.get(9);
+        assert!(book.take_note().is_some());
+        book.get(10);
+        assert!(book.take_note().is_none(), "said once");
+    }
+
+    #[test]
+    fn file_openings_are_checked() {
+        let dir = std::env::temp_dir().join(format!("otau-openings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("o.txt");
+        std::fs::write(
+            &path,
+            "# comment\n1. 87 2\n\ntoguz-kumalak 9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0/0 -/- s 1 moves 3\n",
+        )
+        .unwrap();
+        let mut c = cfg("plies=0");
+        c.file = Some(path.clone());
+        let mut book = OpeningBook::new(&c, Variant::TOGUZ, 0).unwrap();
+        assert_eq!(book.get(0).move_names(), vec!["8", "2"]);
+        assert_eq!(book.get(1).move_names(), vec!["3"]);
+        assert_eq!(book.get(2).move_names(), vec!["8", "2"]);
+        assert!(book.is_exhausted());
+        std::fs::write(&path, "1. 87 2\n5 0\n").unwrap();
+        let err = OpeningBook::new(&c, Variant::TOGUZ, 0).err().unwrap();
+        assert!(err.contains("line 2"), "{err}");
+        assert!(OpeningBook::new(&c, Variant::BESTEMSHE, 0).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn bad_opening_options() {
+        for bad in ["plies", "plies=x", "policy=best", "order=up", "colour=1"] {
+            assert!(OpeningConfig::parse(&[bad.to_string()]).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,596 @@
+//! Engine processes: spawning, the bounded line reader, and killing on every path.
+//!
+//! An engine is a line stream in and a line stream out. [`EngineIo`] hides whether the other end
+//! is a child process (an external engine, or a test engine) or a thread running an in-process
+//! UGI loop over pipes (the built-in players): the UGI client above sees the same thing either way.
+//!
+//! What a hostile or broken engine cannot do to the arena:
+//! - hang it: every read has a deadline ([`EngineIo::recv`]);
+//! - exhaust its memory: a line longer than [`MAX_LINE`] is cut, and at most [`QUEUE_LINES`] lines
+//!   wait in memory; when the queue is full the reader stops reading and the engine blocks on its
+//!   own pipe;
+//! - eat its CPU: the reader takes at most [`MAX_BYTES_PER_SEC`] from the engine;
+//! - fill the disk: stderr goes to the engine's log file up to [`MAX_LOG_BYTES`] per process;
+//! - outlive it: every child runs in its own process group, which is SIGKILLed on every path
+//!   (game end, fault, drop, Ctrl-C through [`kill_all`]), and is asked to die with the arena's
+//!   thread through `PR_SET_PDEATHSIG`, so even `kill -9` of the arena leaves no engine behind.
+
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, TryRecvError};
+use std::sync::Mutex;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use super::interrupt;
+
+/// The longest line kept from an engine; the rest of a longer line is dropped.
+pub const MAX_LINE: usize = 16 * 1024;
+/// Lines waiting to be read by the client, at most.
+pub const QUEUE_LINES: usize = 256;
+/// The most bytes a second the reader takes from one engine.
+pub const MAX_BYTES_PER_SEC: usize = 8 * 1024 * 1024;
+/// Stderr bytes written to the log per engine process; the rest is dropped with a note.
+pub const MAX_LOG_BYTES: u64 = 16 * 1024 * 1024;
+
+/// What the engine said, as the reader hands it over.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Incoming {
+    /// One line, without its line end (invalid UTF-8 replaced).
+    Line(String),
+    /// A line longer than [`MAX_LINE`]: its start only.
+    TooLong(String),
+}
+
+/// Why [`EngineIo::recv`] returned no line.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum RecvError {
+    /// The deadline passed.
+    Timeout,
+    /// The engine closed its output (exited, crashed, or closed stdout).
+    Closed,
+    /// The user pressed Ctrl-C.
+    Interrupted,
+}
+
+/// What an engine process is: a command line with a working directory.
+#[derive(Clone, Debug)]
+pub struct Spawn<'a> {
+    pub program: &'a str,
+    pub args: &'a [String],
+    pub dir: Option<&'a Path>,
+    /// Where stderr is appended; `None` discards it.
+    pub log: Option<&'a Path>,
+}
+
+enum Peer {
+    Child {
+        child: Child,
+        pgid: i32,
+        registry_id: u64,
+    },
+    Thread(Option<JoinHandle<()>>),
+}
+
+/// A running engine: a writer to its input and a bounded, deadline-read queue of its output lines.
+pub struct EngineIo {
+    writer: Option<Box<dyn Write + Send>>,
+    lines: Receiver<(Instant, Incoming)>,
+    peer: Peer,
+    closed: bool,
+    /// When the reader got the last line [`EngineIo::recv`] returned.
+    last_arrival: Instant,
+}
+
+impl EngineIo {
+    /// Starts a child process without a shell, in its own process group.
+    pub fn spawn(spec: &Spawn<'_>) -> io::Result<EngineIo> {
+        let mut cmd = Command::new(spec.program);
+        cmd.args(spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(if spec.log.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            });
+        if let Some(dir) = spec.dir {
+            cmd.current_dir(dir);
+        }
+        configure_child(&mut cmd);
+        let mut child = cmd.spawn()?;
+        let pid = child.id() as i32;
+        let registry_id = register(pid);
+        let stdout = child.stdout.take().expect("piped stdout");
+        let stdin = child.stdin.take().expect("piped stdin");
+        if let (Some(stderr), Some(log)) = (child.stderr.take(), spec.log) {
+            spawn_log_copier(stderr, log, pid);
+        }
+        let lines = spawn_reader(stdout);
+        Ok(EngineIo {
+            writer: Some(Box::new(stdin)),
+            lines,
+            peer: Peer::Child {
+                child,
+                pgid: pid,
+                registry_id,
+            },
+            closed: false,
+            last_arrival: Instant::now(),
+        })
+    }
+
+    /// Runs `engine` on a thread, talking over two pipes exactly as a child process would.
+    pub fn in_process<F>(name: &str, engine: F) -> io::Result<EngineIo>
+    where
+        F: FnOnce(BufReader<io::PipeReader>, io::PipeWriter) + Send + 'static,
+    {
+        let (to_engine_r, to_engine_w) = io::pipe()?;
+        let (from_engine_r, from_engine_w) = io::pipe()?;
+        let thread = std::thread::Builder::new()
+            .name(format!("engine {name}"))
+            .spawn(move || engine(BufReader::new(to_engine_r), from_engine_w))?;
+        let lines = spawn_reader(from_engine_r);
+        Ok(EngineIo {
+            writer: Some(Box::new(to_engine_w)),
+            lines,
+            peer: Peer::Thread(Some(thread)),
+            closed: false,
+            last_arrival: Instant::now(),
+        })
+    }
+
+    /// The child's process id (None for an in-process engine).
+    pub fn pid(&self) -> Option<u32> {
+        match &self.peer {
+            Peer::Child { child, .. } => Some(child.id()),
+            Peer::Thread(_) => None,
+        }
+    }
+
+    /// Writes one line. An error means the engine is gone (broken pipe).
+    pub fn send(&mut self, line: &str) -> io::Result<()> {
+        self.send_all(&[line])
+    }
+
+    /// Writes lines in one system call (a `position` and its `go`: one write per ply).
+    pub fn send_all(&mut self, lines: &[&str]) -> io::Result<()> {
+        let w = self
+            .writer
+            .as_mut()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::BrokenPipe, "input closed"))?;
+        let mut buf = Vec::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+        for line in lines {
+            buf.extend_from_slice(line.as_bytes());
+            buf.push(b'\n');
+        }
+        w.write_all(&buf)?;
+        w.flush()
+    }
+
+    /// The next line that arrived before `deadline`, waiting for it at most until then. Waits in
+    /// short slices so a Ctrl-C is noticed at once even during a long think.
+    pub fn recv(&mut self, deadline: Instant) -> Result<Incoming, RecvError> {
+        if self.closed {
+            return Err(RecvError::Closed);
+        }
+        loop {
+            if interrupt::requested() {
+                return Err(RecvError::Interrupted);
+            }
+            let now = Instant::now();
+            let slice = deadline
+                .saturating_duration_since(now)
+                .min(Duration::from_millis(100));
+            // A line queued before the deadline counts even if we read it late: the deadline is
+            // for the engine, not for us. One that came later does not, so a flood cannot keep
+            // a late engine's think going.
+            let got = if slice.is_zero() {
+                self.lines.try_recv().map_err(|e| match e {
+                    TryRecvError::Empty => RecvTimeoutError::Timeout,
+                    TryRecvError::Disconnected => RecvTimeoutError::Disconnected,
+                })
+            } else {
+                self.lines.recv_timeout(slice)
+            };
+            match got {
+                Ok((at, _)) if at > deadline => return Err(RecvError::Timeout),
+                Ok((at, line)) => {
+                    self.last_arrival = at;
+                    return Ok(line);
+                }
+                Err(RecvTimeoutError::Timeout) if slice.is_zero() => {
+                    return Err(RecvError::Timeout)
+                }
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.closed = true;
+                    // Ctrl-C kills every engine: their end is the interrupt, not a crash.
+                    if interrupt::requested() {
+                        return Err(RecvError::Interrupted);
+                    }
+                    return Err(RecvError::Closed);
+                }
+            }
+        }
+    }
+
+    /// When the reader thread received the line last returned by [`EngineIo::recv`]: think
+    /// times are measured to it, so the arena's own delays are never charged to the engine.
+    pub fn last_arrival(&self) -> Instant {
+        self.last_arrival
+    }
+
+    /// How the process ended, once it has (for crash reports).
+    pub fn exit_status(&mut self) -> Option<String> {
+        match &mut self.peer {
+            Peer::Child { child, .. } => match child.try_wait() {
+                Ok(Some(status)) => Some(describe_status(status)),
+                _ => None,
+            },
+            Peer::Thread(t) => t
+                .as_ref()
+                .filter(|t| t.is_finished())
+                .map(|_| "engine thread ended".to_string()),
+        }
+    }
+
+    /// Ends the engine: `quit`, up to `grace` for it to exit by itself, then SIGKILL to its whole
+    /// process group, and reaps it. Safe to call more than once.
+    pub fn shutdown(&mut self, grace: Duration) {
+        if let Some(mut w) = self.writer.take() {
+            let _ = w.write_all(b"quit\n").and_then(|_| w.flush());
+            // Dropping the writer closes the engine's input: EOF is the last word.
+        }
+        match &mut self.peer {
+            Peer::Child {
+                child,
+                pgid,
+                registry_id,
+            } => {
+                if *registry_id == 0 {
+                    return;
+                }
+                let until = Instant::now() + grace;
+                while Instant::now() < until {
+                    if matches!(child.try_wait(), Ok(Some(_))) {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+                // Even an engine that exited may have left helpers in its group.
+                kill_group(*pgid);
+                let _ = child.kill();
+                let _ = child.wait();
+                unregister(*registry_id);
+                *registry_id = 0;
+            }
+            Peer::Thread(handle) => {
+                // A thread cannot be killed; a built-in engine ends on EOF. Wait briefly, then
+                // let it finish on its own (it holds nothing but memory).
+                if let Some(h) = handle.take() {
+                    let until = Instant::now() + grace.max(Duration::from_millis(200));
+                    while !h.is_finished() && Instant::now() < until {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                    if h.is_finished() {
+                        let _ = h.join();
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Drop for EngineIo {
+    fn drop(&mut self) {
+        self.shutdown(Duration::ZERO);
+    }
+}
+
+fn describe_status(status: std::process::ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exited with code {code}"),
+        (None, Some(sig)) => format!("killed by signal {sig}"),
+        _ => "exited".to_string(),
+    }
+}
+
+/// Own process group (so the whole group can be killed and a terminal's Ctrl-C reaches only the
+/// arena, which then ends the engines itself), and death with the spawning thread.
+fn configure_child(cmd: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    cmd.process_group(0);
+    let parent = std::process::id() as libc::pid_t;
+    // SAFETY: only async-signal-safe calls (prctl, getppid, kill) between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            // The arena may have died between fork and prctl: then nobody would send the signal.
+            if libc::getppid() != parent {
+                libc::kill(libc::getpid(), libc::SIGKILL);
+            }
+            Ok(())
+        });
+    }
+}
+
+fn kill_group(pgid: i32) {
+    if pgid > 0 {
+        // SAFETY: kill has no memory-safety preconditions.
+        unsafe {
+            libc::kill(-pgid, libc::SIGKILL);
+        }
+    }
+}
+
+/// Live child process groups, for [`kill_all`].
+static LIVE: Mutex<Option<HashMap<u64, i32>>> = Mutex::new(None);
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+fn register(pgid: i32) -> u64 {
+    let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+    LIVE.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get_or_insert_with(HashMap::new)
+        .insert(id, pgid);
+    id
+}
+
+fn unregister(id: u64) {
+    if let Some(map) = LIVE.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+        map.remove(&id);
+    }
+}
+
+/// SIGKILLs every live engine process group (Ctrl-C, fatal arena error). The owners still reap
+/// their children when they notice.
+pub fn kill_all() {
+    if let Some(map) = LIVE.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+        for &pgid in map.values() {
+            kill_group(pgid);
+        }
+    }
+}
+
+/// Number of engine processes alive (for tests and the final check).
+pub fn live_count() -> usize {
+    LIVE.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_ref()
+        .map_or(0, |m| m.len())
+}
+
+/// Reads lines on a thread into a bounded queue; ends when the engine closes its output or the
+/// receiving side is dropped.
+fn spawn_reader<R: Read + Send + 'static>(source: R) -> Receiver<(Instant, Incoming)> {
+    let (tx, rx) = sync_channel(QUEUE_LINES);
+    std::thread::Builder::new()
+        .name("engine reader".into())
+        .spawn(move || {
+            let mut reader = BufReader::with_capacity(64 * 1024, source);
+            let mut limiter = RateLimiter::new(MAX_BYTES_PER_SEC);
+            let mut line = Vec::with_capacity(256);
+            let mut too_long = false;
+            loop {
+                let chunk = match reader.fill_buf() {
+                    Ok([]) => break,
+                    Ok(c) => c,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(_) => break,
+                };
+                let (used, complete) = match chunk.iter().position(|&b| b == b'\n') {
+                    Some(i) => (i + 1, true),
+                    None => (chunk.len(), false),
+                };
+                let body = &chunk[..if complete { used - 1 } else { used }];
+                let room = MAX_LINE.saturating_sub(line.len());
+                line.extend_from_slice(&body[..body.len().min(room)]);
+                too_long |= body.len() > room;
+                reader.consume(used);
+                limiter.take(used);
+                if complete {
+                    if line.last() == Some(&b'\r') {
+                        line.pop();
+                    }
+                    let text = String::from_utf8_lossy(&line).into_owned();
+                    let item = if too_long {
+                        Incoming::TooLong(text.chars().take(80).collect())
+                    } else {
+                        Incoming::Line(text)
+                    };
+                    if tx.send((Instant::now(), item)).is_err() {
+                        return;
+                    }
+                    line.clear();
+                    too_long = false;
+                }
+            }
+        })
+        .expect("spawn engine reader thread");
+    rx
+}
+
+/// Caps the byte rate: sleeps once a second's budget is spent.
+struct RateLimiter {
+    budget: usize,
+    window_start: Instant,
+    used: usize,
+}
+
+impl RateLimiter {
+    fn new(budget: usize) -> Self {
+        RateLimiter {
+            budget,
+            window_start: Instant::now(),
+            used: 0,
+        }
+    }
+
+    fn take(&mut self, n: usize) {
+        self.used += n;
+        if self.used < self.budget {
+            return;
+        }
+        let elapsed = self.window_start.elapsed();
+        if elapsed < Duration::from_secs(1) {
+            std::thread::sleep(Duration::from_secs(1) - elapsed);
+        }
+        self.window_start = Instant::now();
+        self.used = 0;
+    }
+}
+
+/// Copies a child's stderr to its log file, up to [`MAX_LOG_BYTES`].
+fn spawn_log_copier(mut stderr: std::process::ChildStderr, log: &Path, pid: i32) {
+    let path: PathBuf = log.to_path_buf();
+    let _ = std::thread::Builder::new()
+        .name("engine stderr".into())
+        .spawn(move || {
+            let file = OpenOptions::new().create(true).append(true).open(&path);
+            let mut file: Option<File> = file.ok();
+            if let Some(f) = file.as_mut() {
+                let _ = writeln!(f, "--- pid {pid} started");
+            }
+            let mut written = 0u64;
+            let mut buf = [0u8; 8192];
+            loop {
+                let n = match stderr.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => n,
+                };
+                if let Some(f) = file.as_mut() {
+                    if written < MAX_LOG_BYTES {
+                        let keep = (n as u64).min(MAX_LOG_BYTES - written) as usize;
+                        let _ = f.write_all(&buf[..keep]);
+                        written += keep as u64;
+                        if written >= MAX_LOG_BYTES {
+                            let _ = writeln!(f, "\n--- pid {pid}: log limit reached, rest dropped");
+                        }
+                    }
+                }
+            }
+        });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str) -> EngineIo {
+        let args = vec!["-c".to_string(), script.to_string()];
+        EngineIo::spawn(&Spawn {
+            program: "/bin/sh",
+            args: &args,
+            dir: None,
+            log: None,
+        })
+        .unwrap()
+    }
+
+    fn soon() -> Instant {
+        Instant::now() + Duration::from_secs(5)
+    }
+
+    #[test]
+    fn lines_arrive_and_eof_is_closed() {
+        let mut io = sh("printf 'a\\r\\nb\\n'");
+        assert_eq!(io.recv(soon()), Ok(Incoming::Line("a".into())));
+        assert_eq!(io.recv(soon()), Ok(Incoming::Line("b".into())));
+        assert_eq!(io.recv(soon()), Err(RecvError::Closed));
+        io.shutdown(Duration::from_millis(100));
+    }
+
+    #[test]
+    fn long_lines_are_cut() {
+        let mut io = sh("head -c 100000 /dev/zero | tr '\\0' 'x'; echo; echo ok");
+        match io.recv(soon()) {
+            Ok(Incoming::TooLong(start)) => assert_eq!(start.len(), 80),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(io.recv(soon()), Ok(Incoming::Line("ok".into())));
+    }
+
+    #[test]
+    fn silent_engine_times_out_and_is_killed_with_its_group() {
+        let mut io = sh("sleep 30 & sleep 30");
+        let pid = io.pid().unwrap();
+        let t = Instant::now();
+        assert_eq!(
+            io.recv(Instant::now() + Duration::from_millis(150)),
+            Err(RecvError::Timeout)
+        );
+        assert!(t.elapsed() < Duration::from_secs(2));
+        io.shutdown(Duration::from_millis(10));
+        assert!(!Path::new(&format!("/proc/{pid}")).exists(), "reaped");
+        // The background sleep was in the same process group: it is gone too (zombies aside,
+        // which init reaps).
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while !live_in_group(pid as i32).is_empty() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert_eq!(live_in_group(pid as i32), Vec::<String>::new());
+    }
+
+    /// Non-zombie processes in a process group, from /proc.
+    fn live_in_group(pgid: i32) -> Vec<String> {
+        let mut out = Vec::new();
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+                continue;
+            };
+            // Fields after the parenthesised command: state, ppid, pgrp, ...
+            let Some(rest) = stat.rsplit_once(") ").map(|(_, r)| r) else {
+                continue;
+            };
+            let f: Vec<&str> = rest.split(' ').collect();
+            if f.len() > 2 && f[2] == pgid.to_string() && f[0] != "Z" {
+                out.push(stat);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_flood_cannot_hold_a_read_past_its_deadline() {
+        let mut io = sh("yes 'info depth 1 score cp 0 nodes 1 pv 1 2 3 4 5 6 7 8 9'");
+        let t = Instant::now();
+        let deadline = t + Duration::from_millis(200);
+        let mut lines = 0u64;
+        let end = loop {
+            match io.recv(deadline) {
+                Ok(_) => lines += 1,
+                Err(e) => break e,
+            }
+            assert!(t.elapsed() < Duration::from_secs(2), "still reading");
+        };
+        assert_eq!(end, RecvError::Timeout);
+        assert!(lines > 100);
+        // The reader takes at most MAX_BYTES_PER_SEC: the flood is throttled, not buffered.
+        assert!(lines * 50 < 2 * MAX_BYTES_PER_SEC as u64);
+        io.shutdown(Duration::ZERO);
+    }
+
+    #[test]
+    fn in_process_engine_looks_the_same() {
+        let mut io = EngineIo::in_process("echo", |input, mut output| {
+            for line in input.lines() {
+                let line = line.unwrap();
+                if line == "quit" {
+                    break;
+                }
+                writeln!(output, "echo {line}").unwrap();
+            }
+        })
+        .unwrap();
+        io.send("hello").unwrap();
+        assert_eq!(io.recv(soon()), Ok(Incoming::Line("echo hello".into())));
+        io.shutdown(Duration::from_millis(100));
+        assert_eq!(io.recv(soon()), Err(RecvError::Closed));
+    }
+}

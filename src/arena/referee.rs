@@ -1,0 +1,284 @@
+//! The referee: plays one game between two started engines, checking every move with the
+//! library's own rules (`GameLine<AnyGame>`), keeping the clocks, and naming how the game ended.
+
+use std::time::Duration;
+
+use super::client::{EngineSession, Fault, ThinkError};
+use super::clock::{MoveLimits, SideClock};
+use super::openings::Opening;
+use super::records::{GameResult, MoveRecord, Termination, TerminationKind};
+use crate::games::{AnyGame, Game, Outcome, Side};
+
+/// Adjudication rules beyond the game's own.
+#[derive(Clone, Copy, Debug)]
+pub struct Adjudication {
+    pub max_plies: Option<u32>,
+    pub decided_score: bool,
+}
+
+/// How long to wait after `stop` for a late `bestmove`, and for `readyok`.
+#[derive(Clone, Copy, Debug)]
+pub struct Waits {
+    pub drain: Duration,
+    pub ping: Duration,
+}
+
+/// A finished game, before it gets its place in the schedule.
+#[derive(Debug)]
+pub struct GameEnd {
+    pub moves: Vec<MoveRecord>,
+    pub final_position: String,
+    pub result: GameResult,
+    pub termination: Termination,
+    pub totals: Option<[u32; 2]>,
+    /// Engines (by side) that must be restarted before their next game.
+    pub faulted: [bool; 2],
+}
+
+/// Why a game has no result: the user interrupted it.
+#[derive(Debug)]
+pub struct Interrupted;
+
+/// Plays `opening` to the end. `engines` and `limits` are indexed by side (South first); both
+/// engines have had `uginewgame` and answered `isready`.
+pub fn play(
+    opening: &Opening,
+    engines: [&mut EngineSession; 2],
+    limits: [&MoveLimits; 2],
+    adjudication: Adjudication,
+    waits: Waits,
+) -> Result<GameEnd, Interrupted> {
+    let mut line = opening.line();
+    let standard = opening.start == AnyGame::start(opening.start.variant());
+    let mut position_cmd = if standard {
+        "position startpos".to_string()
+    } else {
+        format!("position fen {}", opening.start)
+    };
+    let mut any_moves = false;
+    for name in opening.move_names() {
+        push_move(&mut position_cmd, &mut any_moves, &name);
+    }
+    let timed = limits.iter().any(|l| l.is_timed());
+    let mut clocks = [SideClock::new(limits[0].tc), SideClock::new(limits[1].tc)];
+    let mut moves = Vec::new();
+    let mut faulted = [false, false];
+
+    // Each arm that ends the game breaks with (result, termination, totals).
+    let (result, termination, totals) = loop {
+        let pos = line.position().clone();
+        if let Some(fin) = line.result() {
+            let mut t = Termination::of(TerminationKind::Rules);
+            t.reason = Some(fin.reason);
+            break (outcome_result(fin.outcome), t, Some([fin.south, fin.north]));
+        }
+        if adjudication.decided_score {
+            let total = pos.variant().total_stones();
+            if let Some(&side) = Side::BOTH.iter().find(|&&s| 2 * pos.store(s) > total) {
+                let mut t = Termination::of(TerminationKind::DecidedScore);
+                t.detail = format!("{side} holds {} of {total} stones", pos.store(side));
+                let totals = [pos.store(Side::South), pos.store(Side::North)];
+                break (GameResult::win_for(side), t, Some(totals));
+            }
+        }
+        if let Some(max) = adjudication.max_plies {
+            if line.moves().len() >= max as usize {
+                let totals = stones_held(&pos);
+                let mut t = Termination::of(TerminationKind::MaxPlies);
+                t.detail = format!("{max} plies");
+                let result = outcome_result(Outcome::by_totals(totals[0], totals[1]));
+                break (result, t, Some(totals));
+            }
+        }
+
+        let side = pos.side_to_move();
+        let me = side.index();
+        let lim = limits[me];
+        let go = go_command(side, &clocks, limits);
+        let allowed = allowed_time(&clocks[me], lim);
+        let lost = |kind, detail| {
+            (
+                GameResult::win_for(side.other()),
+                Termination::fault(kind, side, detail),
+                None,
+            )
+        };
+        let thought = match engines[me].think(&position_cmd, &go, allowed) {
+            Ok(t) => t,
+            Err(ThinkError::Late(elapsed)) => {
+                engines[me].stop_and_drain(waits.drain);
+                if engines[me].fence(waits.ping).is_err() {
+                    faulted[me] = true;
+                }
+                let detail = format!(
+                    "no move after {} ms (allowed {} ms)",
+                    elapsed.as_millis(),
+                    allowed.as_millis()
+                );
+                break lost(TerminationKind::TimeLoss, detail);
+            }
+            Err(ThinkError::Fault(Fault::Interrupted)) => return Err(Interrupted),
+            Err(ThinkError::Fault(f)) => {
+                faulted[me] = true;
+                let kind = match f {
+                    Fault::Stall(_) => TerminationKind::Stall,
+                    _ => TerminationKind::Crash,
+                };
+                break lost(kind, f.to_string());
+            }
+        };
+        let used_ms = thought.elapsed.as_millis() as u64;
+        let on_time = clocks[me].charge(used_ms, lim.timemargin_ms)
+            && lim
+                .movetime_ms
+                .is_none_or(|st| used_ms <= st + lim.timemargin_ms);
+        if !on_time {
+            let detail = format!(
+                "bestmove after {used_ms} ms (allowed {} ms)",
+                allowed.as_millis()
+            );
+            break lost(TerminationKind::TimeLoss, detail);
+        }
+        let played = if thought.token.is_empty() {
+            Err("bestmove without a move".to_string())
+        } else {
+            line.play_token(&thought.token).map_err(|e| e.to_string())
+        };
+        let mv = match played {
+            Ok((mv, _)) => mv,
+            Err(why) => break lost(TerminationKind::IllegalMove, why),
+        };
+        let name = pos.move_name(mv);
+        push_move(&mut position_cmd, &mut any_moves, &name);
+        moves.push(MoveRecord {
+            notation: pos.record_name(mv),
+            mv: name,
+            time_ms: timed.then_some(used_ms),
+            score: thought.info.score,
+            depth: thought.info.depth,
+            nodes: thought.info.nodes,
+        });
+    };
+    Ok(GameEnd {
+        moves,
+        final_position: line.position().to_string(),
+        result,
+        termination,
+        totals,
+        faulted,
+    })
+}
+
+fn push_move(cmd: &mut String, any: &mut bool, name: &str) {
+    if !*any {
+        cmd.push_str(" moves");
+        *any = true;
+    }
+    cmd.push(' ');
+    cmd.push_str(name);
+}
+
+fn outcome_result(o: Outcome) -> GameResult {
+    match o {
+        Outcome::Win(s) => GameResult::win_for(s),
+        Outcome::Draw => GameResult::Draw,
+    }
+}
+
+/// `--max-plies` scoring: each player is credited with their store and the stones on their own
+/// row, as the rules score a game in which the player to move is stuck.
+pub fn stones_held(pos: &AnyGame) -> [u32; 2] {
+    Side::BOTH.map(|s| pos.store(s) + pos.row(s).iter().map(|&n| n as u32).sum::<u32>())
+}
+
+/// How long the mover may think before losing on time: the clock (or `st`) plus the margin; the
+/// move timeout when neither bounds the search.
+fn allowed_time(clock: &SideClock, lim: &MoveLimits) -> Duration {
+    let mut ms: Option<u64> = None;
+    if clock.tc().is_some() {
+        ms = Some(clock.remaining_ms());
+    }
+    if let Some(st) = lim.movetime_ms {
+        ms = Some(ms.map_or(st, |m| m.min(st)));
+    }
+    Duration::from_millis(match ms {
+        Some(m) => m + lim.timemargin_ms,
+        None => lim.timeout_ms,
+    })
+}
+
+/// `go` with every limit of the mover: both clocks when both are clocked (the mover's alone
+/// otherwise), `movetime`, `depth`, `nodes`.
+fn go_command(side: Side, clocks: &[SideClock; 2], limits: [&MoveLimits; 2]) -> String {
+    let me = side.index();
+    let mut go = String::from("go");
+    let both = clocks.iter().all(|c| c.tc().is_some());
+    for s in Side::BOTH {
+        let c = &clocks[s.index()];
+        if let Some(tc) = c.tc() {
+            if both || s == side {
+                go.push_str(&format!(
+                    " {}time {} {}inc {}",
+                    s.ugi(),
+                    c.remaining_ms(),
+                    s.ugi(),
+                    tc.inc_ms
+                ));
+            }
+        }
+    }
+    if let Some(mtg) = clocks[me].moves_to_go() {
+        go.push_str(&format!(" movestogo {mtg}"));
+    }
+    let lim = limits[me];
+    if let Some(st) = lim.movetime_ms {
+        go.push_str(&format!(" movetime {st}"));
+    }
+    if let Some(d) = lim.depth {
+        go.push_str(&format!(" depth {d}"));
+    }
+    if let Some(n) = lim.nodes {
+        go.push_str(&format!(" nodes {n}"));
+    }
+    go
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_commands() {
+        let a = MoveLimits {
+            tc: Some("40/10+0.1".parse().unwrap()),
+            ..Default::default()
+        };
+        let b = MoveLimits {
+            depth: Some(4),
+            nodes: Some(1000),
+            movetime_ms: Some(250),
+            ..Default::default()
+        };
+        let clocks = [SideClock::new(a.tc), SideClock::new(b.tc)];
+        assert_eq!(
+            go_command(Side::South, &clocks, [&a, &b]),
+            "go p1time 10000 p1inc 100 movestogo 40"
+        );
+        assert_eq!(
+            go_command(Side::North, &clocks, [&a, &b]),
+            "go movetime 250 depth 4 nodes 1000"
+        );
+        let clocks2 = [SideClock::new(a.tc), SideClock::new(a.tc)];
+        assert_eq!(
+            go_command(Side::North, &clocks2, [&a, &a]),
+            "go p1time 10000 p1inc 100 p2time 10000 p2inc 100 movestogo 40"
+        );
+        assert_eq!(allowed_time(&clocks[1], &b), Duration::from_millis(250));
+    }
+
+    #[test]
+    fn max_plies_counts_own_rows() {
+        let pos = AnyGame::start(crate::games::Variant::TOGUZ);
+        assert_eq!(stones_held(&pos), [81, 81]);
+    }
+}

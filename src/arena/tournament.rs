@@ -1,0 +1,725 @@
+//! Running a whole schedule: worker threads play games concurrently, each keeping its engines
+//! between games; the calling thread records every game the moment it ends.
+//!
+//! Faults never stop the run (unless `--no-recover`): the faulty engine loses the game and is
+//! restarted for its next one; an engine that fails to start `max_start_failures` times in a row
+//! is disqualified and its remaining games are forfeited instead of looping.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Sender};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+
+use super::builtin;
+use super::client::{EngineSession, Fault};
+use super::config::{EngineConfig, RunConfig};
+use super::interrupt;
+use super::openings::{Opening, OpeningBook};
+use super::pgn::game_pgn;
+use super::process::{EngineIo, Spawn};
+use super::progress::{Progress, ProgressMode};
+use super::records::{
+    Event, GameRecord, GameResult, OpeningRecord, RecordWriter, RecordsFile, RunHeader,
+    Termination, TerminationKind, FORMAT,
+};
+use super::referee::{self, Adjudication, Waits};
+use super::results::Standings;
+use super::schedule::{schedule, GameSpec, Shard};
+use crate::games::{Game, Side, Variant};
+
+/// How to run (not part of the run's identity: may differ when resuming).
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    pub concurrency: usize,
+    pub shard: Option<Shard>,
+    /// JSON-lines records.
+    pub out: Option<PathBuf>,
+    pub pgn: Option<PathBuf>,
+    /// Engine faults do not stop the run.
+    pub recover: bool,
+    pub progress: ProgressMode,
+    /// Plain progress: the head-to-head results every this many games.
+    pub rating_interval: u64,
+    /// Engines' stderr logs go here.
+    pub log_dir: PathBuf,
+    /// PGN `Event` tag.
+    pub event: String,
+    /// Time an engine gets to exit after `quit` before it is killed.
+    pub quit_grace: Duration,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            concurrency: 1,
+            shard: None,
+            out: None,
+            pgn: None,
+            recover: true,
+            progress: ProgressMode::Quiet,
+            rating_interval: 0,
+            log_dir: PathBuf::from("otau-arena-logs"),
+            event: "otau-arena".into(),
+            quit_grace: Duration::from_millis(300),
+        }
+    }
+}
+
+/// What a run produced.
+#[derive(Debug)]
+pub struct RunReport {
+    pub header: RunHeader,
+    /// Every game of this run's slice recorded so far (resumed ones included), by index.
+    /// Every game of this run's slice recorded so far (resumed ones included).
+    pub standings: Standings,
+    /// Games of this slice still unplayed (interrupted or stopped).
+    pub missing: u64,
+    pub interrupted: bool,
+    /// Why the run stopped early, if it did: a fault under `--no-recover`.
+    pub stopped: Option<String>,
+    /// The SPRT's decision, when it ended the run.
+    pub sprt_decided: Option<String>,
+    /// This session's cost: engine plies played, wall time, and the arena's own CPU time
+    /// (all its threads, engines excluded).
+    pub cost: Cost,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Cost {
+    pub plies: u64,
+    pub wall: Duration,
+    pub arena_cpu: Duration,
+}
+
+impl Cost {
+    /// `N plies in X s (Y plies/s); arena CPU Z us/ply`.
+    pub fn describe(&self) -> String {
+        let secs = self.wall.as_secs_f64().max(1e-9);
+        let per_ply = self.arena_cpu.as_secs_f64() * 1e6 / (self.plies.max(1) as f64);
+        format!(
+            "{} plies in {:.1} s ({:.0} plies/s); arena CPU {:.2} s, {:.1} us/ply",
+            self.plies,
+            secs,
+            self.plies as f64 / secs,
+            self.arena_cpu.as_secs_f64(),
+            per_ply
+        )
+    }
+}
+
+/// CPU time of this process (every thread; children excluded).
+fn own_cpu() -> Duration {
+    // SAFETY: getrusage fills the zeroed struct it is given.
+    let usage = unsafe {
+        let mut u: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut u);
+        u
+    };
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(usage.ru_utime) + tv(usage.ru_stime)
+}
+
+/// Starts a new run.
+pub fn run(config: RunConfig, opts: &RunOptions) -> Result<RunReport> {
+    check_config(&config)?;
+    let scheduled = full_schedule(&config).len() as u64;
+    let header = RunHeader {
+        format: FORMAT,
+        arena: env!("CARGO_PKG_VERSION").to_string(),
+        config,
+        scheduled,
+        shard: opts.shard,
+    };
+    let writer = match &opts.out {
+        Some(path) => {
+            let mut w = RecordWriter::create(path)?;
+            w.write(&Event::Run(header.clone()))?;
+            Some(w)
+        }
+        None => None,
+    };
+    let pgn = open_pgn(opts.pgn.as_deref(), &BTreeMap::new(), &opts.event)?;
+    let standings = new_standings(&header.config);
+    execute(header, standings, writer, pgn, opts)
+}
+
+/// Continues the run recorded in `path`: same configuration, schedule, openings and shard;
+/// plays only the games not yet recorded, appending to the same file.
+pub fn resume(path: &Path, opts: &RunOptions) -> Result<RunReport> {
+    let file = RecordsFile::read(path)?;
+    check_config(&file.header.config)?;
+    let writer = RecordWriter::append(path, file.valid_len)?;
+    let pgn = open_pgn(opts.pgn.as_deref(), &file.games, &opts.event)?;
+    let mut opts = opts.clone();
+    opts.shard = file.header.shard;
+    let mut done = new_standings(&file.header.config);
+    for g in file.games.values() {
+        done.add(g);
+    }
+    execute(file.header, done, Some(writer), pgn, &opts)
+}
+
+/// Empty standings for a run's engines and SPRT.
+pub fn new_standings(config: &RunConfig) -> Standings {
+    Standings::new(config.engine_names(), config.sprt)
+}
+
+fn check_config(config: &RunConfig) -> Result<()> {
+    let variant: Variant = config.game.parse().map_err(anyhow::Error::msg)?;
+    if crate::games::AnyGame::start(variant)
+        .legal_moves()
+        .is_empty()
+    {
+        bail!(
+            "{} cannot be played yet (its rules are not in this build)",
+            config.game
+        );
+    }
+    if config.engines.len() < 2 {
+        bail!("a run needs at least two engines (--engine ... twice)");
+    }
+    let mut names: Vec<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
+    names.sort();
+    if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+        bail!(
+            "two engines are named '{}': give each a distinct name=",
+            w[0]
+        );
+    }
+    Ok(())
+}
+
+/// The schedule of the whole run (all shards).
+pub fn full_schedule(config: &RunConfig) -> Vec<GameSpec> {
+    schedule(
+        config.tournament,
+        config.engines.len(),
+        config.rounds,
+        config.games,
+    )
+}
+
+fn open_pgn(
+    path: Option<&Path>,
+    done: &BTreeMap<u64, GameRecord>,
+    event: &str,
+) -> Result<Option<File>> {
+    let Some(path) = path else { return Ok(None) };
+    let mut f = File::create(path).with_context(|| format!("{}", path.display()))?;
+    // Rewritten from the records: exactly the recorded games, whatever happened to the old file.
+    for g in done.values() {
+        f.write_all(game_pgn(g, event).as_bytes())?;
+    }
+    f.flush()?;
+    Ok(Some(f))
+}
+
+enum Msg {
+    Game(Box<GameRecord>),
+    Note(String),
+}
+
+/// Per-engine start-up health, shared by the workers.
+#[derive(Default)]
+struct Health {
+    failures_in_a_row: Vec<u32>,
+    disqualified: Vec<bool>,
+    warned_options: Vec<bool>,
+}
+
+struct Shared<'a> {
+    config: &'a RunConfig,
+    variant: Variant,
+    opts: &'a RunOptions,
+    queue: Mutex<VecDeque<GameSpec>>,
+    book: Mutex<OpeningBook>,
+    health: Mutex<Health>,
+    /// Set to stop handing out games (a fault under --no-recover).
+    stop: AtomicBool,
+}
+
+fn execute(
+    header: RunHeader,
+    mut standings: Standings,
+    mut writer: Option<RecordWriter>,
+    mut pgn: Option<File>,
+    opts: &RunOptions,
+) -> Result<RunReport> {
+    interrupt::install();
+    let config = &header.config;
+    let variant: Variant = config.game.parse().map_err(anyhow::Error::msg)?;
+    let slice: Vec<GameSpec> = full_schedule(config)
+        .into_iter()
+        .filter(|g| opts.shard.is_none_or(|s| s.contains(g.pair)))
+        .collect();
+    let slice_len = slice.len() as u64;
+    let todo: VecDeque<GameSpec> = slice
+        .into_iter()
+        .filter(|g| !standings.contains(g.index))
+        .collect();
+    let book =
+        OpeningBook::new(&config.openings, variant, config.seed).map_err(anyhow::Error::msg)?;
+    let engines = config.engines.len();
+    let shared = Shared {
+        config,
+        variant,
+        opts,
+        queue: Mutex::new(todo),
+        book: Mutex::new(book),
+        health: Mutex::new(Health {
+            failures_in_a_row: vec![0; engines],
+            disqualified: vec![false; engines],
+            warned_options: vec![false; engines],
+        }),
+        stop: AtomicBool::new(false),
+    };
+    let mut sprt_decided = sprt_decision(&standings);
+    if sprt_decided.is_some() {
+        // A resumed run whose SPRT had already decided: nothing more to play.
+        shared.stop.store(true, Ordering::SeqCst);
+    }
+    let mut progress = Progress::new(opts.progress, slice_len, opts.rating_interval);
+    progress.set_done(standings.len());
+    let mut stopped = None;
+    let started = std::time::Instant::now();
+    let cpu_before = own_cpu();
+    let mut plies = 0u64;
+    let mut write_error = None;
+    let workers = opts.concurrency.max(1);
+
+    std::thread::scope(|scope| {
+        let (tx, rx) = channel();
+        for w in 0..workers {
+            let tx = tx.clone();
+            let shared = &shared;
+            std::thread::Builder::new()
+                .name(format!("arena worker {w}"))
+                .spawn_scoped(scope, move || worker(shared, tx))
+                .expect("spawn worker");
+        }
+        drop(tx);
+        for msg in rx {
+            match msg {
+                Msg::Note(text) => {
+                    if opts.progress != ProgressMode::Quiet {
+                        progress.note(&text)
+                    }
+                }
+                Msg::Game(g) => {
+                    plies += g.moves.len() as u64;
+                    if let Err(e) = record_game(&g, writer.as_mut(), pgn.as_mut(), &opts.event) {
+                        // Nothing recorded can be trusted any more: stop at once.
+                        write_error.get_or_insert(e);
+                        shared.stop.store(true, Ordering::SeqCst);
+                        continue;
+                    }
+                    standings.add(&g);
+                    let kind = g.termination.kind;
+                    if !opts.recover && stops_without_recover(kind) && stopped.is_none() {
+                        stopped = Some(format!(
+                            "game {}: {} ({}); stopping (--no-recover)",
+                            g.index + 1,
+                            kind.name(),
+                            g.termination.detail
+                        ));
+                        shared.stop.store(true, Ordering::SeqCst);
+                    }
+                    if sprt_decided.is_none() {
+                        sprt_decided = sprt_decision(&standings);
+                        if sprt_decided.is_some() {
+                            shared.stop.store(true, Ordering::SeqCst);
+                        }
+                    }
+                    progress.game_done(&g, &standings);
+                }
+            }
+        }
+    });
+    progress.clear_live();
+    if let Some(e) = write_error {
+        return Err(e.context("writing the records"));
+    }
+    let interrupted = interrupt::requested();
+    let missing = slice_len.saturating_sub(standings.len());
+    if missing == 0 || sprt_decided.is_some() {
+        if let Some(w) = writer.as_mut() {
+            w.write(&Event::Summary(summary_json(&standings, &header)))?;
+        }
+    }
+    Ok(RunReport {
+        header,
+        standings,
+        missing,
+        interrupted,
+        cost: Cost {
+            plies,
+            wall: started.elapsed(),
+            arena_cpu: own_cpu().saturating_sub(cpu_before),
+        },
+        stopped,
+        sprt_decided,
+    })
+}
+
+fn record_game(
+    g: &GameRecord,
+    writer: Option<&mut RecordWriter>,
+    pgn: Option<&mut File>,
+    event: &str,
+) -> Result<()> {
+    if let Some(w) = writer {
+        w.write(&Event::Game(Box::new(g.clone())))?;
+    }
+    if let Some(f) = pgn {
+        f.write_all(game_pgn(g, event).as_bytes())?;
+        f.flush()?;
+    }
+    Ok(())
+}
+
+/// The SPRT's decision once it is final (H0 or H1 accepted).
+fn sprt_decision(standings: &Standings) -> Option<String> {
+    let status = standings.sprt_status()?;
+    status
+        .decision
+        .is_final()
+        .then(|| format!("{} ({})", status.decision.describe(), status.line()))
+}
+
+/// The summary event: the statistics of every game recorded (`crate::stats::Summary`), and the
+/// number of games scheduled.
+pub fn summary_json(standings: &Standings, header: &RunHeader) -> serde_json::Value {
+    let mut value = serde_json::to_value(standings.summary()).unwrap_or_default();
+    if let Some(map) = value.as_object_mut() {
+        map.insert("scheduled".into(), header.scheduled.into());
+    }
+    value
+}
+
+/// One worker: takes games off the queue until it is empty, the run stops, or Ctrl-C.
+fn worker(shared: &Shared<'_>, tx: Sender<Msg>) {
+    let engines = shared.config.engines.len();
+    let mut sessions: Vec<Option<EngineSession>> = (0..engines).map(|_| None).collect();
+    let mut last_used = vec![0u64; engines];
+    let mut clock = 0u64;
+    loop {
+        if interrupt::requested() || shared.stop.load(Ordering::SeqCst) {
+            break;
+        }
+        let Some(spec) = shared
+            .queue
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop_front()
+        else {
+            break;
+        };
+        let opening = shared
+            .book
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(spec.pair);
+        clock += 1;
+        last_used[spec.south] = clock;
+        last_used[spec.north] = clock;
+        evict(
+            &mut sessions,
+            &last_used,
+            [spec.south, spec.north],
+            shared.opts.quit_grace,
+        );
+        if let Some(note) = shared
+            .book
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take_note()
+        {
+            let _ = tx.send(Msg::Note(note));
+        }
+        match play_scheduled(shared, &spec, &opening, &mut sessions, &tx) {
+            // A game that ended as Ctrl-C came may have ended *because* of it (its engines were
+            // killed): it is dropped, and a resumed run plays it again.
+            Some(_) if interrupt::requested() => break,
+            Some(record) => {
+                if !shared.opts.recover && stops_without_recover(record.termination.kind) {
+                    // Before the next game is taken: --no-recover plays no game after a fault.
+                    shared.stop.store(true, Ordering::SeqCst);
+                }
+                if tx.send(Msg::Game(Box::new(record))).is_err() {
+                    break;
+                }
+            }
+            None => break, // interrupted: the game is dropped unrecorded
+        }
+    }
+    for s in sessions.iter_mut() {
+        if let Some(s) = s.take() {
+            s.shutdown(shared.opts.quit_grace);
+        }
+    }
+}
+
+/// Engines kept alive per worker beyond the two playing.
+const KEEP_IDLE: usize = 2;
+
+fn evict(
+    sessions: &mut [Option<EngineSession>],
+    last_used: &[u64],
+    playing: [usize; 2],
+    grace: Duration,
+) {
+    let mut idle: Vec<usize> = (0..sessions.len())
+        .filter(|&i| sessions[i].is_some() && !playing.contains(&i))
+        .collect();
+    if idle.len() <= KEEP_IDLE {
+        return;
+    }
+    idle.sort_by_key(|&i| last_used[i]);
+    for &i in &idle[..idle.len() - KEEP_IDLE] {
+        if let Some(s) = sessions[i].take() {
+            s.shutdown(grace);
+        }
+    }
+}
+
+/// Plays one scheduled game (or forfeits it); None when interrupted.
+fn play_scheduled(
+    shared: &Shared<'_>,
+    spec: &GameSpec,
+    opening: &Opening,
+    sessions: &mut [Option<EngineSession>],
+    tx: &Sender<Msg>,
+) -> Option<GameRecord> {
+    let config = shared.config;
+    let seats = [spec.south, spec.north];
+    let mut record = GameRecord {
+        index: spec.index,
+        pair: spec.pair,
+        round: spec.round,
+        game: config.game.clone(),
+        south: config.engines[spec.south].name.clone(),
+        north: config.engines[spec.north].name.clone(),
+        opening: OpeningRecord {
+            start: opening.start.to_string(),
+            moves: opening.move_names(),
+        },
+        moves: Vec::new(),
+        final_position: opening.line().position().to_string(),
+        result: GameResult::Draw,
+        termination: Termination::of(TerminationKind::Forfeit),
+        totals: None,
+    };
+    let lose = |record: &mut GameRecord, side: Side, kind: TerminationKind, detail: String| {
+        record.result = GameResult::win_for(side.other());
+        record.termination = Termination::fault(kind, side, detail);
+    };
+
+    // Forfeits: engines disqualified for failing to start.
+    {
+        let health = shared.health.lock().unwrap_or_else(|e| e.into_inner());
+        let out: Vec<Side> = Side::BOTH
+            .into_iter()
+            .filter(|s| health.disqualified[seats[s.index()]])
+            .collect();
+        match out.as_slice() {
+            [] => {}
+            [side] => {
+                let detail = format!("{} failed to start too often", record.engine(*side));
+                lose(&mut record, *side, TerminationKind::Forfeit, detail);
+                return Some(record);
+            }
+            _ => {
+                record.termination.detail = "both engines failed to start too often".into();
+                return Some(record);
+            }
+        }
+    }
+
+    // Start engines as needed, then a new game for both.
+    let timeout = Duration::from_millis(config.startup_timeout_ms);
+    for side in Side::BOTH {
+        let e = seats[side.index()];
+        if sessions[e].is_none() {
+            match start_engine(shared, e, tx) {
+                Ok(s) => {
+                    let mut h = shared.health.lock().unwrap_or_else(|e| e.into_inner());
+                    h.failures_in_a_row[e] = 0;
+                    sessions[e] = Some(s);
+                }
+                Err(Fault::Interrupted) => return None,
+                Err(f) => {
+                    let mut h = shared.health.lock().unwrap_or_else(|e| e.into_inner());
+                    h.failures_in_a_row[e] += 1;
+                    if h.failures_in_a_row[e] >= config.max_start_failures && !h.disqualified[e] {
+                        h.disqualified[e] = true;
+                        let _ = tx.send(Msg::Note(format!(
+                            "engine {} failed to start {} times in a row ({f}): its remaining \
+                             games are forfeited",
+                            config.engines[e].name, h.failures_in_a_row[e]
+                        )));
+                    }
+                    let kind = fault_kind(&f);
+                    lose(&mut record, side, kind, format!("at start-up: {f}"));
+                    return Some(record);
+                }
+            }
+        }
+    }
+    for side in Side::BOTH {
+        let e = seats[side.index()];
+        let session = sessions[e].as_mut().expect("started above");
+        if let Err(f) = session.new_game(timeout) {
+            if f == Fault::Interrupted {
+                return None;
+            }
+            if let Some(s) = sessions[e].take() {
+                s.shutdown(Duration::ZERO);
+            }
+            lose(
+                &mut record,
+                side,
+                fault_kind(&f),
+                format!("at new game: {f}"),
+            );
+            return Some(record);
+        }
+    }
+
+    let [south, north] = pick_two(sessions, spec.south, spec.north);
+    let limits = [
+        &config.engines[spec.south].limits,
+        &config.engines[spec.north].limits,
+    ];
+    let adjudication = Adjudication {
+        max_plies: config.max_plies,
+        decided_score: config.adjudicate_decided,
+    };
+    let waits = Waits {
+        drain: Duration::from_millis(500),
+        ping: timeout,
+    };
+    let end = referee::play(opening, [south, north], limits, adjudication, waits).ok()?;
+    for side in Side::BOTH {
+        if end.faulted[side.index()] {
+            if let Some(s) = sessions[seats[side.index()]].take() {
+                s.shutdown(Duration::ZERO);
+            }
+        }
+    }
+    record.moves = end.moves;
+    record.final_position = end.final_position;
+    record.result = end.result;
+    record.termination = end.termination;
+    record.totals = end.totals;
+    Some(record)
+}
+
+/// The faults `--no-recover` stops the run at.
+fn stops_without_recover(kind: TerminationKind) -> bool {
+    matches!(kind, TerminationKind::Crash | TerminationKind::Stall)
+}
+
+fn fault_kind(f: &Fault) -> TerminationKind {
+    match f {
+        Fault::Stall(_) => TerminationKind::Stall,
+        _ => TerminationKind::Crash,
+    }
+}
+
+/// Two distinct sessions mutably, by engine index.
+fn pick_two(sessions: &mut [Option<EngineSession>], a: usize, b: usize) -> [&mut EngineSession; 2] {
+    assert_ne!(a, b, "an engine cannot play itself");
+    let (lo, hi) = (a.min(b), a.max(b));
+    let (left, right) = sessions.split_at_mut(hi);
+    let low = left[lo].as_mut().expect("started");
+    let high = right[0].as_mut().expect("started");
+    if a < b {
+        [low, high]
+    } else {
+        [high, low]
+    }
+}
+
+/// Spawns (or starts in process), handshakes and configures engine `e`.
+fn start_engine(shared: &Shared<'_>, e: usize, tx: &Sender<Msg>) -> Result<EngineSession, Fault> {
+    let cfg: &EngineConfig = &shared.config.engines[e];
+    let timeout = Duration::from_millis(shared.config.startup_timeout_ms);
+    let mut preset: Vec<(String, String)> = Vec::new();
+    let io = match cfg.builtin() {
+        Some(Ok(b)) => {
+            for (n, v) in builtin::player_options(b) {
+                preset.push((n.into(), v.into()));
+            }
+            let seed = crate::games::mix64(shared.config.seed ^ (e as u64 + 1));
+            preset.push(("Seed".into(), seed.to_string()));
+            builtin::start(b, shared.variant)
+                .map_err(|err| Fault::Crash(format!("cannot start {}: {err}", cfg.cmd)))?
+        }
+        _ => {
+            let _ = std::fs::create_dir_all(&shared.opts.log_dir);
+            let log = shared
+                .opts
+                .log_dir
+                .join(format!("{}.stderr.log", file_safe(&cfg.name)));
+            EngineIo::spawn(&Spawn {
+                program: &cfg.cmd,
+                args: &cfg.args,
+                dir: cfg.dir.as_deref(),
+                log: Some(&log),
+            })
+            .map_err(|err| Fault::Crash(format!("cannot start '{}': {err}", cfg.cmd)))?
+        }
+    };
+    let mut s = EngineSession::handshake(io, timeout)?;
+    if s.has_option("Game") {
+        s.set_option("Game", &shared.config.game)?;
+    }
+    for (n, v) in &preset {
+        s.set_option(n, v)?;
+    }
+    let mut unknown = Vec::new();
+    for (n, v) in &cfg.options {
+        if !s.has_option(n) {
+            unknown.push(n.clone());
+        }
+        s.set_option(n, v)?;
+    }
+    if !unknown.is_empty() {
+        let mut h = shared.health.lock().unwrap_or_else(|e| e.into_inner());
+        if !h.warned_options[e] {
+            h.warned_options[e] = true;
+            let _ = tx.send(Msg::Note(format!(
+                "engine {} does not advertise option(s) {} (sent anyway)",
+                cfg.name,
+                unknown.join(", ")
+            )));
+        }
+    }
+    s.fence(timeout)?;
+    Ok(s)
+}
+
+/// An engine name as a file name: letters, digits, `-`, `_`, `.`; anything else becomes `_`.
+fn file_safe(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.is_empty() || s.starts_with('.') {
+        format!("engine{s}")
+    } else {
+        s
+    }
+}

@@ -1,0 +1,459 @@
+//! Parsing one input line into a typed [`Command`].
+//!
+//! Parsing is separate from execution so that every syntax rule (keyword case, whitespace, which
+//! tokens a command takes) lives in one place and can be tested without an engine. Keywords are
+//! case-insensitive; move tokens, option values and position strings are passed on as written and
+//! judged by the game's own parser.
+
+use std::fmt;
+
+use crate::notation::shorten;
+
+/// A command from the GUI.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Command<'a> {
+    /// `ugi`, or `uci` when `uci` is true (answered with `uciok`).
+    Hello {
+        uci: bool,
+    },
+    IsReady,
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
+    /// `uginewgame` / `ucinewgame`.
+    NewGame,
+    Position(PositionCommand<'a>),
+    Go(GoCommand),
+    Stop,
+    Quit,
+    Query(Query<'a>),
+    /// `d`: the board for humans.
+    Display,
+    Perft(u32),
+    Eval,
+    /// A blank line.
+    Nothing,
+}
+
+/// Where `position` starts.
+#[derive(Debug, PartialEq, Eq, Clone)]
+pub enum Start<'a> {
+    /// The start position of the game set by the `Game` option.
+    StartPos,
+    /// A position string, as its whitespace-separated fields.
+    Fen(Vec<&'a str>),
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub struct PositionCommand<'a> {
+    pub start: Start<'a>,
+    pub moves: Vec<&'a str>,
+}
+
+/// The parameters of `go`, as sent. Times are in milliseconds; negative times (some GUIs send
+/// them once a flag has fallen) are kept here and clamped when the limits are built.
+#[derive(Debug, PartialEq, Eq, Default, Clone)]
+pub struct GoCommand {
+    pub p1time: Option<i64>,
+    pub p2time: Option<i64>,
+    pub p1inc: Option<i64>,
+    pub p2inc: Option<i64>,
+    pub movestogo: Option<u32>,
+    pub movetime: Option<i64>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub infinite: bool,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum Query<'a> {
+    P1Turn,
+    GameOver,
+    Result,
+    Fen,
+    Moves,
+    IsLegal(&'a str),
+    Score,
+}
+
+/// A line that is not a command, or a command with unusable arguments.
+#[derive(Debug, PartialEq, Eq, Clone)]
+pub struct CommandError(pub String);
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A parsed line: the command and notes about tokens that were ignored.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Parsed<'a> {
+    pub command: Command<'a>,
+    pub ignored: Vec<String>,
+}
+
+fn is(token: &str, keyword: &str) -> bool {
+    token.eq_ignore_ascii_case(keyword)
+}
+
+/// Parses one line (any line ending, any amount of whitespace, keywords in any case).
+pub fn parse(line: &str) -> Result<Parsed<'_>, CommandError> {
+    let mut tokens = line.split_ascii_whitespace();
+    let Some(first) = tokens.next() else {
+        return Ok(Parsed {
+            command: Command::Nothing,
+            ignored: Vec::new(),
+        });
+    };
+    let rest: Vec<&str> = tokens.collect();
+    let keyword = first.to_ascii_lowercase();
+    let mut ignored = Vec::new();
+    let no_args = |command: Command<'static>, ignored: &mut Vec<String>| {
+        ignored.extend(rest.iter().map(|t| shorten(t)));
+        command
+    };
+    let command = match keyword.as_str() {
+        "ugi" => no_args(Command::Hello { uci: false }, &mut ignored),
+        "uci" => no_args(Command::Hello { uci: true }, &mut ignored),
+        "isready" => no_args(Command::IsReady, &mut ignored),
+        "uginewgame" | "ucinewgame" => no_args(Command::NewGame, &mut ignored),
+        "stop" => no_args(Command::Stop, &mut ignored),
+        "quit" => no_args(Command::Quit, &mut ignored),
+        "d" => no_args(Command::Display, &mut ignored),
+        "eval" => no_args(Command::Eval, &mut ignored),
+        "setoption" => parse_setoption(&rest)?,
+        "position" => Command::Position(parse_position(&rest)?),
+        "go" => Command::Go(parse_go(&rest, &mut ignored)?),
+        "query" => parse_query(&rest, &mut ignored)?,
+        "perft" => {
+            let depth = rest
+                .first()
+                .ok_or_else(|| CommandError("perft needs a depth".into()))?;
+            let depth = parse_u32(depth).ok_or_else(|| {
+                CommandError(format!("perft: '{}' is not a depth", shorten(depth)))
+            })?;
+            ignored.extend(rest.iter().skip(1).map(|t| shorten(t)));
+            Command::Perft(depth)
+        }
+        _ => {
+            return Err(CommandError(format!(
+                "unknown command '{}'",
+                shorten(first)
+            )))
+        }
+    };
+    Ok(Parsed { command, ignored })
+}
+
+fn parse_u32(s: &str) -> Option<u32> {
+    (!s.starts_with('+')).then(|| s.parse().ok()).flatten()
+}
+
+fn parse_u64(s: &str) -> Option<u64> {
+    (!s.starts_with('+')).then(|| s.parse().ok()).flatten()
+}
+
+fn parse_i64(s: &str) -> Option<i64> {
+    (!s.starts_with('+')).then(|| s.parse().ok()).flatten()
+}
+
+/// `setoption name <name words> [value <value words>]`. The name may contain spaces (`Move
+/// Overhead`); the value is the rest of the line with single spaces.
+fn parse_setoption<'a>(rest: &[&'a str]) -> Result<Command<'a>, CommandError> {
+    if rest.first().is_none_or(|t| !is(t, "name")) {
+        return Err(CommandError(
+            "setoption: expected 'setoption name <name> value <value>'".into(),
+        ));
+    }
+    let value_at = rest.iter().position(|t| is(t, "value"));
+    let name_end = value_at.unwrap_or(rest.len());
+    if name_end <= 1 {
+        return Err(CommandError("setoption: missing option name".into()));
+    }
+    let name = rest[1..name_end].join(" ");
+    let value = value_at.map(|i| rest[i + 1..].join(" "));
+    Ok(Command::SetOption { name, value })
+}
+
+fn parse_position<'a>(rest: &[&'a str]) -> Result<PositionCommand<'a>, CommandError> {
+    let Some(&kind) = rest.first() else {
+        return Err(CommandError(
+            "position: expected 'startpos' or 'fen <position string>'".into(),
+        ));
+    };
+    let moves_at = rest.iter().position(|t| is(t, "moves"));
+    let head_end = moves_at.unwrap_or(rest.len());
+    let start = if is(kind, "startpos") {
+        if head_end > 1 {
+            return Err(CommandError(format!(
+                "position: unexpected token '{}' after startpos (expected 'moves')",
+                shorten(rest[1])
+            )));
+        }
+        Start::StartPos
+    } else if is(kind, "fen") {
+        if head_end == 1 {
+            return Err(CommandError(
+                "position: 'fen' needs a position string".into(),
+            ));
+        }
+        Start::Fen(rest[1..head_end].to_vec())
+    } else {
+        return Err(CommandError(format!(
+            "position: expected 'startpos' or 'fen', found '{}'",
+            shorten(kind)
+        )));
+    };
+    let moves = match moves_at {
+        Some(i) => rest[i + 1..].to_vec(),
+        None => Vec::new(),
+    };
+    Ok(PositionCommand { start, moves })
+}
+
+/// `go` parameters in any order and combination. A parameter with a missing or bad value is an
+/// error for the whole `go` (a search under a misread clock would be worse than none); unknown
+/// words are ignored with a note.
+fn parse_go(rest: &[&str], ignored: &mut Vec<String>) -> Result<GoCommand, CommandError> {
+    let mut go = GoCommand::default();
+    let mut i = 0;
+    while i < rest.len() {
+        let key = rest[i].to_ascii_lowercase();
+        i += 1;
+        if key == "infinite" {
+            go.infinite = true;
+            continue;
+        }
+        let known = matches!(
+            key.as_str(),
+            "p1time"
+                | "p2time"
+                | "wtime"
+                | "btime"
+                | "p1inc"
+                | "p2inc"
+                | "winc"
+                | "binc"
+                | "movestogo"
+                | "movetime"
+                | "depth"
+                | "nodes"
+        );
+        if !known {
+            ignored.push(shorten(rest[i - 1]));
+            continue;
+        }
+        let Some(&value) = rest.get(i) else {
+            return Err(CommandError(format!("go: '{key}' needs a value")));
+        };
+        i += 1;
+        let bad = || {
+            CommandError(format!(
+                "go: '{}' is not a valid value for {key}",
+                shorten(value)
+            ))
+        };
+        match key.as_str() {
+            "p1time" | "wtime" => go.p1time = Some(parse_i64(value).ok_or_else(bad)?),
+            "p2time" | "btime" => go.p2time = Some(parse_i64(value).ok_or_else(bad)?),
+            "p1inc" | "winc" => go.p1inc = Some(parse_i64(value).ok_or_else(bad)?),
+            "p2inc" | "binc" => go.p2inc = Some(parse_i64(value).ok_or_else(bad)?),
+            "movetime" => go.movetime = Some(parse_i64(value).ok_or_else(bad)?),
+            "movestogo" => go.movestogo = Some(parse_u32(value).ok_or_else(bad)?),
+            "depth" => go.depth = Some(parse_u32(value).ok_or_else(bad)?),
+            "nodes" => go.nodes = Some(parse_u64(value).ok_or_else(bad)?),
+            _ => unreachable!("checked above"),
+        }
+    }
+    Ok(go)
+}
+
+fn parse_query<'a>(
+    rest: &[&'a str],
+    ignored: &mut Vec<String>,
+) -> Result<Command<'a>, CommandError> {
+    let Some(&what) = rest.first() else {
+        return Err(CommandError("query: missing question".into()));
+    };
+    let mut extra = 1;
+    let query = match what.to_ascii_lowercase().as_str() {
+        "p1turn" => Query::P1Turn,
+        "gameover" => Query::GameOver,
+        "result" => Query::Result,
+        "fen" => Query::Fen,
+        "moves" => Query::Moves,
+        "score" => Query::Score,
+        "islegal" => {
+            let mv = rest
+                .get(1)
+                .ok_or_else(|| CommandError("query islegal: missing move".into()))?;
+            extra = 2;
+            Query::IsLegal(mv)
+        }
+        _ => {
+            return Err(CommandError(format!(
+                "unknown query '{}' (p1turn, gameover, result, fen, moves, islegal, score)",
+                shorten(what)
+            )))
+        }
+    };
+    ignored.extend(rest.iter().skip(extra).map(|t| shorten(t)));
+    Ok(Command::Query(query))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn command(line: &str) -> Command<'_> {
+        parse(line).unwrap().command
+    }
+
+    #[test]
+    fn keywords_ignore_case_and_whitespace() {
+        assert_eq!(command("  IsReady \r"), Command::IsReady);
+        assert_eq!(command("\tUGI"), Command::Hello { uci: false });
+        assert_eq!(command("uci"), Command::Hello { uci: true });
+        assert_eq!(command("UciNewGame"), Command::NewGame);
+        assert_eq!(command(""), Command::Nothing);
+        assert_eq!(command(" \r"), Command::Nothing);
+    }
+
+    #[test]
+    fn extra_tokens_are_reported() {
+        let p = parse("isready now please").unwrap();
+        assert_eq!(p.command, Command::IsReady);
+        assert_eq!(p.ignored, ["now", "please"]);
+    }
+
+    #[test]
+    fn unknown_commands_are_errors() {
+        assert!(parse("xyzzy 1 2").unwrap_err().0.contains("'xyzzy'"));
+    }
+
+    #[test]
+    fn setoption_names_may_have_spaces() {
+        assert_eq!(
+            command("setoption name Move Overhead value 30"),
+            Command::SetOption {
+                name: "Move Overhead".into(),
+                value: Some("30".into())
+            }
+        );
+        assert_eq!(
+            command("SETOPTION NAME Game VALUE giuthi-6x4"),
+            Command::SetOption {
+                name: "Game".into(),
+                value: Some("giuthi-6x4".into())
+            }
+        );
+        assert_eq!(
+            command("setoption name Hash"),
+            Command::SetOption {
+                name: "Hash".into(),
+                value: None
+            }
+        );
+        assert!(parse("setoption Hash 3").is_err());
+        assert!(parse("setoption name value 3").is_err());
+    }
+
+    #[test]
+    fn positions() {
+        assert_eq!(
+            command("position startpos"),
+            Command::Position(PositionCommand {
+                start: Start::StartPos,
+                moves: vec![]
+            })
+        );
+        assert_eq!(
+            command("position StartPos MOVES 1 76 36x"),
+            Command::Position(PositionCommand {
+                start: Start::StartPos,
+                moves: vec!["1", "76", "36x"]
+            })
+        );
+        assert_eq!(
+            command("position fen modiar 7,7,7/7,7,7 0/0 s 1 moves 2"),
+            Command::Position(PositionCommand {
+                start: Start::Fen(vec!["modiar", "7,7,7/7,7,7", "0/0", "s", "1"]),
+                moves: vec!["2"]
+            })
+        );
+        assert!(parse("position").is_err());
+        assert!(parse("position fen").is_err());
+        assert!(parse("position fen moves 1").is_err());
+        assert!(parse("position startpos 1 2")
+            .unwrap_err()
+            .0
+            .contains("'1'"));
+        assert!(parse("position here").is_err());
+    }
+
+    #[test]
+    fn go_parameters_combine() {
+        let mut ignored = vec![];
+        let go = parse_go(
+            &"p1time 1000 p2time -5 p1inc 10 p2inc 20 movestogo 7 movetime 50 depth 3 nodes \
+              123456789012 infinite ponder"
+                .split(' ')
+                .collect::<Vec<_>>(),
+            &mut ignored,
+        )
+        .unwrap();
+        assert_eq!(
+            go,
+            GoCommand {
+                p1time: Some(1000),
+                p2time: Some(-5),
+                p1inc: Some(10),
+                p2inc: Some(20),
+                movestogo: Some(7),
+                movetime: Some(50),
+                depth: Some(3),
+                nodes: Some(123_456_789_012),
+                infinite: true,
+            }
+        );
+        assert_eq!(ignored, ["ponder"]);
+        assert_eq!(
+            command("go wtime 5 BTIME 6"),
+            Command::Go(GoCommand {
+                p1time: Some(5),
+                p2time: Some(6),
+                ..Default::default()
+            })
+        );
+        assert!(parse("go depth").unwrap_err().0.contains("needs a value"));
+        assert!(parse("go depth -1").unwrap_err().0.contains("'-1'"));
+        assert!(parse("go nodes x").is_err());
+    }
+
+    #[test]
+    fn queries() {
+        assert_eq!(command("query P1TURN"), Command::Query(Query::P1Turn));
+        assert_eq!(
+            command("query islegal 36x"),
+            Command::Query(Query::IsLegal("36x"))
+        );
+        assert!(parse("query").is_err());
+        assert!(parse("query islegal").is_err());
+        assert!(parse("query weather").unwrap_err().0.contains("'weather'"));
+    }
+
+    #[test]
+    fn perft_needs_a_depth() {
+        assert_eq!(command("perft 4"), Command::Perft(4));
+        assert!(parse("perft").is_err());
+        assert!(parse("perft deep").is_err());
+    }
+
+    #[test]
+    fn long_tokens_are_shortened() {
+        let long = "z".repeat(1 << 20);
+        assert!(parse(&long).unwrap_err().0.len() < 100);
+    }
+}

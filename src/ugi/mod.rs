@@ -1,0 +1,431 @@
+//! The UGI front end: `otau` as an engine speaking the Universal Game Interface (the profile is
+//! `protocol/ugi.md`).
+//!
+//! [`serve`] runs the engine on any reader/writer pair, so the same code answers on stdin/stdout
+//! (`otau` with no subcommand) and in process inside the arena through `std::io::pipe()` (its
+//! `builtin:` players). The split of concerns:
+//! - [`reader`]: input lines with bounded memory;
+//! - [`command`]: one line into a typed command (syntax only);
+//! - [`options`]: the option table (`option name ...` lines and `setoption`);
+//! - [`text`]: how positions, search progress and results are written;
+//! - `worker`: the search thread owning the [`Searcher`](crate::search::Searcher);
+//! - [`compliance`]: a protocol checker for any UGI engine;
+//! - this file: the input loop and the session state (current game, options).
+
+pub mod command;
+pub mod compliance;
+pub mod options;
+pub mod reader;
+pub mod text;
+mod worker;
+
+use std::io::{self, BufRead, Write};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use crate::games::{AnyGame, Game, GameLine, Side, Variant};
+use crate::notation::shorten;
+use crate::search::{Clock, Limits};
+use command::{Command, GoCommand, PositionCommand, Query, Start};
+use options::{Changed, EngineOptions};
+use reader::{Line, LineReader};
+use worker::Worker;
+
+/// The longest input line kept (1 MiB, a move list of a quarter million moves); longer lines are
+/// skipped with an error, so a hostile GUI cannot make the engine allocate without bound.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// How long `stop` waits for the search's `bestmove` before reading the next command anyway.
+const STOP_WAIT: Duration = Duration::from_secs(5);
+/// How long `quit` (and end of input) waits for the search thread before returning regardless.
+const QUIT_WAIT: Duration = Duration::from_secs(2);
+/// At most this many ignored tokens are echoed in one note.
+const MAX_ECHOED_TOKENS: usize = 5;
+
+/// The output, shared by the input loop and the search thread: whole lines, flushed one by one,
+/// never interleaved.
+#[derive(Clone)]
+pub(crate) struct Sink {
+    out: Arc<Mutex<Box<dyn Write + Send>>>,
+}
+
+impl Sink {
+    fn new(out: impl Write + Send + 'static) -> Sink {
+        Sink {
+            out: Arc::new(Mutex::new(Box::new(out))),
+        }
+    }
+
+    /// Writes one line and flushes it. Errors are returned for the input loop to act on; the
+    /// search thread ignores them (the input loop sees the same broken pipe next).
+    pub(crate) fn try_line(&self, line: &str) -> io::Result<()> {
+        let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
+        out.write_all(line.as_bytes())?;
+        out.write_all(b"\n")?;
+        out.flush()
+    }
+
+    pub(crate) fn line(&self, line: &str) {
+        let _ = self.try_line(line);
+    }
+}
+
+/// Runs the engine until `quit` or end of input. `default_game` is the game `position startpos`
+/// uses until `setoption name Game` changes it.
+///
+/// Returns an error only when the input or output fails (a closed output included); the engine
+/// state never does.
+pub fn serve<R: BufRead + Send + 'static, W: Write + Send + 'static>(
+    input: R,
+    output: W,
+    default_game: Variant,
+) -> anyhow::Result<()> {
+    let sink = Sink::new(output);
+    let mut session = Session::new(sink, default_game);
+    let mut reader = LineReader::new(input, MAX_LINE_BYTES);
+    let result = loop {
+        let flow = match reader.next_line() {
+            Ok(Line::Eof) => break Ok(()),
+            Ok(Line::TooLong { len }) => session.error(&format!(
+                "line of {len} bytes exceeds the limit of {MAX_LINE_BYTES} bytes; ignored"
+            )),
+            Ok(Line::Text(bytes)) => session.handle(&String::from_utf8_lossy(bytes)),
+            Err(e) => break Err(anyhow::Error::new(e).context("reading commands")),
+        };
+        match flow {
+            Ok(Flow::Continue) => {}
+            Ok(Flow::Quit) => break Ok(()),
+            Err(e) => break Err(anyhow::Error::new(e).context("writing to the output")),
+        }
+    };
+    session.worker.shutdown(QUIT_WAIT);
+    result
+}
+
+#[derive(PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// Where the current line came from: the start and the move tokens as sent, so that the next
+/// `position` that merely appends moves replays only the new ones.
+#[derive(Clone, PartialEq, Eq)]
+enum Origin {
+    StartPos(Variant),
+    Fen(String),
+}
+
+struct Session {
+    sink: Sink,
+    options: EngineOptions,
+    line: GameLine<AnyGame>,
+    origin: Origin,
+    tokens: Vec<String>,
+    worker: Worker,
+}
+
+impl Session {
+    fn new(sink: Sink, game: Variant) -> Session {
+        let options = EngineOptions::new(game);
+        let worker = Worker::start(sink.clone(), options.search.clone());
+        Session {
+            sink,
+            line: GameLine::new(AnyGame::start(game)),
+            origin: Origin::StartPos(game),
+            tokens: Vec::new(),
+            options,
+            worker,
+        }
+    }
+
+    fn say(&self, line: &str) -> io::Result<Flow> {
+        self.sink.try_line(line)?;
+        Ok(Flow::Continue)
+    }
+
+    fn error(&self, message: &str) -> io::Result<Flow> {
+        self.say(&format!("info string error {message}"))
+    }
+
+    fn respond(&self, answer: &str) -> io::Result<Flow> {
+        self.say(&format!("response {answer}"))
+    }
+
+    fn handle(&mut self, text: &str) -> io::Result<Flow> {
+        let parsed = match command::parse(text) {
+            Ok(p) => p,
+            Err(e) => return self.error(&format!("{e}; ignored")),
+        };
+        if !parsed.ignored.is_empty() {
+            let shown: Vec<String> = parsed
+                .ignored
+                .iter()
+                .take(MAX_ECHOED_TOKENS)
+                .map(|t| format!("'{t}'"))
+                .collect();
+            let more = parsed.ignored.len().saturating_sub(MAX_ECHOED_TOKENS);
+            self.say(&format!(
+                "info string warning ignored unexpected token{} {}{}",
+                if parsed.ignored.len() == 1 { "" } else { "s" },
+                shown.join(" "),
+                if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                }
+            ))?;
+        }
+        match parsed.command {
+            Command::Nothing => Ok(Flow::Continue),
+            Command::Hello { uci } => self.hello(uci),
+            Command::IsReady => {
+                if !self.worker.is_busy() {
+                    self.worker.sync();
+                }
+                self.say("readyok")
+            }
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::NewGame => {
+                self.reset_to_start();
+                self.worker.new_game();
+                Ok(Flow::Continue)
+            }
+            Command::Position(cmd) => match self.position(cmd) {
+                Ok(()) => Ok(Flow::Continue),
+                Err(e) => self.error(&format!("position: {e}; position unchanged")),
+            },
+            Command::Go(go) => self.go(&go),
+            Command::Stop => {
+                if !self.worker.stop(STOP_WAIT) {
+                    eprintln!("otau: the search did not stop within {STOP_WAIT:?}");
+                }
+                Ok(Flow::Continue)
+            }
+            Command::Quit => Ok(Flow::Quit),
+            Command::Query(query) => self.query(query),
+            Command::Display => {
+                for line in text::board(&self.line) {
+                    self.say(&line)?;
+                }
+                Ok(Flow::Continue)
+            }
+            Command::Perft(depth) => match self.worker.perft(self.line.position().clone(), depth) {
+                Ok(()) => Ok(Flow::Continue),
+                Err(worker::Busy) => self.error("perft ignored: a search is running"),
+            },
+            Command::Eval => {
+                for line in text::eval_lines(self.line.position()) {
+                    self.say(&line)?;
+                }
+                Ok(Flow::Continue)
+            }
+        }
+    }
+
+    fn hello(&self, uci: bool) -> io::Result<Flow> {
+        self.say(&format!("id name otau {}", env!("CARGO_PKG_VERSION")))?;
+        self.say("id author the otau developers")?;
+        for line in options::declarations(&self.options) {
+            self.say(&line)?;
+        }
+        self.say(if uci { "uciok" } else { "ugiok" })
+    }
+
+    fn reset_to_start(&mut self) {
+        self.line = GameLine::new(AnyGame::start(self.options.game));
+        self.origin = Origin::StartPos(self.options.game);
+        self.tokens.clear();
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> io::Result<Flow> {
+        let mut updated = self.options.clone();
+        match options::set(&mut updated, name, value) {
+            Err(e) => self.error(&format!("setoption: {e}; nothing changed")),
+            Ok(Changed::Game) => {
+                self.options = updated;
+                self.reset_to_start();
+                Ok(Flow::Continue)
+            }
+            Ok(Changed::Search) => {
+                self.options = updated;
+                self.worker.set_options(self.options.search.clone());
+                Ok(Flow::Continue)
+            }
+        }
+    }
+
+    /// Sets up a position. GUIs resend the whole move list several times a ply, so a list that
+    /// extends the previous one from the same start only plays the new moves. Nothing changes
+    /// unless every token is valid.
+    fn position(&mut self, cmd: PositionCommand<'_>) -> Result<(), String> {
+        let origin = match &cmd.start {
+            Start::StartPos => Origin::StartPos(self.options.game),
+            Start::Fen(fields) => Origin::Fen(fields.join(" ")),
+        };
+        let extends = origin == self.origin
+            && cmd.moves.len() >= self.tokens.len()
+            && self.tokens.iter().zip(&cmd.moves).all(|(a, b)| a == b);
+        let (mut line, first_new) = if extends {
+            (self.line.clone(), self.tokens.len())
+        } else {
+            let start = match &origin {
+                Origin::StartPos(game) => AnyGame::start(*game),
+                Origin::Fen(text) => AnyGame::from_position(text).map_err(|e| e.to_string())?,
+            };
+            (GameLine::new(start), 0)
+        };
+        for (i, token) in cmd.moves.iter().enumerate().skip(first_new) {
+            line.play_token(token)
+                .map_err(|e| format!("move {} '{}': {e}", i + 1, shorten(token)))?;
+        }
+        if !extends {
+            self.tokens.clear();
+        }
+        self.tokens
+            .extend(cmd.moves[first_new..].iter().map(|t| t.to_string()));
+        self.line = line;
+        self.origin = origin;
+        Ok(())
+    }
+
+    fn go(&mut self, go: &GoCommand) -> io::Result<Flow> {
+        let mover = self.line.position().side_to_move();
+        let (limits, warning) = limits(go, mover);
+        if let Some(w) = warning {
+            self.say(&format!("info string warning {w}"))?;
+        }
+        match self.worker.search(self.line.clone(), limits) {
+            Ok(()) => Ok(Flow::Continue),
+            Err(worker::Busy) => self.error("go ignored: already searching (send stop first)"),
+        }
+    }
+
+    fn query(&self, query: Query<'_>) -> io::Result<Flow> {
+        let pos = self.line.position();
+        let yes_no = |b: bool| if b { "true" } else { "false" };
+        match query {
+            Query::P1Turn => self.respond(yes_no(pos.side_to_move() == Side::South)),
+            Query::GameOver => self.respond(yes_no(self.line.is_over())),
+            Query::Result => self.respond(self.line.result().map_or("none", |f| f.outcome.ugi())),
+            Query::Fen => self.respond(&pos.to_string()),
+            Query::Moves => {
+                let moves = if self.line.is_over() {
+                    Vec::new()
+                } else {
+                    pos.legal_moves()
+                        .iter()
+                        .map(|&m| pos.move_name(m))
+                        .collect()
+                };
+                if moves.is_empty() {
+                    self.respond("none")
+                } else {
+                    self.respond(&moves.join(" "))
+                }
+            }
+            Query::IsLegal(token) => {
+                let legal =
+                    !self.line.is_over() && pos.parse_move(token).is_ok_and(|mv| pos.is_legal(mv));
+                self.respond(yes_no(legal))
+            }
+            Query::Score => match self.line.result() {
+                Some(fin) => self.respond(&format!("{}/{}", fin.south, fin.north)),
+                None => self.respond(&format!(
+                    "{}/{}",
+                    pos.store(Side::South),
+                    pos.store(Side::North)
+                )),
+            },
+        }
+    }
+}
+
+fn millis(ms: i64) -> Duration {
+    Duration::from_millis(ms.max(0) as u64)
+}
+
+/// Maps `go` parameters to search limits: the mover's clock from `p1time`/`p2time`, every other
+/// limit as given (the search ends at the first one reached). Also returns a warning when clock
+/// parameters were given but none for the side to move.
+pub fn limits(go: &GoCommand, mover: Side) -> (Limits, Option<String>) {
+    let (time, inc) = match mover {
+        Side::South => (go.p1time, go.p1inc),
+        Side::North => (go.p2time, go.p2inc),
+    };
+    let clock = time.map(|t| Clock {
+        remaining: millis(t),
+        increment: millis(inc.unwrap_or(0)),
+        moves_to_go: go.movestogo.filter(|&n| n > 0),
+    });
+    let any_clock = go.p1time.is_some()
+        || go.p2time.is_some()
+        || go.p1inc.is_some()
+        || go.p2inc.is_some()
+        || go.movestogo.is_some();
+    let warning = (clock.is_none() && any_clock).then(|| {
+        format!(
+            "clock parameters without {}time (the side to move's time) are ignored",
+            mover.ugi()
+        )
+    });
+    let limits = Limits {
+        depth: go.depth,
+        nodes: go.nodes,
+        movetime: go.movetime.map(millis),
+        clock,
+        infinite: go.infinite,
+    };
+    (limits, warning)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_movers_clock_is_used() {
+        let go = GoCommand {
+            p1time: Some(1000),
+            p2time: Some(2000),
+            p1inc: Some(10),
+            p2inc: Some(20),
+            movestogo: Some(5),
+            depth: Some(7),
+            ..Default::default()
+        };
+        let (south, w) = limits(&go, Side::South);
+        assert!(w.is_none());
+        assert_eq!(
+            south.clock,
+            Some(Clock {
+                remaining: Duration::from_millis(1000),
+                increment: Duration::from_millis(10),
+                moves_to_go: Some(5)
+            })
+        );
+        assert_eq!(south.depth, Some(7));
+        let (north, _) = limits(&go, Side::North);
+        assert_eq!(north.clock.unwrap().remaining, Duration::from_millis(2000));
+        assert_eq!(north.clock.unwrap().increment, Duration::from_millis(20));
+    }
+
+    #[test]
+    fn negative_times_clamp_and_missing_mover_time_warns() {
+        let go = GoCommand {
+            p1time: Some(-50),
+            ..Default::default()
+        };
+        assert_eq!(
+            limits(&go, Side::South).0.clock.unwrap().remaining,
+            Duration::ZERO
+        );
+        let (l, w) = limits(&go, Side::North);
+        assert!(l.clock.is_none());
+        assert!(w.unwrap().contains("p2time"));
+        assert_eq!(
+            limits(&GoCommand::default(), Side::South).0,
+            Limits::default()
+        );
+    }
+}

@@ -1,0 +1,125 @@
+//! How the engine writes positions, search progress and results as protocol text.
+
+use std::fmt::Write as _;
+
+use crate::games::render::render;
+use crate::games::{AnyGame, EndReason, Final, Game, GameLine, Move};
+use crate::search::{Info, Score};
+
+/// Names a sequence of moves from `pos`, stopping at the first move that is not legal there (a
+/// search must never be able to make the front end print nonsense or panic).
+pub fn move_names(pos: &AnyGame, moves: &[Move]) -> Vec<String> {
+    let mut pos = pos.clone();
+    let mut names = Vec::with_capacity(moves.len());
+    for &mv in moves {
+        if pos.final_result().is_some() || !pos.is_legal(mv) {
+            break;
+        }
+        names.push(pos.move_name(mv));
+        pos.play(mv);
+    }
+    names
+}
+
+/// Nodes per second as engines report it: nodes over elapsed time, 0 before any time has passed.
+fn nps(nodes: u64, elapsed_us: u128) -> u64 {
+    (nodes as u128 * 1_000_000)
+        .checked_div(elapsed_us)
+        .map_or(0, |n| n.min(u64::MAX as u128) as u64)
+}
+
+/// An `info depth ... pv ...` line; the PV is named from `pos`, the position searched.
+pub fn info_line(pos: &AnyGame, info: &Info) -> String {
+    let mut s = format!("info depth {} seldepth {}", info.depth, info.seldepth);
+    match info.score {
+        Score::Cp(cp) => write!(s, " score cp {cp}"),
+        Score::Mate(plies) => write!(s, " score mate {plies}"),
+    }
+    .expect("writing to a String");
+    write!(
+        s,
+        " nodes {} nps {} time {} hashfull {}",
+        info.nodes,
+        nps(info.nodes, info.elapsed.as_micros()),
+        info.elapsed.as_millis(),
+        info.hashfull
+    )
+    .expect("writing to a String");
+    let pv = move_names(pos, &info.pv);
+    if !pv.is_empty() {
+        s.push_str(" pv ");
+        s.push_str(&pv.join(" "));
+    }
+    s
+}
+
+/// The final `info` line of a `go` that needed no search (finished game, forced pass).
+pub const NO_SEARCH_INFO: &str = "info depth 0 nodes 0 nps 0 time 0";
+
+pub fn reason_text(reason: EndReason) -> &'static str {
+    match reason {
+        EndReason::MajorityInStore => "a store holds more than half of the stones",
+        EndReason::NoMoves => "the side to move has no legal move",
+        EndReason::Blocked => "neither player can move",
+        EndReason::Repetition => "the position repeated",
+    }
+}
+
+/// A one-line account of a finished game: `p1win 82-70 (a store holds more than half ...)`.
+pub fn final_text(fin: &Final) -> String {
+    format!(
+        "{} {}-{} ({})",
+        fin.outcome.ugi(),
+        fin.south,
+        fin.north,
+        reason_text(fin.reason)
+    )
+}
+
+/// The board for humans (`d`): the shared board drawing (also `otau play`'s), then the side to
+/// move, the position string, the moves played and the legal moves or the result.
+pub fn board(line: &GameLine<AnyGame>) -> Vec<String> {
+    let pos = line.position();
+    let mut out = vec![format!(
+        "{}, move {}, {} ({}) to move",
+        pos.variant(),
+        pos.fullmove(),
+        pos.side_to_move(),
+        pos.side_to_move().ugi()
+    )];
+    out.extend(render(pos, true).lines().map(str::to_string));
+    out.push(format!("fen: {pos}"));
+    out.push(format!("moves played: {}", line.moves().len()));
+    out.push(match line.result() {
+        Some(fin) => format!("result: {}", final_text(&fin)),
+        None => {
+            let moves = pos.legal_moves();
+            let names: Vec<String> = moves.iter().map(|&m| pos.move_name(m)).collect();
+            format!("legal moves: {}", names.join(" "))
+        }
+    });
+    out
+}
+
+/// The static evaluation's terms in centi-stones, from the side to move's view. This is the one
+/// hook for an evaluation module: until one exists, the only term is the store difference.
+pub fn eval_terms(pos: &AnyGame) -> Vec<(&'static str, i32)> {
+    let me = pos.side_to_move();
+    let diff = pos.store(me) as i32 - pos.store(me.other()) as i32;
+    vec![("store difference", 100 * diff)]
+}
+
+/// The `eval` reply: one line per term, then the total.
+pub fn eval_lines(pos: &AnyGame) -> Vec<String> {
+    let terms = eval_terms(pos);
+    let mut out: Vec<String> = terms
+        .iter()
+        .map(|(name, cp)| format!("term {name} cp {cp}"))
+        .collect();
+    let total: i32 = terms.iter().map(|(_, cp)| cp).sum();
+    out.push(format!(
+        "total cp {total} ({} to move's view, 100 cp = one stone)",
+        pos.side_to_move()
+    ));
+    out
+}

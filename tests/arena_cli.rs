@@ -1,0 +1,280 @@
+//! The command line: errors are explained, subcommands work, options reach the games.
+
+mod arena_support;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use arena_support::*;
+use otau::arena::records::{RecordsFile, TerminationKind};
+
+fn arena(args: &[&str], dir: &Path) -> (i32, String, String) {
+    let o = Command::new(ARENA)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn ok_engine(name: &str) -> Vec<String> {
+    vec![
+        "--engine".into(),
+        format!("name={name}"),
+        format!("cmd={ARENA}"),
+        "args=fake-engine ok".into(),
+    ]
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+#[test]
+fn bad_arguments_are_explained() {
+    let dir = scratch("cli-errors");
+    let cases: &[(&[&str], &str)] = &[
+        (&["--engine", "cmd=x"], "no limit"),
+        (&["--engine", "cmd=x", "depth=1"], "at least two engines"),
+        (
+            &[
+                "--engine", "cmd=x", "depth=1", "--engine", "cmd=x", "depth=1",
+            ],
+            "distinct name",
+        ),
+        (
+            &[
+                "--engine", "cmd=x", "depth=1", "--engine", "cmd=y", "depth=1", "--game", "chess",
+            ],
+            "unknown game id",
+        ),
+        (
+            &[
+                "--engine", "cmd=x", "depth=1", "--engine", "cmd=y", "tc=fast",
+            ],
+            "bad time control",
+        ),
+        (
+            &[
+                "--engine",
+                "cmd=x",
+                "depth=1",
+                "--engine",
+                "cmd=y",
+                "depth=1",
+                "--openings",
+                "plies=x",
+            ],
+            "--openings",
+        ),
+        (
+            &[
+                "--engine", "cmd=x", "depth=1", "--engine", "cmd=y", "depth=1", "--sprt", "elo0=5",
+                "elo1=1",
+            ],
+            "--sprt",
+        ),
+        (
+            &[
+                "--engine", "cmd=x", "depth=1", "--engine", "cmd=y", "depth=1", "--shard", "4/3",
+            ],
+            "shard",
+        ),
+        (&["--resume", "missing.jsonl"], "missing.jsonl"),
+    ];
+    for (args, expected) in cases {
+        let (code, _, err) = arena(args, &dir);
+        assert_ne!(code, 0, "{args:?}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+    }
+    let (code, out, _) = arena(&["--help"], &dir);
+    assert_eq!(code, 0);
+    assert!(out.contains("Examples:") && out.contains("--resume"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn existing_records_are_never_overwritten() {
+    let dir = scratch("cli-exists");
+    std::fs::write(dir.join("r.jsonl"), "precious\n").unwrap();
+    let mut args = ok_engine("a");
+    args.extend(ok_engine("b"));
+    args.extend(["--each", "depth=1", "--out", "r.jsonl"].map(String::from));
+    let (code, _, err) = arena(&strs(&args), &dir);
+    assert_eq!(code, 1);
+    assert!(err.contains("--resume"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("r.jsonl")).unwrap(),
+        "precious\n"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn clocks_max_plies_and_opening_files_reach_the_games() {
+    let dir = scratch("cli-options");
+    std::fs::write(dir.join("book.txt"), "# two openings\n1. 87 2\n3 4 5\n").unwrap();
+    let mut args = ok_engine("a");
+    args.extend(ok_engine("b"));
+    args.extend(
+        [
+            "--each",
+            "tc=5+0.1",
+            "--rounds",
+            "3",
+            "--max-plies",
+            "20",
+            "--openings",
+            "file=book.txt",
+            "--out",
+            "r.jsonl",
+            "--pgn",
+            "r.pgn",
+            "--seed",
+            "3",
+        ]
+        .map(String::from),
+    );
+    let (code, out, err) = arena(&strs(&args), &dir);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Results of a vs b"), "{out}");
+    assert!(
+        err.contains("openings repeat"),
+        "the 2-line book is used up: {err}"
+    );
+    let file = RecordsFile::read(&dir.join("r.jsonl")).unwrap();
+    assert_eq!(file.games.len(), 6);
+    for g in file.games.values() {
+        assert_eq!(g.termination.kind, TerminationKind::MaxPlies);
+        assert_eq!(g.opening.moves.len() + g.moves.len(), 20);
+        assert!(
+            g.moves.iter().all(|m| m.time_ms.is_some()),
+            "timed games record times"
+        );
+        let t = g.totals.unwrap();
+        assert_eq!(t[0] + t[1], 162);
+    }
+    let openings: Vec<_> = file
+        .games
+        .values()
+        .map(|g| g.opening.moves.clone())
+        .collect();
+    assert_eq!(openings[0], ["8", "2"]);
+    assert_eq!(openings[2], ["3", "4", "5"]);
+    assert_eq!(openings[4], ["8", "2"]);
+    let pgn = std::fs::read_to_string(dir.join("r.pgn")).unwrap();
+    assert_eq!(pgn.matches("[Termination \"normal\"]").count(), 6);
+    assert!(pgn.contains("1. 87 22"), "federation notation: {pgn}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn no_recover_stops_at_the_first_crash() {
+    let dir = scratch("cli-norecover");
+    let mut args = ok_engine("a");
+    args.extend(
+        [
+            "--engine",
+            "name=b",
+            &format!("cmd={ARENA}"),
+            "args=fake-engine crash-mid",
+        ]
+        .map(String::from),
+    );
+    args.extend(
+        [
+            "--each",
+            "depth=1",
+            "--rounds",
+            "5",
+            "--no-recover",
+            "--out",
+            "r.jsonl",
+            "-q",
+        ]
+        .map(String::from),
+    );
+    let (code, _, err) = arena(&strs(&args), &dir);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--no-recover"), "{err}");
+    let file = RecordsFile::read(&dir.join("r.jsonl")).unwrap();
+    assert_eq!(file.games.len(), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sprt_calculator_and_report() {
+    let dir = scratch("cli-sprt");
+    let (code, out, err) = arena(
+        &["sprt", "--penta", "1,2,10,2,1", "elo0=0", "elo1=10"],
+        &dir,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("Ptnml(0-2): [1, 2, 10, 2, 1]") && out.contains("LLR"),
+        "{out}"
+    );
+    let mut args = ok_engine("a");
+    args.extend(ok_engine("b"));
+    args.extend(
+        [
+            "--each", "depth=1", "--rounds", "2", "--out", "r.jsonl", "-q",
+        ]
+        .map(String::from),
+    );
+    assert_eq!(arena(&strs(&args), &dir).0, 0);
+    let (code, _, err) = arena(&["report", "r.jsonl", "--out", "page.html"], &dir);
+    assert_eq!(code, 0, "{err}");
+    let html = std::fs::read_to_string(dir.join("page.html")).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>") && html.contains("r.jsonl"));
+    let (code, out, _) = arena(&["merge", "r.jsonl"], &dir);
+    assert_eq!(code, 0);
+    assert!(out.contains("Results of a vs b"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_game_is_refereed() {
+    let dir = scratch("cli-games");
+    for game in [
+        "toguz-kumalak-7",
+        "bestemshe",
+        "giuthi",
+        "giuthi-6x4",
+        "modiar",
+    ] {
+        let mut args = ok_engine("a");
+        args.extend(ok_engine("b"));
+        let out = format!("{game}.jsonl");
+        args.extend(
+            [
+                "--each", "depth=1", "--rounds", "2", "--game", game, "--out", &out, "--pgn",
+                "g.pgn", "-q",
+            ]
+            .map(String::from),
+        );
+        let (code, _, err) = arena(&strs(&args), &dir);
+        assert_eq!(code, 0, "{game}: {err}");
+        let file = RecordsFile::read(&dir.join(&out)).unwrap();
+        assert_eq!(file.games.len(), 4);
+        for g in file.games.values() {
+            assert_eq!(g.game, game);
+            assert!(
+                matches!(
+                    g.termination.kind,
+                    TerminationKind::Rules | TerminationKind::DecidedScore
+                ),
+                "{game}: {g:?}"
+            );
+        }
+        let pgn = std::fs::read_to_string(dir.join("g.pgn")).unwrap();
+        assert!(pgn.contains(&format!("[Variant \"{game}\"]")));
+        let _ = std::fs::remove_file(dir.join("g.pgn"));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,148 @@
+//! Real misbehaving engines (the hidden `otau-arena fake-engine <mode>`) against a sound one:
+//! each fault ends in its named termination, the match completes, and no process is left.
+
+mod arena_support;
+
+use std::time::Duration;
+
+use arena_support::*;
+use otau::arena::records::{GameRecord, RecordsFile, TerminationKind};
+use otau::arena::tournament::{run, RunOptions};
+use otau::games::Side;
+
+/// Plays `rounds` rounds of `mode` (under `limits`) against a sound engine; returns the games.
+fn match_against(mode: &str, limits: &str, rounds: u32) -> Vec<GameRecord> {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let tag = tag(mode);
+    let dir = scratch(mode);
+    let config = config(
+        vec![
+            fake("bad", mode, &tag, limits),
+            // The sound engine is never timed: a loaded machine cannot make it lose on time.
+            fake("good", "ok", &tag, "depth=1"),
+        ],
+        rounds,
+        11,
+    );
+    let opts = RunOptions {
+        out: Some(dir.join("r.jsonl")),
+        log_dir: dir.join("logs"),
+        ..RunOptions::default()
+    };
+    let report = run(config, &opts).expect("the match runs");
+    assert_eq!(report.missing, 0, "the match completes");
+    assert_eq!(report.standings.len() as u32, 2 * rounds);
+    let games = RecordsFile::read(&dir.join("r.jsonl")).unwrap().games;
+    // Every engine process (and helper) is gone and reaped.
+    assert_eq!(
+        wait_gone(&tag, Duration::from_secs(3)),
+        Vec::<String>::new()
+    );
+    assert_eq!(children(), Vec::<String>::new(), "no zombie children");
+    let _ = std::fs::remove_dir_all(&dir);
+    games.into_values().collect()
+}
+
+fn bad_side(g: &GameRecord) -> Side {
+    if g.south == "bad" {
+        Side::South
+    } else {
+        Side::North
+    }
+}
+
+/// Each game lost by "bad" with `kind`.
+fn assert_all(games: &[GameRecord], kind: TerminationKind) {
+    for g in games {
+        assert_eq!(g.termination.kind, kind, "{g:?}");
+        assert_eq!(g.termination.side, Some(bad_side(g)), "{g:?}");
+        assert_eq!(g.result.half_points(bad_side(g)), 0);
+    }
+}
+
+#[test]
+fn crash_at_start_is_lost_then_forfeited() {
+    let games = match_against("crash-start", "depth=1", 3);
+    let kinds: Vec<_> = games.iter().map(|g| g.termination.kind).collect();
+    use TerminationKind::*;
+    assert_eq!(kinds, [Crash, Crash, Crash, Forfeit, Forfeit, Forfeit]);
+    assert!(games[0].termination.detail.contains("start-up"));
+    assert!(games.iter().all(|g| g.result.half_points(bad_side(g)) == 0));
+}
+
+#[test]
+fn stall_at_start_is_named() {
+    let games = match_against("stall-start", "depth=1", 2);
+    let kinds: Vec<_> = games.iter().map(|g| g.termination.kind).collect();
+    use TerminationKind::*;
+    assert_eq!(kinds, [Stall, Stall, Stall, Forfeit]);
+}
+
+#[test]
+fn crash_mid_game_loses_and_the_engine_is_restarted() {
+    let games = match_against("crash-mid", "depth=1", 2);
+    assert_all(&games, TerminationKind::Crash);
+    for g in &games {
+        // Two moves by the bad engine, then the crash on its third go (a fresh process each game).
+        let bad_moves = g
+            .moves
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| (i % 2 == 0) == (bad_side(g) == Side::South))
+            .count();
+        assert_eq!(bad_moves, 2, "{g:?}");
+        assert!(g.termination.detail.contains("exited with code 1"), "{g:?}");
+    }
+}
+
+#[test]
+fn never_answering_loses_on_time() {
+    let games = match_against("no-answer", "st=0.1 timemargin=50", 2);
+    assert_all(&games, TerminationKind::TimeLoss);
+    assert!(games.iter().all(|g| g.moves.len() <= 1));
+}
+
+#[test]
+fn late_moves_lose_and_never_leak_into_the_next_game() {
+    let games = match_against("late", "st=0.15 timemargin=20", 2);
+    assert_all(&games, TerminationKind::TimeLoss);
+    // Had a late bestmove been taken for a later go, a game would have gone on past the bad
+    // engine's first move.
+    assert!(games.iter().all(|g| g.moves.len() <= 1), "{games:?}");
+}
+
+#[test]
+fn illegal_move_loses() {
+    let games = match_against("illegal", "depth=1", 2);
+    assert_all(&games, TerminationKind::IllegalMove);
+    assert!(games
+        .iter()
+        .all(|g| g.termination.detail.contains("illegal")
+            || g.termination.detail.contains("malformed")));
+}
+
+#[test]
+fn garbage_is_survived_and_an_unreadable_move_loses() {
+    let games = match_against("garbage", "depth=1", 2);
+    assert_all(&games, TerminationKind::IllegalMove);
+    assert!(
+        games
+            .iter()
+            .all(|g| g.termination.detail.contains("malformed")),
+        "{games:?}"
+    );
+}
+
+#[test]
+fn output_flood_loses_on_time_without_exhausting_the_arena() {
+    let games = match_against("flood", "st=0.2", 2);
+    assert_all(&games, TerminationKind::TimeLoss);
+}
+
+#[test]
+fn ignoring_quit_still_leaves_nothing_behind() {
+    let games = match_against("ignore-quit", "depth=1", 2);
+    assert!(games
+        .iter()
+        .all(|g| g.termination.kind == TerminationKind::Rules));
+}

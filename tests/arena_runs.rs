@@ -1,0 +1,287 @@
+//! Whole runs: byte-identical records for depth-limited engines, resume after kill -9, and
+//! merge(shards) == single run.
+
+mod arena_support;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use arena_support::*;
+use otau::arena::merge;
+use otau::arena::records::RecordsFile;
+use otau::arena::schedule::Shard;
+use otau::arena::tournament::{run, RunOptions};
+
+fn arena(args: &[&str], dir: &Path) -> std::process::Output {
+    Command::new(ARENA)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn engine_args(tag: &str) -> Vec<String> {
+    let mut v = Vec::new();
+    for name in ["a", "b", "c"] {
+        v.push("--engine".to_string());
+        v.push(format!("name={name}"));
+        v.push(format!("cmd={ARENA}"));
+        v.push(format!("args=fake-engine ok {tag}"));
+    }
+    v.extend(["--each", "depth=2", "--openings", "plies=6"].map(String::from));
+    v
+}
+
+fn game_lines(path: &Path) -> Vec<String> {
+    let mut lines: Vec<String> = std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("{\"event\":\"game\""))
+        .map(String::from)
+        .collect();
+    lines.sort_by_key(|l| {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        v["index"].as_u64().unwrap()
+    });
+    lines
+}
+
+#[test]
+fn same_seed_same_bytes() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let tag = tag("determinism");
+    let dir = scratch("determinism");
+    let mut outputs = Vec::new();
+    for (run_no, concurrency) in [(1, "1"), (2, "1"), (3, "2")] {
+        let out = format!("r{run_no}.jsonl");
+        let pgn = format!("r{run_no}.pgn");
+        let mut args: Vec<String> = engine_args(&tag);
+        args.extend(
+            [
+                "--rounds",
+                "3",
+                "--seed",
+                "99",
+                "--concurrency",
+                concurrency,
+                "--out",
+                &out,
+            ]
+            .map(String::from),
+        );
+        args.extend(["--pgn".to_string(), pgn.clone(), "--quiet".to_string()]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = arena(&args, &dir);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        outputs.push((
+            std::fs::read(dir.join(&out)).unwrap(),
+            std::fs::read(dir.join(&pgn)).unwrap(),
+            game_lines(&dir.join(&out)),
+        ));
+    }
+    assert_eq!(outputs[0].0, outputs[1].0, "records byte-identical");
+    assert_eq!(outputs[0].1, outputs[1].1, "PGN byte-identical");
+    assert_eq!(outputs[0].2.len(), 18);
+    // Concurrency changes only the order in which games are written.
+    assert_eq!(outputs[0].2, outputs[2].2);
+    assert_eq!(
+        wait_gone(&tag, Duration::from_secs(2)),
+        Vec::<String>::new()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn resume_after_kill_9_reproduces_the_run() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let tag = tag("resume");
+    let dir = scratch("resume");
+    let mut base: Vec<String> = engine_args(&tag);
+    base.extend(["--rounds", "12", "--seed", "5", "--quiet"].map(String::from));
+    let with = |extra: &[&str]| -> Vec<String> {
+        let mut v = base.clone();
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    // The uninterrupted run.
+    let full = with(&["--out", "full.jsonl"]);
+    let o = arena(&full.iter().map(String::as_str).collect::<Vec<_>>(), &dir);
+    assert!(o.status.success());
+    // The same run, killed -9 once some games are recorded.
+    let part = with(&[
+        "--out",
+        "part.jsonl",
+        "--pgn",
+        "part.pgn",
+        "--concurrency",
+        "2",
+    ]);
+    let mut child = Command::new(ARENA)
+        .args(&part)
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let until = Instant::now() + Duration::from_secs(30);
+    while game_lines_if_any(&dir.join("part.jsonl")) < 10 && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let recorded = game_lines_if_any(&dir.join("part.jsonl"));
+    assert!(
+        (10..72).contains(&recorded),
+        "killed mid-run ({recorded} games)"
+    );
+    // The engines died with the arena (parent-death signal): no orphans.
+    assert_eq!(
+        wait_gone(&tag, Duration::from_secs(3)),
+        Vec::<String>::new()
+    );
+    let o = arena(
+        &["--resume", "part.jsonl", "--pgn", "part.pgn", "--quiet"],
+        &dir,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        game_lines(&dir.join("part.jsonl")),
+        game_lines(&dir.join("full.jsonl"))
+    );
+    let pgn = std::fs::read_to_string(dir.join("part.pgn")).unwrap();
+    assert_eq!(
+        pgn.matches("[Event ").count(),
+        72,
+        "PGN rewritten, then completed"
+    );
+    // Resuming a finished run plays nothing.
+    let o = arena(&["--resume", "part.jsonl", "--quiet"], &dir);
+    assert!(o.status.success());
+    assert_eq!(game_lines(&dir.join("part.jsonl")).len(), 72);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn game_lines_if_any(path: &Path) -> usize {
+    std::fs::read_to_string(path)
+        .map(|t| {
+            t.lines()
+                .filter(|l| l.starts_with("{\"event\":\"game\""))
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+#[test]
+fn merged_shards_equal_the_single_run() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let tag = tag("shards");
+    let dir = scratch("shards");
+    let config = config(
+        vec![
+            fake("a", "ok", &tag, "depth=1"),
+            fake("b", "ok", &tag, "depth=1"),
+            fake("c", "ok", &tag, "depth=1"),
+        ],
+        3,
+        2024,
+    );
+    let opts = |name: &str, shard: Option<Shard>| RunOptions {
+        out: Some(dir.join(name)),
+        shard,
+        log_dir: dir.join("logs"),
+        concurrency: 2,
+        ..RunOptions::default()
+    };
+    let single = run(config.clone(), &opts("single.jsonl", None)).unwrap();
+    let mut parts = Vec::new();
+    for k in 1..=3 {
+        let name = format!("part{k}.jsonl");
+        let report = run(config.clone(), &opts(&name, Some(Shard { k, n: 3 }))).unwrap();
+        assert_eq!(report.missing, 0);
+        assert!(report.standings.len() < single.standings.len());
+        parts.push(dir.join(name));
+    }
+    let merged = merge::merge(&parts).unwrap();
+    assert_eq!(merged.missing(), 0);
+    let single_games = RecordsFile::read(&dir.join("single.jsonl")).unwrap().games;
+    assert_eq!(merged.games, single_games);
+    assert_eq!(single.standings.len(), single_games.len() as u64);
+    // The same statistics, to the last digit.
+    let json = |s: &otau::stats::Summary| serde_json::to_string(s).unwrap();
+    assert_eq!(
+        json(&merged.standings.summary()),
+        json(&single.standings.summary())
+    );
+    merge::write(&merged, &dir.join("merged.jsonl")).unwrap();
+    assert_eq!(
+        game_lines(&dir.join("merged.jsonl")),
+        game_lines(&dir.join("single.jsonl"))
+    );
+    // A file of another run is refused.
+    let mut other = config.clone();
+    other.seed += 1;
+    run(other, &opts("other.jsonl", Some(Shard { k: 1, n: 3 }))).unwrap();
+    parts.push(dir.join("other.jsonl"));
+    assert!(merge::merge(&parts).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ctrl_c_stops_cleanly_and_the_run_resumes() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let tag = tag("sigint");
+    let dir = scratch("sigint");
+    let mut args: Vec<String> = Vec::new();
+    // A slow engine (each of its games is lost on time after a 0.3 s think): games are
+    // mid-think when Ctrl-C comes.
+    for (name, mode) in [("a", "ok"), ("b", "ok"), ("slow", "late")] {
+        args.extend([
+            "--engine".to_string(),
+            format!("name={name}"),
+            format!("cmd={ARENA}"),
+            format!("args=fake-engine {mode} {tag}"),
+        ]);
+    }
+    args.extend(
+        [
+            "--each", "st=0.3", "--rounds", "3", "--seed", "8", "--out", "r.jsonl",
+        ]
+        .map(String::from),
+    );
+    args.extend(["--concurrency", "2"].map(String::from));
+    let child = Command::new(ARENA)
+        .args(&args)
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    assert!(!tagged_processes(&tag).is_empty(), "engines running");
+    // SAFETY: a plain signal to our own child.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let started = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    assert!(started.elapsed() < Duration::from_secs(3), "prompt exit");
+    assert_eq!(out.status.code(), Some(130));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--resume r.jsonl"));
+    assert_eq!(
+        wait_gone(&tag, Duration::from_secs(2)),
+        Vec::<String>::new()
+    );
+    let before = game_lines_if_any(&dir.join("r.jsonl"));
+    assert!(before < 18, "{before}");
+    let o = arena(&["--resume", "r.jsonl", "--quiet"], &dir);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(game_lines(&dir.join("r.jsonl")).len(), 18);
+    assert_eq!(
+        wait_gone(&tag, Duration::from_secs(2)),
+        Vec::<String>::new()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

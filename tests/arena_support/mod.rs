@@ -1,0 +1,105 @@
+//! Helpers shared by the arena's integration tests.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use otau::arena::config::{EngineConfig, RunConfig};
+use otau::arena::openings::OpeningConfig;
+use otau::arena::schedule::TournamentKind;
+
+/// Tests that count child processes run one at a time.
+pub static SERIAL: Mutex<()> = Mutex::new(());
+
+pub const ARENA: &str = env!("CARGO_BIN_EXE_otau-arena");
+
+/// A fresh scratch directory for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("otau-arena-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A fake engine of the given mode, its processes tagged with `tag` (found again in /proc).
+pub fn fake(name: &str, mode: &str, tag: &str, limits: &str) -> EngineConfig {
+    let mut tokens = vec![
+        format!("name={name}"),
+        format!("cmd={ARENA}"),
+        format!("args=fake-engine {mode} {tag}"),
+    ];
+    tokens.extend(limits.split(' ').map(String::from));
+    otau::arena::config::EngineSpec::parse(&tokens)
+        .unwrap()
+        .build(&Default::default(), 0)
+        .unwrap()
+}
+
+pub fn config(engines: Vec<EngineConfig>, rounds: u32, seed: u64) -> RunConfig {
+    RunConfig {
+        game: "toguz-kumalak".into(),
+        engines,
+        tournament: TournamentKind::Roundrobin,
+        rounds,
+        games: None,
+        seed,
+        openings: OpeningConfig::default(),
+        max_plies: None,
+        adjudicate_decided: true,
+        startup_timeout_ms: 1000,
+        max_start_failures: 3,
+        sprt: None,
+    }
+}
+
+/// Processes whose command line contains `tag` (any state but zombie).
+pub fn tagged_processes(tag: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(cmd) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+        if cmd.contains(tag) {
+            out.push(format!("{}: {cmd}", entry.file_name().to_string_lossy()));
+        }
+    }
+    out
+}
+
+/// Children of this test process, zombies included (none may be left).
+pub fn children() -> Vec<String> {
+    let me = std::process::id().to_string();
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        let Some((_, rest)) = stat.rsplit_once(") ") else {
+            continue;
+        };
+        let f: Vec<&str> = rest.split(' ').collect();
+        if f.len() > 1 && f[1] == me {
+            out.push(stat);
+        }
+    }
+    out
+}
+
+/// Waits up to `limit` for no process to carry `tag`.
+pub fn wait_gone(tag: &str, limit: Duration) -> Vec<String> {
+    let until = Instant::now() + limit;
+    loop {
+        let left = tagged_processes(tag);
+        if left.is_empty() || Instant::now() > until {
+            return left;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A tag unique to this test run.
+pub fn tag(name: &str) -> String {
+    format!("otau-test-{}-{name}", std::process::id())
+}

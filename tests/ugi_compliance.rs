@@ -1,0 +1,119 @@
+//! The compliance checker (`otau::ugi::compliance`) against otau itself and against engines that
+//! are not compliant.
+
+use std::time::Duration;
+
+use otau::games::{AnyGame, Game, Variant};
+use otau::ugi::compliance::{check, Config, Status};
+
+const OTAU: &str = env!("CARGO_BIN_EXE_otau");
+
+#[test]
+fn otau_is_compliant_in_every_game_family() {
+    for game in [
+        Variant::TOGUZ,
+        Variant::TOGUZ7,
+        Variant::BESTEMSHE,
+        Variant::GIUTHI,
+        Variant::MODIAR,
+    ] {
+        if AnyGame::start(game).legal_moves().is_empty() {
+            eprintln!("{game}: rules not implemented yet, skipped");
+            continue;
+        }
+        let config = Config {
+            game,
+            ..Config::default()
+        };
+        let report = check(OTAU, &[], &config);
+        assert!(report.passed(), "{game}:\n{report}");
+        for name in [
+            "handshake",
+            "options",
+            "game option",
+            "position moves",
+            "position fen",
+            "go depth",
+            "go nodes",
+            "go movetime",
+            "go clock",
+            "go movestogo",
+            "go combined",
+            "isready during search",
+            "stop",
+            "query finished game",
+            "info lines",
+            "quit",
+        ] {
+            let item = report
+                .item(name)
+                .unwrap_or_else(|| panic!("no item {name}"));
+            assert_eq!(item.status, Status::Pass, "{game}: {name}: {}", item.detail);
+        }
+    }
+}
+
+#[test]
+fn otau_passes_with_arguments_too() {
+    let report = check(
+        OTAU,
+        &["--game".into(), "bestemshe".into()],
+        &Config::default(),
+    );
+    assert!(report.passed(), "{report}");
+}
+
+#[test]
+fn a_missing_program_fails_at_start() {
+    let report = check("/nonexistent/engine", &[], &Config::default());
+    assert!(!report.passed());
+    assert_eq!(report.items[0].name, "start");
+    assert_eq!(report.items[0].status, Status::Fail);
+}
+
+#[test]
+fn an_engine_that_exits_at_once_fails_every_item() {
+    let config = Config {
+        reply_timeout: Duration::from_millis(500),
+        search_timeout: Duration::from_millis(500),
+        ..Config::default()
+    };
+    let report = check("true", &[], &config);
+    assert!(!report.passed(), "{report}");
+    let handshake = report.item("handshake").unwrap();
+    assert_eq!(handshake.status, Status::Fail);
+    assert!(handshake.detail.contains("exited"), "{}", handshake.detail);
+    assert_eq!(report.item("go depth").unwrap().status, Status::Fail);
+}
+
+#[test]
+fn an_engine_that_answers_only_the_handshake_fails_the_rest() {
+    // A shell engine that knows ugi/isready/quit and nothing else: no bestmove, no response.
+    let script = r#"
+        while read -r cmd rest; do
+            case "$cmd" in
+                ugi) echo "id name mute"; echo "ugiok" ;;
+                isready) echo "readyok" ;;
+                quit) exit 0 ;;
+            esac
+        done"#;
+    let config = Config {
+        reply_timeout: Duration::from_millis(300),
+        search_timeout: Duration::from_millis(300),
+        ..Config::default()
+    };
+    let report = check("sh", &["-c".into(), script.into()], &config);
+    assert!(!report.passed());
+    for (name, status) in [
+        ("handshake", Status::Pass),
+        ("isready", Status::Pass),
+        ("game option", Status::Skip),
+        ("query at start", Status::Fail),
+        ("go depth", Status::Fail),
+        ("stop", Status::Fail),
+        ("quit", Status::Pass),
+    ] {
+        let item = report.item(name).unwrap();
+        assert_eq!(item.status, status, "{name}: {}\n{report}", item.detail);
+    }
+}
