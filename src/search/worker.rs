@@ -650,7 +650,12 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let stand_pat = self.evaluate(pos);
         if stand_pat >= beta
             || ply >= MAX_PLY
-            || qply >= self.shared.features.quiescence_plies
+            || qply
+                >= self
+                    .shared
+                    .features
+                    .quiescence_plies
+                    .min(pos.quiescence_plies())
             || !self.shared.features.quiescence
         {
             return stand_pat;
