@@ -72,3 +72,45 @@ fn the_perft_command_line_refuses_a_huge_depth() {
     assert_eq!(out.status.code(), Some(2), "a usage error, not a crash");
     assert!(String::from_utf8_lossy(&out.stderr).contains("128"));
 }
+
+#[test]
+fn a_stop_is_honoured_within_the_first_iteration_on_large_giuthi_boards() {
+    // Found by the `ugi` target: on giuthi-10x8 the first iteration (which ignored stop, time and
+    // node limits so that the move played was searched) took 258,000 nodes of quiescence: 0.3 s
+    // natively, past the 5 s stop wait under load. `go nodes 500` searched 258,000 nodes. Now the
+    // first iteration waits only up to 20,000 nodes.
+    use otau::games::GameLine;
+    use otau::search::{Limits, Options, Searcher};
+    use std::sync::atomic::AtomicBool;
+    let line = GameLine::new(AnyGame::start(Variant::Giuthi {
+        holes: 10,
+        seeds: 8,
+    }));
+    let mut searcher = Searcher::new(Options {
+        hash_mb: 1,
+        ..Options::default()
+    });
+    let stopped = AtomicBool::new(true);
+    let infinite = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    let report = searcher.search(&line, &infinite, &stopped, &mut |_| {});
+    assert!(line.position().is_legal(report.best.unwrap()));
+    assert!(
+        report.info.nodes <= 20_000 + 256,
+        "{} nodes",
+        report.info.nodes
+    );
+    let few = Limits {
+        nodes: Some(500),
+        ..Limits::default()
+    };
+    let report = searcher.search(&line, &few, &AtomicBool::new(false), &mut |_| {});
+    assert!(line.position().is_legal(report.best.unwrap()));
+    assert!(
+        report.info.nodes <= 20_000 + 256,
+        "{} nodes",
+        report.info.nodes
+    );
+}

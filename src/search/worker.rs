@@ -27,6 +27,10 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 const INFINITY: i32 = MATE + 1;
 /// The score of a win proven by endgame tables (whose distance is unknown); `TABLE_WIN - ply`.
 pub const TABLE_WIN: i32 = 20_000;
+/// The first iteration ignores stop, time and node limits (so the move played was searched) only
+/// up to this many nodes: on large Giuthi boards its quiescence alone can take 250,000 nodes
+/// (0.3 s, seconds on a loaded machine), which broke `stop`'s promptness and `movetime`.
+const FIRST_ITERATION_NODES: u64 = 20_000;
 
 /// Switches for each search technique, so that self-play can measure what each one is worth.
 /// Everything is on by default; turning one off gives the weaker baseline it improved on.
@@ -154,7 +158,7 @@ pub struct Worker<'a, G: Evaluate> {
     id: usize,
     pub nodes: u64,
     stopped: bool,
-    /// While set (the first iteration), stop requests wait: a search always returns a move.
+    /// While set (the first iteration), stop requests wait (see [`FIRST_ITERATION_NODES`]).
     uninterruptible: bool,
     seldepth: usize,
     repetitions: Repetitions,
@@ -216,7 +220,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             if self.stopped {
                 // A root move searched to the end in the cut iteration is still a better choice.
                 if let Some((mv, score, pv)) = self.root_best.take() {
-                    if done.pv.first() != Some(&mv) && !done.pv.is_empty() {
+                    if done.pv.first() != Some(&mv) {
                         done.score = score;
                         done.pv = pv;
                     }
@@ -253,7 +257,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         }
         if self.shared.node_counts.len() == 1 {
             if let Some(max) = self.shared.max_nodes {
-                if self.nodes >= max && !self.uninterruptible {
+                if self.nodes >= max && !self.must_finish() {
                     self.stopped = true;
                 }
             }
@@ -261,10 +265,16 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         self.stopped
     }
 
+    /// Whether limits wait: the first iteration, within its node allowance.
+    #[inline]
+    fn must_finish(&self) -> bool {
+        self.uninterruptible && self.nodes < FIRST_ITERATION_NODES
+    }
+
     #[cold]
     fn poll(&mut self) {
         self.publish();
-        if self.uninterruptible {
+        if self.must_finish() {
             return;
         }
         let s = self.shared;

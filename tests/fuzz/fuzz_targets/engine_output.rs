@@ -5,4 +5,14 @@
 #[path = "../oracles.rs"]
 mod oracles;
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| oracles::engine_output(data));
+libfuzzer_sys::fuzz_target!(
+    init: {
+        // libFuzzer's C main skips Rust's start-up, which ignores SIGPIPE as otau-arena does: a
+        // write to an engine that has closed its input must be an error, not the end.
+        // SAFETY: setting a signal disposition before any thread writes to a pipe.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+        }
+    },
+    |data: &[u8]| oracles::engine_output(data)
+);
