@@ -526,7 +526,16 @@ pub fn engine_output(data: &[u8]) {
                     th.elapsed <= t.elapsed(),
                     "think time measured past its return"
                 );
-                assert!(th.token.len() <= MAX_LINE && !th.token.contains(char::is_whitespace));
+                assert!(
+                    th.token.len() <= MAX_LINE,
+                    "token of {} bytes",
+                    th.token.len()
+                );
+                assert!(
+                    !th.token.contains(|c: char| c.is_ascii_whitespace()),
+                    "token {:?}",
+                    th.token
+                );
                 if let Some(score) = &th.info.score {
                     let (kind, value) = score.split_once(' ').expect("score '<kind> <value>'");
                     assert!(matches!(kind, "cp" | "mate"), "{score}");
