@@ -17,7 +17,6 @@
 use super::{store_difference, Evaluate, TableBounds, Weights};
 use crate::games::{Game, Side, Toguz, MAX_RING};
 
-
 /// Per-hole terms are indexed so that a row's last hole is always slot 8 (7- and 5-hole boards
 /// use the slots of the 9-hole board's last holes).
 const SLOTS: usize = 9;
