@@ -6,6 +6,10 @@
 #   scripts/arena-bench.sh [GAMES]            (default 2000; the issue's soak is 10000)
 #   ENGINE=fake scripts/arena-bench.sh        (the arena's test engine instead of otau)
 set -euo pipefail
+if [[ "${1:-}" == "-h" || "${1:-}" == "--help" ]]; then
+  awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
+  exit 0
+fi
 cd "$(dirname "$0")/.."
 games=${1:-2000}
 cargo build --release --quiet --bin otau --bin otau-arena

@@ -7,6 +7,10 @@
 # Default 100,000 positions per game (the CI run uses 5,000). Each position compares the legal
 # moves, the end and its totals, and the position after every legal move. Prints the counts.
 set -euo pipefail
+if [[ "${1:-}" == "-h" || "${1:-}" == "--help" ]]; then
+  awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
+  exit 0
+fi
 cd "$(dirname "$0")/.."
 export OTAU_DIFF_POSITIONS=${1:-100000}
 [ $# -ge 2 ] && export OTAU_DIFF_SEED=$2

@@ -3,6 +3,10 @@
 # level 1), pairs of games from balanced random openings, at a time per move that lets level 20
 # search. Set OTAU to a built binary to use it as is. Usage: scripts/level-ladder.sh [pairs] [movetime-ms] [concurrency] [levels...]
 set -euo pipefail
+if [[ "${1:-}" == "-h" || "${1:-}" == "--help" ]]; then
+  awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
+  exit 0
+fi
 cd "$(dirname "$0")/.."
 pairs=${1:-50}
 movetime=${2:-50}

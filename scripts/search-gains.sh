@@ -3,6 +3,10 @@
 # with one technique turned off, at a fixed short time per move, pairs of games from balanced
 # random openings. Set OTAU to a built binary to use it as is. Usage: scripts/search-gains.sh [pairs] [movetime-ms] [concurrency]
 set -euo pipefail
+if [[ "${1:-}" == "-h" || "${1:-}" == "--help" ]]; then
+  awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
+  exit 0
+fi
 cd "$(dirname "$0")/.."
 pairs=${1:-100}
 movetime=${2:-20}

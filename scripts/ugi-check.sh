@@ -3,6 +3,10 @@
 #   scripts/ugi-check.sh [--game <id>] [--timeout <s>] <engine program> [engine args...]
 # Exits 0 when every item passes, 1 otherwise.
 set -euo pipefail
+if [[ "${1:-}" == "-h" || "${1:-}" == "--help" ]]; then
+  awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
+  exit 0
+fi
 root="$(cd "$(dirname "$0")/.." && pwd)"
 opts=()
 check_timeout=()

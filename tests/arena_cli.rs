@@ -278,3 +278,67 @@ fn every_game_is_refereed() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn built_in_players_play_in_process_and_reproducibly() {
+    let dir = scratch("cli-builtin");
+    let mut bytes = Vec::new();
+    for run in 0..2 {
+        let out = format!("b{run}.jsonl");
+        let args = [
+            "--engine",
+            "cmd=builtin:random",
+            "--engine",
+            "cmd=builtin:greedy",
+            "--engine",
+            "name=otau",
+            "cmd=builtin:otau",
+            "option.Level=3",
+            "--each",
+            "depth=2",
+            "--rounds",
+            "2",
+            "--seed",
+            "4",
+            "--out",
+            &out,
+            "-q",
+        ];
+        let (code, stdout, err) = arena(&args, &dir);
+        assert_eq!(code, 0, "{err}");
+        assert!(stdout.contains("Results of random vs greedy"), "{stdout}");
+        let file = RecordsFile::read(&dir.join(&out)).unwrap();
+        assert_eq!(file.games.len(), 12);
+        assert!(file
+            .games
+            .values()
+            .all(|g| g.termination.kind == TerminationKind::Rules));
+        bytes.push(std::fs::read(dir.join(&out)).unwrap());
+    }
+    assert_eq!(bytes[0], bytes[1], "same seed, same records");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn check_reports_protocol_compliance() {
+    let dir = scratch("cli-check");
+    let (code, out, err) = arena(&["--check", env!("CARGO_BIN_EXE_otau")], &dir);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("COMPLIANT") && out.contains("PASS"), "{out}");
+    // The fake engine answers no queries: named failures, exit 1.
+    let args = [
+        "--check-timeout",
+        "0.3",
+        "--check",
+        ARENA,
+        "fake-engine",
+        "ok",
+    ];
+    let (code, out, _) = arena(&args, &dir);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("FAIL") && out.contains("NOT COMPLIANT"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -16,10 +16,13 @@ pub fn player_options(b: Builtin) -> [(&'static str, &'static str); 1] {
     }
 }
 
-/// Starts the in-process engine loop for `game`.
+/// Starts otau's UGI engine loop for `game` on a thread; [`player_options`] then make it the
+/// chosen player.
 pub fn start(b: Builtin, game: Variant) -> io::Result<EngineIo> {
-    let _ = (b, game);
-    Err(io::Error::other(
-        "built-in players need the UGI engine loop (otau::ugi::serve), which is not in this build yet",
-    ))
+    let name = player_options(b)[0].1;
+    EngineIo::in_process(name, move |input, output| {
+        // The loop ends on `quit` or when the arena closes its input; an output error only means
+        // the arena has gone.
+        let _ = crate::ugi::serve(input, output, game);
+    })
 }

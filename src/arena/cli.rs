@@ -132,6 +132,9 @@ struct Cli {
     /// Check an engine's UGI compliance: the command (program and arguments).
     #[arg(long, value_name = "COMMAND", num_args = 1.., allow_hyphen_values = true)]
     check: Option<Vec<String>>,
+    /// With --check: the longest wait for a reply that needs no search, in seconds.
+    #[arg(long, default_value = "5", requires = "check")]
+    check_timeout: String,
 }
 
 #[derive(Subcommand, Debug)]
@@ -205,10 +208,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         None => {}
     }
     if let Some(cmd) = &cli.check {
-        bail!(
-            "--check {}: the compliance checker comes with the UGI engine module, not in this build yet",
-            cmd.join(" ")
-        );
+        return check(&cli.game, &cli.check_timeout, cmd);
     }
     let opts = RunOptions {
         concurrency: cli.concurrency.max(1),
@@ -314,33 +314,24 @@ fn random_seed() -> u64 {
     h.finish() >> 16
 }
 
+/// The demo's command line: built-in otau at three levels and the random player, each with a
+/// short clock (and a margin, so a busy machine does not decide games), four rounds: 48 games,
+/// about a minute at concurrency 2.
+#[rustfmt::skip]
+const DEMO: &[&str] = &[
+    "otau-arena",
+    "--engine", "name=otau-L1", "cmd=builtin:otau", "option.Level=1",
+    "--engine", "name=otau-L6", "cmd=builtin:otau", "option.Level=6",
+    "--engine", "name=otau-L20", "cmd=builtin:otau", "option.Level=20",
+    "--engine", "name=random", "cmd=builtin:random",
+    "--each", "tc=3+0.03", "timemargin=100",
+    "--rounds", "4",
+    "--openings", "plies=4",
+];
+
 /// `otau-arena` alone: a short round robin of built-in players.
 fn demo(opts: &RunOptions) -> Result<RunReport> {
-    let args = [
-        "otau-arena",
-        "--engine",
-        "name=otau-L1",
-        "cmd=builtin:otau",
-        "option.Level=1",
-        "--engine",
-        "name=otau-L6",
-        "cmd=builtin:otau",
-        "option.Level=6",
-        "--engine",
-        "name=otau-L20",
-        "cmd=builtin:otau",
-        "option.Level=20",
-        "--engine",
-        "name=random",
-        "cmd=builtin:random",
-        "--each",
-        "tc=2+0.02",
-        "--rounds",
-        "2",
-        "--openings",
-        "plies=4",
-    ];
-    let cli = parse_cli(args).context("demo arguments")?;
+    let cli = parse_cli(DEMO).context("demo arguments")?;
     let config = build_config(&cli)?;
     let mut opts = opts.clone();
     opts.concurrency = 2;
@@ -440,4 +431,61 @@ fn report_command(files: &[PathBuf], out: &std::path::Path) -> Result<ExitCode> 
         out.display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--check PROGRAM ARGS...`: the UGI compliance report (`crate::ugi::compliance`).
+fn check(game: &str, timeout: &str, cmd: &[String]) -> Result<ExitCode> {
+    let Some((program, args)) = cmd.split_first() else {
+        bail!("--check needs the engine's program");
+    };
+    let timeout_ms = super::clock::parse_seconds(timeout)
+        .filter(|&ms| ms > 0)
+        .context("--check-timeout: a number of seconds")?;
+    let config = crate::ugi::compliance::Config {
+        game: game.parse().map_err(anyhow::Error::msg)?,
+        reply_timeout: Duration::from_millis(timeout_ms),
+        ..Default::default()
+    };
+    let report = crate::ugi::compliance::check(program, args, &config);
+    println!("{report}");
+    Ok(if report.passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn demo_is_a_valid_round_robin_of_built_in_players() {
+        let config = build_config(&parse_cli(DEMO).unwrap()).unwrap();
+        assert_eq!(config.engines.len(), 4);
+        assert!(config.engines.iter().all(|e| e.builtin().is_some()));
+        assert_eq!(config.game, "toguz-kumalak");
+        assert_eq!(tournament::full_schedule(&config).len(), 48);
+    }
+
+    #[test]
+    fn each_engine_keeps_its_own_keys() {
+        let cli = parse_cli([
+            "otau-arena",
+            "--engine",
+            "cmd=a",
+            "depth=2",
+            "--engine",
+            "cmd=b",
+            "nodes=9",
+            "--each",
+            "timemargin=5",
+        ])
+        .unwrap();
+        let config = build_config(&cli).unwrap();
+        assert_eq!(config.engines[0].limits.depth, Some(2));
+        assert_eq!(config.engines[0].limits.nodes, None);
+        assert_eq!(config.engines[1].limits.nodes, Some(9));
+        assert!(config.engines.iter().all(|e| e.limits.timemargin_ms == 5));
+    }
 }

@@ -214,11 +214,6 @@ impl EngineSession {
         self.io.shutdown(grace);
     }
 
-    /// Sends a raw line (the compliance checker and tests).
-    pub fn send_line(&mut self, line: &str) -> Result<(), Fault> {
-        send(&mut self.io, line)
-    }
-
     fn next_line(&mut self, deadline: Instant, waiting_for: &str) -> Result<String, Fault> {
         match self.io.recv(deadline) {
             Ok(Incoming::Line(l)) => Ok(l),

@@ -8,6 +8,7 @@ use std::io::{BufRead, Write};
 use std::time::Duration;
 
 use crate::games::{AnyGame, Game, GameLine, Variant};
+use crate::ugi::command::{self, Command, PositionCommand, Start};
 
 /// How the fake engine misbehaves.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
@@ -64,9 +65,11 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
     };
     for text in input.lines() {
         let Ok(text) = text else { break };
-        let mut tokens = text.split_ascii_whitespace();
-        match tokens.next() {
-            Some("ugi" | "uci") => {
+        let Ok(parsed) = command::parse(&text) else {
+            continue;
+        };
+        match parsed.command {
+            Command::Hello { .. } => {
                 if mode == FakeMode::StallStart {
                     continue;
                 }
@@ -77,23 +80,20 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
                 );
                 say(&mut out, "ugiok");
             }
-            Some("isready") => say(&mut out, "readyok"),
-            Some("setoption") => {
-                let rest: Vec<&str> = tokens.collect();
-                if rest.len() == 4 && rest[1] == "Game" {
-                    if let Ok(v) = rest[3].parse() {
-                        variant = v;
-                        line = GameLine::new(AnyGame::start(variant));
-                    }
+            Command::IsReady => say(&mut out, "readyok"),
+            Command::SetOption { name, value } if name.eq_ignore_ascii_case("game") => {
+                if let Some(v) = value.and_then(|v| v.parse().ok()) {
+                    variant = v;
+                    line = GameLine::new(AnyGame::start(variant));
                 }
             }
-            Some("uginewgame") => moves_in_game = 0,
-            Some("position") => {
-                if let Some(l) = parse_position(&text, variant) {
+            Command::NewGame => moves_in_game = 0,
+            Command::Position(p) => {
+                if let Some(l) = position_line(&p, variant) {
                     line = l;
                 }
             }
-            Some("go") => {
+            Command::Go(_) => {
                 gos += 1;
                 moves_in_game += 1;
                 let legal = line.position().legal_moves();
@@ -140,7 +140,7 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
                     }
                 }
             }
-            Some("quit") if mode != FakeMode::IgnoreQuit => return 0,
+            Command::Quit if mode != FakeMode::IgnoreQuit => return 0,
             _ => {}
         }
     }
@@ -150,19 +150,13 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
     0
 }
 
-fn parse_position(text: &str, variant: Variant) -> Option<GameLine<AnyGame>> {
-    let rest = text.strip_prefix("position")?.trim();
-    let (start, moves) = match rest.find("moves") {
-        Some(i) => (rest[..i].trim(), rest[i + 5..].trim()),
-        None => (rest, ""),
-    };
-    let pos = if start == "startpos" {
-        AnyGame::start(variant)
-    } else {
-        AnyGame::from_position(start.strip_prefix("fen")?.trim()).ok()?
+fn position_line(p: &PositionCommand<'_>, variant: Variant) -> Option<GameLine<AnyGame>> {
+    let pos = match &p.start {
+        Start::StartPos => AnyGame::start(variant),
+        Start::Fen(fields) => AnyGame::from_position(&fields.join(" ")).ok()?,
     };
     let mut line = GameLine::new(pos);
-    for m in moves.split_ascii_whitespace() {
+    for m in &p.moves {
         line.play_token(m).ok()?;
     }
     Some(line)

@@ -358,14 +358,6 @@ pub fn kill_all() {
     }
 }
 
-/// Number of engine processes alive (for tests and the final check).
-pub fn live_count() -> usize {
-    LIVE.lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .as_ref()
-        .map_or(0, |m| m.len())
-}
-
 /// Reads lines on a thread into a bounded queue; ends when the engine closes its output or the
 /// receiving side is dropped.
 fn spawn_reader<R: Read + Send + 'static>(source: R) -> Receiver<(Instant, Incoming)> {

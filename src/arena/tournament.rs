@@ -661,7 +661,8 @@ fn start_engine(shared: &Shared<'_>, e: usize, tx: &Sender<Msg>) -> Result<Engin
             for (n, v) in builtin::player_options(b) {
                 preset.push((n.into(), v.into()));
             }
-            let seed = crate::games::mix64(shared.config.seed ^ (e as u64 + 1));
+            // UGI spin options are signed 64-bit: keep the seed below 2^63.
+            let seed = crate::games::mix64(shared.config.seed ^ (e as u64 + 1)) >> 1;
             preset.push(("Seed".into(), seed.to_string()));
             builtin::start(b, shared.variant)
                 .map_err(|err| Fault::Crash(format!("cannot start {}: {err}", cfg.cmd)))?

@@ -95,6 +95,13 @@ pub trait Evaluate: Game {
         None
     }
 
+    /// Plies of quiescence search this game can afford. Giuthi overrides it: nearly every relay
+    /// sowing captures or keeps the turn, so a deep capture search there explodes.
+    #[inline]
+    fn quiescence_plies(&self) -> usize {
+        usize::MAX
+    }
+
     /// The perfect move from a solved game's table, for the root of a search (Modiar).
     fn solved(&self) -> Option<Solved> {
         None
@@ -135,5 +142,9 @@ impl Evaluate for AnyGame {
 
     fn solved(&self) -> Option<Solved> {
         crate::with_game!(self, g => g.solved())
+    }
+
+    fn quiescence_plies(&self) -> usize {
+        crate::with_game!(self, g => g.quiescence_plies())
     }
 }

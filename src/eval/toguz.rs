@@ -101,31 +101,50 @@ pub struct Threats {
 /// `k` stones from ring place `from` end on place `from + k - 1` (one further for a single stone),
 /// which receives `(k - 1) / ring + 1` of them. Checked against real play by the tests below.
 pub fn threats(pos: &Toguz, side: Side) -> Threats {
-    threats_on(pos, &ring_of(pos), side)
+    threats_on(&Board::of(pos), side)
 }
 
-/// The stones of the ring, South's holes then North's.
-#[inline]
-fn ring_of(pos: &Toguz) -> [u8; MAX_RING] {
-    let n = pos.holes();
-    let mut places = [0u8; MAX_RING];
-    places[..n].copy_from_slice(pos.row(Side::South));
-    places[n..2 * n].copy_from_slice(pos.row(Side::North));
-    places
+/// What the evaluation reads of a position, gathered once: the ring of holes, the tuzdiks as hole
+/// numbers (0 = none), the stones on the board.
+struct Board {
+    places: [u8; MAX_RING],
+    n: usize,
+    /// Tuzdik hole numbers by side index.
+    tuzdik: [usize; 2],
+    has_tuzdik: bool,
+    stones: i32,
+}
+
+impl Board {
+    #[inline]
+    fn of(pos: &Toguz) -> Board {
+        let n = pos.holes();
+        let mut places = [0u8; MAX_RING];
+        places[..n].copy_from_slice(pos.row(Side::South));
+        places[n..2 * n].copy_from_slice(pos.row(Side::North));
+        let hole = |s| pos.tuzdik(s).map_or(0, |h| h as usize);
+        Board {
+            places,
+            n,
+            tuzdik: [hole(Side::South), hole(Side::North)],
+            has_tuzdik: pos.variant().has_tuzdik(),
+            stones: places.iter().map(|&x| x as i32).sum(),
+        }
+    }
 }
 
 #[inline]
-fn threats_on(pos: &Toguz, places: &[u8; MAX_RING], side: Side) -> Threats {
-    let n = pos.holes();
+fn threats_on(b: &Board, side: Side) -> Threats {
+    let n = b.n;
     let ring = 2 * n;
     let base = side.index() * n;
     let their_base = side.other().index() * n;
-    let mine = pos.tuzdik(side);
-    let theirs = pos.tuzdik(side.other());
-    let can_make = pos.variant().has_tuzdik() && mine.is_none();
+    let mine = b.tuzdik[side.index()];
+    let theirs = b.tuzdik[side.other().index()];
+    let can_make = b.has_tuzdik && mine == 0;
     let mut out = Threats::default();
     for i in 0..n {
-        let k = places[base + i] as usize;
+        let k = b.places[base + i] as usize;
         if k == 0 {
             continue;
         }
@@ -141,13 +160,13 @@ fn threats_on(pos: &Toguz, places: &[u8; MAX_RING], side: Side) -> Threats {
             continue;
         }
         let hole = last - their_base + 1;
-        if mine == Some(hole as u8) {
+        if mine == hole {
             continue;
         }
-        let count = places[last] as usize + drops;
+        let count = b.places[last] as usize + drops;
         if count.is_multiple_of(2) {
             out.best_capture = out.best_capture.max(count as i32);
-        } else if count == 3 && can_make && hole != n && theirs != Some(hole as u8) {
+        } else if count == 3 && can_make && hole != n && theirs != hole {
             out.tuzdik = true;
             out.best_capture = out.best_capture.max(3);
         }
@@ -157,27 +176,31 @@ fn threats_on(pos: &Toguz, places: &[u8; MAX_RING], side: Side) -> Threats {
 
 /// The linear terms of a position from the side to move's view (before phase blending).
 pub fn features(pos: &Toguz) -> [i32; FEATURES] {
+    features_of(&Board::of(pos), pos.side_to_move())
+}
+
+#[inline]
+fn features_of(b: &Board, me: Side) -> [i32; FEATURES] {
     let mut f = [0i32; FEATURES];
-    let n = pos.holes();
+    let n = b.n;
     let offset = SLOTS - n;
-    let me = pos.side_to_move();
     let opp = me.other();
-    if let Some(h) = pos.tuzdik(me) {
-        f[F_TUZDIK + offset + h as usize - 1] += 1;
+    if b.tuzdik[me.index()] != 0 {
+        f[F_TUZDIK + offset + b.tuzdik[me.index()] - 1] += 1;
     }
-    if let Some(h) = pos.tuzdik(opp) {
-        f[F_TUZDIK + offset + h as usize - 1] -= 1;
+    if b.tuzdik[opp.index()] != 0 {
+        f[F_TUZDIK + offset + b.tuzdik[opp.index()] - 1] -= 1;
     }
-    let (mine, theirs) = (pos.row(me), pos.row(opp));
+    let mine = &b.places[me.index() * n..me.index() * n + n];
+    let theirs = &b.places[opp.index() * n..opp.index() * n + n];
     let mut mobility = 0;
     for i in 0..n {
         f[F_ROW + offset + i] = mine[i] as i32 - theirs[i] as i32;
         mobility += (mine[i] > 0) as i32 - (theirs[i] > 0) as i32;
     }
     f[F_MOBILITY] = mobility;
-    let places = ring_of(pos);
-    let t_me = threats_on(pos, &places, me);
-    let t_opp = threats_on(pos, &places, opp);
+    let t_me = threats_on(b, me);
+    let t_opp = threats_on(b, opp);
     f[F_THREAT_MINE] = t_me.best_capture;
     f[F_THREAT_THEIRS] = -t_opp.best_capture;
     f[F_TUZDIK_CHANCE] = t_me.tuzdik as i32 - t_opp.tuzdik as i32;
@@ -189,8 +212,16 @@ pub fn features(pos: &Toguz) -> [i32; FEATURES] {
 /// weight plus the rest of the endgame weight. Returns centi-stones.
 #[inline]
 pub fn positional(pos: &Toguz, f: &[i32; FEATURES], weights: &[[i32; 2]; FEATURES]) -> i32 {
-    let total = pos.variant().total_stones() as i32;
-    let board = pos.board_stones() as i32;
+    blend(
+        pos.variant().total_stones() as i32,
+        pos.board_stones() as i32,
+        f,
+        weights,
+    )
+}
+
+#[inline]
+fn blend(total: i32, board: i32, f: &[i32; FEATURES], weights: &[[i32; 2]; FEATURES]) -> i32 {
     let (mut opening, mut endgame) = (0i32, 0i32);
     for i in 0..FEATURES {
         opening += weights[i][0] * f[i];
@@ -202,7 +233,10 @@ pub fn positional(pos: &Toguz, f: &[i32; FEATURES], weights: &[[i32; 2]; FEATURE
 impl Evaluate for Toguz {
     #[inline]
     fn evaluate_with(&self, weights: &Weights) -> i32 {
-        store_difference(self) + positional(self, &features(self), &weights.toguz)
+        let b = Board::of(self);
+        let f = features_of(&b, self.side_to_move());
+        let total = 2 * (b.n * b.n) as i32;
+        store_difference(self) + blend(total, b.stones, &f, &weights.toguz)
     }
 
     #[inline]

@@ -37,7 +37,8 @@ pub struct Contender {
 impl Contender {
     /// Reads `key=value` pairs separated by commas:
     /// `name=`, `level=`, `hash=`, `threads=`, `player=`, `seed=`, `depth=`, `nodes=`,
-    /// `movetime=` (ms), `tc=<base s>+<increment s>`, `off=<feature>[+<feature>...]` (see
+    /// `movetime=` (ms), `tc=<base s>+<increment s>`, `qplies=` (quiescence plies),
+    /// `off=<feature>[+<feature>...]` (see
     /// [`Features::NAMES`]), `weights=<file>` (as written by `otau tune`).
     pub fn parse(spec: &str) -> Result<Contender, String> {
         let mut c = Contender {
@@ -85,6 +86,7 @@ impl Contender {
                     };
                     clock = Some((secs(base)?, secs(inc)?));
                 }
+                "qplies" => c.features.quiescence_plies = number()? as usize,
                 "off" => {
                     for name in value.split('+') {
                         c.features.set(name, false)?;

@@ -27,8 +27,6 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 const INFINITY: i32 = MATE + 1;
 /// The score of a win proven by endgame tables (whose distance is unknown); `TABLE_WIN - ply`.
 pub const TABLE_WIN: i32 = 20_000;
-/// Quiescence plies after the main search's horizon.
-const MAX_QUIESCENCE: usize = 12;
 /// The first iteration ignores stop, time and node limits (so the move played was searched) only
 /// up to this many nodes: on large Giuthi boards its quiescence alone can take 250,000 nodes
 /// (0.3 s, seconds on a loaded machine), which broke `stop`'s promptness and `movetime`.
@@ -48,6 +46,8 @@ pub struct Features {
     pub captures_first: bool,
     /// Quiescence search over captures at the horizon (off: the static evaluation).
     pub quiescence: bool,
+    /// Plies of quiescence search at most.
+    pub quiescence_plies: usize,
     /// Null-window searches for every move after the first (off: plain alpha-beta).
     pub pvs: bool,
     /// Late move reductions.
@@ -66,6 +66,7 @@ impl Default for Features {
             history: true,
             captures_first: true,
             quiescence: true,
+            quiescence_plies: 12,
             pvs: true,
             lmr: true,
             positional_eval: true,
@@ -324,23 +325,24 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     }
 
     /// The end of the game at this node, by the position or by repetition (counted over the game
-    /// and the path above, exactly as the referee counts).
+    /// and the path above, exactly as the referee counts), or by endgame tables: `Err(score)`.
+    /// Otherwise `Ok` with the position's repetition key, for the path.
     #[inline]
-    fn terminal(&self, pos: &G, ply: usize) -> Option<i32> {
+    fn terminal(&self, pos: &G, ply: usize) -> Result<u64, i32> {
         let me = pos.side_to_move();
         if let Some(fin) = pos.final_result() {
-            return Some(Self::final_score(&fin, me, ply));
+            return Err(Self::final_score(&fin, me, ply));
         }
         let key = pos.repetition_key();
         if self.repetitions.count(key) + 1 >= self.repetition_limit {
-            return Some(Self::final_score(&pos.repetition_final(), me, ply));
+            return Err(Self::final_score(&pos.repetition_final(), me, ply));
         }
         if self.probe_tables {
             if let Some(decided) = pos.probe_tables().and_then(|b| b.decided()) {
-                return Some(decided * (TABLE_WIN - ply as i32));
+                return Err(decided * (TABLE_WIN - ply as i32));
             }
         }
-        None
+        Ok(key)
     }
 
     /// Searches a child within `(alpha, beta)` of the parent: the same window if the mover
@@ -373,9 +375,9 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         qply: usize,
     ) -> i32 {
         if keeps_turn {
-            self.quiescence(child, ply + 1, alpha, beta, qply + 1)
+            self.quiescence(child, ply + 1, alpha, beta, qply + 1, 0)
         } else {
-            -self.quiescence(child, ply + 1, -beta, -alpha, qply + 1)
+            -self.quiescence(child, ply + 1, -beta, -alpha, qply + 1, 0)
         }
     }
 
@@ -392,14 +394,20 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     ) -> i32 {
         self.pv_len[ply] = ply;
         let root = ply == 0;
-        if !root {
-            if let Some(score) = self.terminal(pos, ply) {
-                self.nodes += 1;
-                return score;
+        // The root's key is the game's last; it is never pushed on the path.
+        let repetition_key = if root {
+            0
+        } else {
+            match self.terminal(pos, ply) {
+                Ok(key) => key,
+                Err(score) => {
+                    self.nodes += 1;
+                    return score;
+                }
             }
-        }
+        };
         if depth <= 0 {
-            return self.quiescence(pos, ply, alpha, beta, 0);
+            return self.quiescence(pos, ply, alpha, beta, 0, repetition_key);
         }
         if self.node() {
             return 0;
@@ -456,7 +464,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         }
 
         if !root {
-            self.repetitions.push(pos.repetition_key());
+            self.repetitions.push(repetition_key);
         }
         let mut best_score = -INFINITY;
         let mut best_move = None;
@@ -622,14 +630,29 @@ impl<'a, G: Evaluate> Worker<'a, G> {
 
     /// Captures (and moves that keep the turn) until the position is quiet. The side to move may
     /// always "stand pat" on the static evaluation.
-    fn quiescence(&mut self, pos: &G, ply: usize, mut alpha: i32, beta: i32, qply: usize) -> i32 {
+    /// `key`: the position's repetition key when the caller already checked its end (the first
+    /// quiescence ply).
+    fn quiescence(
+        &mut self,
+        pos: &G,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        qply: usize,
+        key: u64,
+    ) -> i32 {
         self.pv_len[ply] = ply;
-        if qply > 0 {
-            if let Some(score) = self.terminal(pos, ply) {
-                self.nodes += 1;
-                return score;
+        let key = if qply > 0 {
+            match self.terminal(pos, ply) {
+                Ok(key) => key,
+                Err(score) => {
+                    self.nodes += 1;
+                    return score;
+                }
             }
-        }
+        } else {
+            key
+        };
         if self.node() {
             return 0;
         }
@@ -637,7 +660,12 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let stand_pat = self.evaluate(pos);
         if stand_pat >= beta
             || ply >= MAX_PLY
-            || qply >= MAX_QUIESCENCE
+            || qply
+                >= self
+                    .shared
+                    .features
+                    .quiescence_plies
+                    .min(pos.quiescence_plies())
             || !self.shared.features.quiescence
         {
             return stand_pat;
@@ -663,7 +691,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let count = forcing.len();
         let mut moves = forcing;
         if count > 0 {
-            self.repetitions.push(pos.repetition_key());
+            self.repetitions.push(key);
         }
         let mut best = stand_pat;
         for searched in 0..count {

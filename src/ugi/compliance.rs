@@ -230,11 +230,18 @@ impl Engine {
 
     fn send(&mut self, line: &str) -> Result<(), String> {
         let stdin = self.stdin.as_mut().ok_or("engine input closed")?;
-        stdin
+        let written = stdin
             .write_all(line.as_bytes())
             .and_then(|_| stdin.write_all(b"\n"))
-            .and_then(|_| stdin.flush())
-            .map_err(|e| format!("writing '{}' to the engine: {e}", shorten(line)))
+            .and_then(|_| stdin.flush());
+        // A write fails when the process is going or gone: say that, it is the real fault.
+        written.map_err(|e| match self.exit_status(Duration::from_millis(200)) {
+            Some(status) => format!(
+                "the engine exited ({status}) before '{}' could be sent",
+                shorten(line)
+            ),
+            _ => format!("writing '{}' to the engine: {e}", shorten(line)),
+        })
     }
 
     /// Reads lines until one satisfies `done`; returns it and the lines before it.
@@ -302,13 +309,18 @@ impl Engine {
 
     /// Waits up to `timeout` for the process to exit.
     fn wait_exit(&mut self, timeout: Duration) -> bool {
+        self.exit_status(timeout).is_some()
+    }
+
+    /// The exit status, waiting up to `timeout` for it.
+    fn exit_status(&mut self, timeout: Duration) -> Option<std::process::ExitStatus> {
         let deadline = Instant::now() + timeout;
         loop {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return true;
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
             }
             if Instant::now() >= deadline {
-                return false;
+                return None;
             }
             thread::sleep(Duration::from_millis(5));
         }
