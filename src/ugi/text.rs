@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use crate::eval::Evaluate;
 use crate::games::render::render;
 use crate::games::{AnyGame, EndReason, Final, Game, GameLine, Move};
 use crate::search::{Info, Score};
@@ -101,25 +102,20 @@ pub fn board(line: &GameLine<AnyGame>) -> Vec<String> {
     out
 }
 
-/// The static evaluation's terms in centi-stones, from the side to move's view. This is the one
-/// hook for an evaluation module: until one exists, the only term is the store difference.
-pub fn eval_terms(pos: &AnyGame) -> Vec<(&'static str, i32)> {
-    let me = pos.side_to_move();
-    let diff = pos.store(me) as i32 - pos.store(me.other()) as i32;
-    vec![("store difference", 100 * diff)]
-}
-
-/// The `eval` reply: one line per term, then the total.
+/// The `eval` reply: the evaluation's named terms ([`Evaluate::explain`], side to move's view,
+/// centi-stones), one line each, the total last.
 pub fn eval_lines(pos: &AnyGame) -> Vec<String> {
-    let terms = eval_terms(pos);
-    let mut out: Vec<String> = terms
-        .iter()
-        .map(|(name, cp)| format!("term {name} cp {cp}"))
-        .collect();
-    let total: i32 = terms.iter().map(|(_, cp)| cp).sum();
-    out.push(format!(
-        "total cp {total} ({} to move's view, 100 cp = one stone)",
-        pos.side_to_move()
-    ));
+    let terms = pos.explain();
+    let mut out = Vec::with_capacity(terms.len());
+    for (name, cp) in terms {
+        if name == "total" {
+            out.push(format!(
+                "total cp {cp} ({} to move's view, 100 cp = one stone)",
+                pos.side_to_move()
+            ));
+        } else {
+            out.push(format!("term {name} cp {cp}"));
+        }
+    }
     out
 }

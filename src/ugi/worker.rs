@@ -305,14 +305,21 @@ fn search(state: &mut State, line: &GameLine<AnyGame>, limits: &Limits) -> Vec<S
             format!("bestmove {}", pos.move_name(moves[0])),
         ];
     }
+    // Two reports that differ only in the time taken say nothing new: the first is enough.
+    let same = |a: &Info, b: &Info| {
+        (a.depth, a.seldepth, a.score, a.nodes, &a.pv)
+            == (b.depth, b.seldepth, b.score, b.nodes, &b.pv)
+    };
     let shared = Arc::clone(&state.shared);
     let sink = state.sink.clone();
     let mut last: Option<Info> = None;
     let report = guarded(state, "searching", |s| {
         s.searcher()
             .search(line, limits, &shared.stop, &mut |info: &Info| {
-                sink.line(&text::info_line(pos, info));
-                last = Some(info.clone());
+                if !last.as_ref().is_some_and(|l| same(l, info)) {
+                    sink.line(&text::info_line(pos, info));
+                    last = Some(info.clone());
+                }
             })
     });
     if limits.infinite {
@@ -325,12 +332,7 @@ fn search(state: &mut State, line: &GameLine<AnyGame>, limits: &Limits) -> Vec<S
     let mut lines = Vec::new();
     let best = match &report {
         Some(report) => {
-            // The final info line, unless the search's last report already said the same (it
-            // may differ only in the time taken to return).
-            let same = |a: &Info, b: &Info| {
-                (a.depth, a.seldepth, a.score, a.nodes, &a.pv)
-                    == (b.depth, b.seldepth, b.score, b.nodes, &b.pv)
-            };
+            // The final info line, unless the search's last report already said the same.
             if !last.as_ref().is_some_and(|l| same(l, &report.info)) {
                 lines.push(text::info_line(pos, &report.info));
             }
