@@ -95,6 +95,10 @@ pub trait Evaluate: Game {
         None
     }
 
+    /// Loads this game's endgame tables now, if it has any, so that the first probe deep in a
+    /// game (often on a short clock) does not pay for reading them.
+    fn prepare_tables(&self) {}
+
     /// The perfect move from a solved game's table, for the root of a search (Modiar).
     fn solved(&self) -> Option<Solved> {
         None
@@ -135,5 +139,9 @@ impl Evaluate for AnyGame {
 
     fn solved(&self) -> Option<Solved> {
         crate::with_game!(self, g => g.solved())
+    }
+
+    fn prepare_tables(&self) {
+        crate::with_game!(self, g => g.prepare_tables())
     }
 }

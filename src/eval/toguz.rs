@@ -17,7 +17,6 @@
 use super::{store_difference, Evaluate, TableBounds, Weights};
 use crate::games::{Game, Side, Toguz, MAX_RING};
 
-
 /// Per-hole terms are indexed so that a row's last hole is always slot 8 (7- and 5-hole boards
 /// use the slots of the 9-hole board's last holes).
 const SLOTS: usize = 9;
@@ -238,6 +237,10 @@ impl Evaluate for Toguz {
         let f = features_of(&b, self.side_to_move());
         let total = 2 * (b.n * b.n) as i32;
         store_difference(self) + blend(total, b.stones, &f, &weights.toguz)
+    }
+
+    fn prepare_tables(&self) {
+        let _ = crate::egtb::toguz_tables(self.variant());
     }
 
     #[inline]

@@ -44,7 +44,8 @@ pub struct Features {
     pub quiescence: bool,
     /// Plies of quiescence search at most.
     pub quiescence_plies: usize,
-    /// Null-window searches for every move after the first (off: plain alpha-beta).
+    /// Null-window searches for every move after the first (off: plain alpha-beta, which also
+    /// turns off the reductions, applied to null-window searches only).
     pub pvs: bool,
     /// Late move reductions.
     pub lmr: bool,
