@@ -63,7 +63,7 @@ impl Default for Features {
             history: true,
             captures_first: true,
             quiescence: true,
-            quiescence_plies: 12,
+            quiescence_plies: 4,
             pvs: true,
             lmr: true,
             positional_eval: true,
@@ -155,7 +155,8 @@ pub struct Worker<'a, G: Evaluate> {
     id: usize,
     pub nodes: u64,
     stopped: bool,
-    /// While set (the first iteration), stop requests wait: a search always returns a move.
+    /// While set (the first iteration's first nodes), stop requests wait, so that even the
+    /// shortest search returns a searched move.
     uninterruptible: bool,
     seldepth: usize,
     repetitions: Repetitions,
@@ -174,6 +175,11 @@ pub struct Worker<'a, G: Evaluate> {
 }
 
 const HISTORY_MAX: i32 = 1 << 14;
+/// Centi-stones a capture may change the evaluation beyond the stones it wins (delta pruning).
+const DELTA_MARGIN: i32 = 200;
+/// Nodes of the first iteration searched whatever the limits (well under a millisecond): enough
+/// for a one-ply look at every move in most positions, few enough that `stop` stays prompt.
+const GRACE_NODES: u64 = 2048;
 
 impl<'a, G: Evaluate> Worker<'a, G> {
     pub fn new(shared: &'a Shared<'a>, id: usize, root: &G, history: &[u64]) -> Self {
@@ -215,11 +221,13 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             let score = self.search(root, depth as i32, 0, -INFINITY, INFINITY, true);
             self.uninterruptible = false;
             if self.stopped {
-                // A root move searched to the end in the cut iteration is still a better choice.
+                // A root move searched to the end in the cut iteration is still a better choice
+                // (or the only one, when the first iteration was cut).
                 if let Some((mv, score, pv)) = self.root_best.take() {
-                    if done.pv.first() != Some(&mv) && !done.pv.is_empty() {
+                    if done.pv.first() != Some(&mv) {
                         done.score = score;
                         done.pv = pv;
+                        done.depth = done.depth.max(1);
                     }
                 }
                 break;
@@ -254,7 +262,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         }
         if self.shared.node_counts.len() == 1 {
             if let Some(max) = self.shared.max_nodes {
-                if self.nodes >= max && !self.uninterruptible {
+                if self.nodes >= max && !(self.uninterruptible && self.nodes < GRACE_NODES) {
                     self.stopped = true;
                 }
             }
@@ -265,7 +273,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     #[cold]
     fn poll(&mut self) {
         self.publish();
-        if self.uninterruptible {
+        if self.uninterruptible && self.nodes < GRACE_NODES {
             return;
         }
         let s = self.shared;
@@ -668,7 +676,10 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             child.play(mv);
             let gain = material_gain(pos, &child, me);
             let keeps_turn = child.side_to_move() == me;
-            if gain > 0 || keeps_turn {
+            // Delta pruning: a capture that cannot lift the score to alpha even with a margin
+            // for the positional change is not worth a node.
+            let hopeless = !keeps_turn && stand_pat + 100 * gain + DELTA_MARGIN <= alpha;
+            if (gain > 0 || keeps_turn) && !hopeless {
                 order[forcing.len()] = gain * 2 + keeps_turn as i32;
                 children[forcing.len()] = Some(child);
                 forcing.push(mv);
