@@ -102,6 +102,10 @@ pub trait Evaluate: Game {
         usize::MAX
     }
 
+    /// Loads this game's endgame tables now, if it has any, so that the first probe deep in a
+    /// game (often on a short clock) does not pay for reading them.
+    fn prepare_tables(&self) {}
+
     /// The perfect move from a solved game's table, for the root of a search (Modiar).
     fn solved(&self) -> Option<Solved> {
         None
@@ -146,5 +150,9 @@ impl Evaluate for AnyGame {
 
     fn quiescence_plies(&self) -> usize {
         crate::with_game!(self, g => g.quiescence_plies())
+    }
+
+    fn prepare_tables(&self) {
+        crate::with_game!(self, g => g.prepare_tables())
     }
 }

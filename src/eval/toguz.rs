@@ -239,6 +239,10 @@ impl Evaluate for Toguz {
         store_difference(self) + blend(total, b.stones, &f, &weights.toguz)
     }
 
+    fn prepare_tables(&self) {
+        let _ = crate::egtb::toguz_tables(self.variant());
+    }
+
     #[inline]
     fn probe_tables(&self) -> Option<TableBounds> {
         let tables = crate::egtb::toguz_tables(self.variant())?;

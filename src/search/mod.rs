@@ -350,6 +350,10 @@ impl Searcher {
         started: Instant,
     ) -> Report {
         let legal = root.legal_moves();
+        if self.features.tables {
+            // The first search of a game has the fullest clock: the place to read tables.
+            root.prepare_tables();
+        }
         let strength = Strength::of_level(self.options.level);
         let budget = Budget::new(limits, self.options.move_overhead, legal.len() == 1);
         let max_nodes = match (limits.nodes, strength.max_nodes) {
@@ -392,6 +396,7 @@ impl Searcher {
             pv: done.pv.clone(),
         };
         let soft = budget.soft;
+        let timed = budget.hard.is_some();
         let done = std::thread::scope(|scope| {
             for id in 1..threads {
                 let shared = &shared;
@@ -407,13 +412,14 @@ impl Searcher {
             let done = main.iterate(root, max_depth, |done, _| {
                 on_info(&info_of(done, shared.total_nodes()));
                 let elapsed = started.elapsed();
-                if stop.load(Ordering::Relaxed) || soft.is_some_and(|s| elapsed >= s) {
+                let soft_spent = soft.is_some_and(|s| elapsed >= s.mul_f64(time::ITERATION_SHARE));
+                if stop.load(Ordering::Relaxed) || soft_spent {
                     return false;
                 }
                 // A proven result needs no deeper search when the clock is what limits us.
                 let proven = done.score.abs() > MATE_BOUND
                     && done.depth as i32 >= MATE - done.score.abs() + 2;
-                !(proven && soft.is_some())
+                !(proven && timed)
             });
             internal_stop.store(true, Ordering::Relaxed);
             done

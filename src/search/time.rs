@@ -10,9 +10,11 @@ use std::time::Duration;
 use super::{Clock, Limits};
 
 /// Moves a game is assumed to last from here when `go` does not say (`movestogo`): a Toguz
-/// Kumalak game between engines lasts 40 to 70 moves a side, and playing as if 30 are left keeps
-/// a reserve for long games.
+/// Kumalak game between engines lasts 40 to 80 moves a side, and planning for 30 more at every
+/// move keeps a reserve for long games.
 const DEFAULT_MOVES_TO_GO: u32 = 30;
+/// Share of the soft budget after which no new iteration starts.
+pub const ITERATION_SHARE: f64 = 0.6;
 /// The shortest deadline ever set: a search needs a moment to produce any move at all.
 const MIN_TIME: Duration = Duration::from_millis(1);
 
@@ -52,16 +54,23 @@ impl Budget {
 }
 
 fn clock_budget(clock: &Clock, overhead: Duration, forced: bool) -> (Duration, Duration) {
-    let available = clock.remaining.saturating_sub(overhead).max(MIN_TIME);
     let moves_to_go = clock
         .moves_to_go
         .unwrap_or(DEFAULT_MOVES_TO_GO)
         .clamp(1, DEFAULT_MOVES_TO_GO);
-    // The increment comes back after this move, but only counts if the clock can cover it now.
-    let increment = clock.increment.min(available / 2);
-    let mut soft = available / moves_to_go + increment * 3 / 4;
+    // The time for the moves to come: the clock plus the increments still to be received, less
+    // the overhead that every one of those moves will cost on top of its search. Charging the
+    // overhead per move (as Stockfish does) keeps a short clock from draining: near the end of
+    // it the budget falls below the increment and the clock grows back.
+    // A reserve against delays the overhead does not cover (a loaded machine can hold a process
+    // back for tens of milliseconds): a quarter of the clock, at most twenty overheads.
+    let reserve = (clock.remaining / 4).min(overhead * 20);
+    let horizon = (clock.remaining + clock.increment * (moves_to_go - 1))
+        .saturating_sub(overhead * (moves_to_go + 1) + reserve);
+    let mut soft = (horizon / moves_to_go).max(MIN_TIME);
     // With the last move before a time control, up to most of the clock; otherwise a few times
     // the soft budget, never more than a third of what is left.
+    let available = clock.remaining.saturating_sub(overhead);
     let hard_cap = if moves_to_go == 1 {
         available * 9 / 10
     } else {
@@ -108,6 +117,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Near the end of a short clock the budget falls below the increment, so the clock grows
+    /// back instead of running out.
+    #[test]
+    fn a_short_clock_recovers() {
+        let overhead = Duration::from_millis(10);
+        let increment = Duration::from_millis(10);
+        let mut remaining = Duration::from_millis(1000);
+        let mut low = remaining;
+        for _ in 0..300 {
+            let limits = clock(remaining.as_millis() as u64, 10, None);
+            let b = Budget::new(&limits, overhead, false);
+            // The worst case: the soft budget is overrun up to the hard one, plus the overhead.
+            let used = b.soft.unwrap() + overhead / 2;
+            assert!(b.hard.unwrap() + overhead <= remaining.max(overhead * 3));
+            remaining = remaining.saturating_sub(used) + increment;
+            low = low.min(remaining);
+        }
+        assert!(low > Duration::from_millis(100), "{low:?}");
     }
 
     #[test]

@@ -48,7 +48,8 @@ pub struct Features {
     pub quiescence: bool,
     /// Plies of quiescence search at most.
     pub quiescence_plies: usize,
-    /// Null-window searches for every move after the first (off: plain alpha-beta).
+    /// Null-window searches for every move after the first (off: plain alpha-beta, which also
+    /// turns off the reductions, applied to null-window searches only).
     pub pvs: bool,
     /// Late move reductions.
     pub lmr: bool,
@@ -66,7 +67,7 @@ impl Default for Features {
             history: true,
             captures_first: true,
             quiescence: true,
-            quiescence_plies: 12,
+            quiescence_plies: 4,
             pvs: true,
             lmr: true,
             positional_eval: true,
@@ -177,6 +178,8 @@ pub struct Worker<'a, G: Evaluate> {
 }
 
 const HISTORY_MAX: i32 = 1 << 14;
+/// Centi-stones a capture may change the evaluation beyond the stones it wins (delta pruning).
+const DELTA_MARGIN: i32 = 200;
 
 impl<'a, G: Evaluate> Worker<'a, G> {
     pub fn new(shared: &'a Shared<'a>, id: usize, root: &G, history: &[u64]) -> Self {
@@ -218,11 +221,13 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             let score = self.search(root, depth as i32, 0, -INFINITY, INFINITY, true);
             self.uninterruptible = false;
             if self.stopped {
-                // A root move searched to the end in the cut iteration is still a better choice.
+                // A root move searched to the end in the cut iteration is still a better choice
+                // (or the only one, when the first iteration was cut).
                 if let Some((mv, score, pv)) = self.root_best.take() {
                     if done.pv.first() != Some(&mv) {
                         done.score = score;
                         done.pv = pv;
+                        done.depth = done.depth.max(1);
                     }
                 }
                 break;
@@ -682,7 +687,10 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             child.play(mv);
             let gain = material_gain(pos, &child, me);
             let keeps_turn = child.side_to_move() == me;
-            if gain > 0 || keeps_turn {
+            // Delta pruning: a capture that cannot lift the score to alpha even with a margin
+            // for the positional change is not worth a node.
+            let hopeless = !keeps_turn && stand_pat + 100 * gain + DELTA_MARGIN <= alpha;
+            if (gain > 0 || keeps_turn) && !hopeless {
                 order[forcing.len()] = gain * 2 + keeps_turn as i32;
                 children[forcing.len()] = Some(child);
                 forcing.push(mv);
