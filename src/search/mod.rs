@@ -261,7 +261,7 @@ impl Searcher {
         }
         let report = {
             match self.options.player {
-                Player::Search => match pos.solved().filter(|_| self.features.tables) {
+                Player::Search => match self.features.tables.then(|| pos.solved()).flatten() {
                     Some(solved) => Self::solved_report(&solved, started),
                     None => self.search_game(pos, history, limits, stop, on_info, started),
                 },
