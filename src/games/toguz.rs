@@ -127,19 +127,23 @@ impl Toguz {
     #[inline]
     fn sow(&mut self, from: usize, k: usize) -> usize {
         let ring = 2 * self.n();
-        let laps = (k - 1) / ring;
+        // A division is slow next to the rest of a move: only holes of more than a lap need one.
+        let laps = if k > ring { (k - 1) / ring } else { 0 };
         if laps > 0 {
             for place in &mut self.ring[..ring] {
                 *place += laps as u8;
             }
         }
-        let mut place = from;
-        for _ in 0..k - laps * ring {
-            self.ring[place] += 1;
-            place += 1;
-            if place == ring {
-                place = 0;
-            }
+        // The last partial lap: a run to the end of the ring, then one from its start (two
+        // straight loops the compiler vectorises, rather than a wrap test per stone).
+        let rest = k - laps * ring;
+        let first = rest.min(ring - from);
+        for place in &mut self.ring[from..from + first] {
+            *place += 1;
+        }
+        let wrapped = rest - first;
+        for place in &mut self.ring[..wrapped] {
+            *place += 1;
         }
         // Stones that fell into tuzdiks: move them to their owners' stores.
         for side in Side::BOTH {
@@ -149,10 +153,10 @@ impl Toguz {
                 self.ring[t as usize] = 0;
             }
         }
-        if place == 0 {
-            ring - 1
+        if wrapped > 0 {
+            wrapped - 1
         } else {
-            place - 1
+            from + first - 1
         }
     }
 
@@ -227,7 +231,13 @@ impl Game for Toguz {
         let k = self.ring[from] as usize;
         debug_assert!(k > 0, "move from an empty hole");
         self.ring[from] = 0;
-        let start = if k == 1 { (from + 1) % (2 * n) } else { from };
+        let start = if k > 1 {
+            from
+        } else if from + 1 == 2 * n {
+            0
+        } else {
+            from + 1
+        };
         let last = self.sow(start, k);
         let mut effect = MoveEffect {
             last: last as u8,
