@@ -143,33 +143,26 @@ fn threats_on(b: &Board, side: Side) -> Threats {
     let theirs = b.tuzdik[side.other().index()];
     let can_make = b.has_tuzdik && mine == 0;
     let mut out = Threats::default();
+    // Branch-free over the holes (the outcome of each test is unpredictable, and this runs twice
+    // at every evaluated node): each hole's capture is computed and masked to zero if it fails.
     for i in 0..n {
         let k = b.places[base + i] as usize;
-        if k == 0 {
-            continue;
-        }
         let from = base + i;
-        // Divisions are slow next to the rest of this loop: only large holes need them.
+        // Divisions are slow next to the rest of this loop: only holes of over a lap need them.
         let (last, drops) = if k <= ring {
             let last = from + k - (k > 1) as usize;
             (if last >= ring { last - ring } else { last }, 1)
         } else {
             ((from + k - 1) % ring, (k - 1) / ring + 1)
         };
-        if last < their_base || last >= their_base + n {
-            continue;
-        }
-        let hole = last - their_base + 1;
-        if mine == hole {
-            continue;
-        }
+        let hole = last.wrapping_sub(their_base).wrapping_add(1);
+        let lands = k != 0 && hole.wrapping_sub(1) < n && mine != hole;
         let count = b.places[last] as usize + drops;
-        if count.is_multiple_of(2) {
-            out.best_capture = out.best_capture.max(count as i32);
-        } else if count == 3 && can_make && hole != n && theirs != hole {
-            out.tuzdik = true;
-            out.best_capture = out.best_capture.max(3);
-        }
+        let capture = lands && count.is_multiple_of(2);
+        out.best_capture = out.best_capture.max(count as i32 * capture as i32);
+        let tuzdik = lands && count == 3 && can_make && hole != n && theirs != hole;
+        out.tuzdik |= tuzdik;
+        out.best_capture = out.best_capture.max(3 * tuzdik as i32);
     }
     out
 }

@@ -476,6 +476,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let mut quiets_tried = [Move::PASS; MAX_RING];
         let mut n_quiets = 0;
         let original_alpha = alpha;
+        // Children at depth 0 go to quiescence, which does not read the table.
+        let prefetch = features.tt && depth > 1;
         for searched in 0..moves.len() {
             if searched == ready && !all_played {
                 for (i, &mv) in moves.iter().enumerate() {
@@ -484,6 +486,10 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                     }
                     let mut child = pos.clone();
                     child.play(mv);
+                    if prefetch {
+                        // The child's table entry arrives while its siblings are played.
+                        self.shared.tt.prefetch(child.hash());
+                    }
                     let gain = material_gain(pos, &child, me);
                     let keeps_turn = child.side_to_move() == me;
                     gains[i] = gain;
