@@ -12,7 +12,11 @@ use otau::with_game;
 #[command(
     name = "otau",
     version,
-    about = "Engine for two-row mancala games (Toguz Kumalak, Giuthi, Modiar)"
+    about = "Engine for two-row mancala games (Toguz Kumalak, Giuthi, Modiar)",
+    after_help = "Without a command, otau speaks UGI on stdin/stdout (protocol/ugi.md).\n\
+Memory: the transposition table (UGI option Hash, default 64 MiB) plus the tables in use: \
+the Toguz Kumalak endgame tables (57 MB for 2x9, once built by `otau tables`) and Modiar's \
+solution (110 MB, only when playing Modiar). The default stays under 256 MB."
 )]
 struct Cli {
     /// Default game for `position startpos` (a game id such as toguz-kumalak, giuthi-6x4, modiar).
