@@ -107,6 +107,9 @@ fn a_line_of_several_megabytes_is_skipped_in_bounded_memory() {
     let mut e = Engine::start(&[]);
     e.send("setoption name Hash value 1");
     assert!(e.fence().is_empty());
+    // `isready` starts reading the endgame tables in the background; a search waits for them, so
+    // after it the memory is the engine's settled footprint.
+    e.go("depth 1");
     let before = peak_rss_kib(e.pid());
     let mut long = b"position startpos moves ".to_vec();
     while long.len() < 8 << 20 {

@@ -18,6 +18,12 @@ impl Evaluate for Modiar {
         store_difference(self) + ROW_WEIGHT * (row_stones(self, me) - row_stones(self, me.other()))
     }
 
+    /// Reading the 110 MB table (or building it, the first time on a machine) takes far longer
+    /// than a move at a fast time control.
+    fn prepare_tables(&self) {
+        let _ = crate::solve::modiar::Table::get();
+    }
+
     /// Modiar is solved: the table (built on first use, then cached) gives the perfect move.
     fn solved(&self) -> Option<Solved> {
         let table = crate::solve::modiar::Table::get();

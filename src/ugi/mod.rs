@@ -23,9 +23,10 @@ use std::io::{self, BufRead, Write};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::eval::Evaluate;
 use crate::games::{AnyGame, Game, GameLine, Side, Variant};
 use crate::notation::shorten;
-use crate::search::{Clock, Limits};
+use crate::search::{Clock, Limits, Player};
 use command::{Command, GoCommand, PositionCommand, Query, Start};
 use options::{Changed, EngineOptions};
 use reader::{Line, LineReader};
@@ -123,6 +124,8 @@ struct Session {
     origin: Origin,
     tokens: Vec<String>,
     worker: Worker,
+    /// Games whose tables have been asked for (see [`Session::warm_up`]).
+    warmed: Vec<Variant>,
 }
 
 impl Session {
@@ -136,6 +139,7 @@ impl Session {
             tokens: Vec::new(),
             options,
             worker,
+            warmed: Vec::new(),
         }
     }
 
@@ -182,6 +186,7 @@ impl Session {
             Command::IsReady => {
                 if !self.worker.is_busy() {
                     self.worker.sync();
+                    self.warm_up();
                 }
                 self.say("readyok")
             }
@@ -189,6 +194,7 @@ impl Session {
             Command::NewGame => {
                 self.reset_to_start();
                 self.worker.new_game();
+                self.warm_up();
                 Ok(Flow::Continue)
             }
             Command::Position(cmd) => match self.position(cmd) {
@@ -230,6 +236,21 @@ impl Session {
             self.say(&line)?;
         }
         self.say(if uci { "uciok" } else { "ugiok" })
+    }
+
+    /// Starts reading the game's tables (Toguz Kumalak endgame tables, Modiar's solution) in the
+    /// background, once per game id, so that the first `go` of a game does not pay for them on its
+    /// clock. `isready` is answered at once all the same; a `go` that comes before the tables are
+    /// read waits for them.
+    fn warm_up(&mut self) {
+        let game = self.options.game;
+        if self.options.search.player != Player::Search || self.warmed.contains(&game) {
+            return;
+        }
+        self.warmed.push(game);
+        let _ = std::thread::Builder::new()
+            .name("otau-tables".into())
+            .spawn(move || AnyGame::start(game).prepare_tables());
     }
 
     fn reset_to_start(&mut self) {
