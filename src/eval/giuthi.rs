@@ -25,7 +25,7 @@ fn terms(pos: &Giuthi) -> [i32; 3] {
     [store_difference(pos), rows, mobility]
 }
 
-/// Quiescence plies for Giuthi: at 12 (Toguz's cap) a depth-1 search of the 2x10 start took 246k
+/// Quiescence plies for Giuthi: at 12 (an early cap) a depth-1 search of the 2x10 start took 246k
 /// nodes and depth 3 did not finish in 30 s; a short capture horizon keeps depth growing.
 const QUIESCENCE_PLIES: usize = 2;
 

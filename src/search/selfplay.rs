@@ -86,7 +86,7 @@ impl Contender {
                     };
                     clock = Some((secs(base)?, secs(inc)?));
                 }
-                "qplies" => c.features.quiescence_plies = number()? as usize,
+                "qplies" => c.features.quiescence_plies = Some(number()? as usize),
                 "off" => {
                     for name in value.split('+') {
                         c.features.set(name, false)?;

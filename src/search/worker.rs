@@ -46,8 +46,9 @@ pub struct Features {
     pub captures_first: bool,
     /// Quiescence search over captures at the horizon (off: the static evaluation).
     pub quiescence: bool,
-    /// Plies of quiescence search at most.
-    pub quiescence_plies: usize,
+    /// Plies of quiescence search at most; `None`: the game's own
+    /// ([`Evaluate::quiescence_plies`]).
+    pub quiescence_plies: Option<usize>,
     /// Null-window searches for every move after the first (off: plain alpha-beta, which also
     /// turns off the reductions, applied to null-window searches only).
     pub pvs: bool,
@@ -67,7 +68,7 @@ impl Default for Features {
             history: true,
             captures_first: true,
             quiescence: true,
-            quiescence_plies: 4,
+            quiescence_plies: None,
             pvs: true,
             lmr: true,
             positional_eval: true,
@@ -167,6 +168,8 @@ pub struct Worker<'a, G: Evaluate> {
     /// Probe endgame tables (off when the root itself is in them: the search must then find
     /// the actual way to win, which a bare "won" from the tables does not show).
     probe_tables: bool,
+    /// Plies of quiescence search at most, for this game.
+    quiescence_plies: usize,
     killers: Box<[[Option<Move>; 2]; MAX_PLY + 1]>,
     /// Indexed by side and move code.
     history: Box<[[i32; 256]; 2]>,
@@ -193,6 +196,10 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             repetitions: Repetitions::new(history),
             repetition_limit: root.repetition_limit(),
             probe_tables: shared.features.tables && root.probe_tables().is_none(),
+            quiescence_plies: shared
+                .features
+                .quiescence_plies
+                .unwrap_or_else(|| root.quiescence_plies()),
             killers: Box::new([[None; 2]; MAX_PLY + 1]),
             history: Box::new([[0; 256]; 2]),
             pv_len: Box::new([0; MAX_PLY + 1]),
@@ -671,12 +678,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let stand_pat = self.evaluate(pos);
         if stand_pat >= beta
             || ply >= MAX_PLY
-            || qply
-                >= self
-                    .shared
-                    .features
-                    .quiescence_plies
-                    .min(pos.quiescence_plies())
+            || qply >= self.quiescence_plies
             || !self.shared.features.quiescence
         {
             return stand_pat;
