@@ -423,8 +423,9 @@ fn report_command(files: &[PathBuf], out: &std::path::Path) -> Result<ExitCode> 
         title,
         summary: merged.standings.options(),
     };
-    crate::stats::write_report(out, &merged.standings.records(), &options)
-        .with_context(|| format!("{}", out.display()))?;
+    // Written like every other results file: a reader never finds half a page.
+    let page = crate::stats::render_html(&merged.standings.records(), &options);
+    super::records::write_atomically(out, page.as_bytes(), false)?;
     eprintln!(
         "otau-arena: report of {} games written to {}",
         merged.games.len(),

@@ -1,8 +1,8 @@
 //! Arena statistics: the numbers users decide from, computed from their definitions and printed
 //! the way engine testers expect (fastchess's result block, Ordo's rating table).
 //!
-//! Pure functions of finished games ([`GameRecord`]); only [`report::write_report`] touches the
-//! file system. One concern per module:
+//! Pure functions of finished games ([`GameRecord`]); nothing here touches the file system (the
+//! arena writes the report). One concern per module:
 //! - [`elo`]: logistic Elo, normal distribution, trinomial estimate, [`Wdl`];
 //! - [`pentanomial`]: game pairs (LL, LD, WL+DD, WD, WW) and the pair tracker;
 //! - [`sprt`]: the generalized SPRT (logistic and normalized) and the offline calculator;
@@ -28,7 +28,7 @@ pub use elo::{EloEstimate, Wdl};
 pub use pentanomial::{PairTracker, Pentanomial};
 pub use ratings::{fit_ratings, RatingOptions, RatingTable};
 pub use record::{GameRecord, MoveSummary};
-pub use report::{render_html, write_report, ReportOptions};
+pub use report::{render_html, ReportOptions};
 pub use sprt::{sprt_cli_text, SprtCalcArgs, SprtConfig, SprtDecision, SprtModel, SprtStatus};
 pub use summary::{summarize, MatchStats, Summary, SummaryOptions};
 

@@ -7,7 +7,6 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
-use std::path::Path;
 
 use super::pentanomial::PairTracker;
 use super::ratings::fit_ratings;
@@ -77,15 +76,6 @@ pub fn render_html(games: &[GameRecord], options: &ReportOptions) -> String {
     section(&mut html, "games", "Games", &games_html(games));
     html.push_str("</body>\n</html>\n");
     html
-}
-
-/// Writes the page to `path`.
-pub fn write_report(
-    path: &Path,
-    games: &[GameRecord],
-    options: &ReportOptions,
-) -> std::io::Result<()> {
-    std::fs::write(path, render_html(games, options))
 }
 
 const STYLE: &str = "body{font-family:sans-serif;margin:1.5em auto;max-width:1000px;color:#222}\
