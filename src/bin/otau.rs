@@ -66,8 +66,9 @@ enum Command {
     /// A quick match between two configurations of the built-in engine (pairs of games from
     /// random openings, colours swapped): W/L/D and an Elo estimate with its 95% interval.
     /// Each side is `key=value,...`: name, level, hash, threads, player, seed, depth, nodes,
-    /// movetime (ms), tc=<s>+<s>, off=<feature>+... (tt, killers, history, captures-first,
-    /// quiescence, pvs, lmr, positional-eval), weights=<file from otau tune>.
+    /// movetime (ms), tc=<s>+<s>, qplies=<quiescence plies>, off=<feature>+... (tt, killers,
+    /// history, captures-first, quiescence, pvs, lmr, positional-eval, tables),
+    /// weights=<file from otau tune>.
     Selfplay {
         #[arg(long, default_value = "name=a")]
         a: String,
