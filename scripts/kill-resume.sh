@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # kill -9 in the middle of a run at concurrency 2, then --resume: plays a seeded match of real
-# engines (external `otau` at fixed depths, so every game is reproducible), SIGKILLs the arena
-# once a share of the games is recorded, checks that no engine process outlived it, resumes the
-# run, and compares with an uninterrupted run of the same seed: the same set of games byte for
-# byte (none lost, none twice), the same statistics output (head-to-head Elo and pentanomial
-# lines, rating table) and the same summary record. Exit status 1 on any difference.
+# engines (external `otau` at fixed depths and nodes, so every game is reproducible), SIGKILLs
+# the arena once a share of the games is recorded, checks that no engine process outlived it,
+# resumes (and kills and resumes again), and compares with an uninterrupted run of the same
+# seed: the same set of games byte for byte (none lost, none twice), the same statistics output
+# (head-to-head Elo and pentanomial lines, rating table) and the same summary record. Exit
+# status 1 on any difference.
 #
-#   scripts/kill-resume.sh [GAMES] [KILL_AFTER]   (default 400 games, killed after 150 recorded)
-#   KEEP=1 scripts/kill-resume.sh                 (keep the work directory)
+#   scripts/kill-resume.sh [GAMES [KILL_POINT...]]
+#       (default 1000 games, killed once 30% are recorded, resumed, killed again once 60% are,
+#       and resumed to the end)
+#   KEEP=1 scripts/kill-resume.sh    (keep the work directory)
 # Run it niced when the machine is shared: nice -n 19 scripts/kill-resume.sh
 set -euo pipefail
 if [[ "${1:-}" == "-h" || "${1:-}" == "--help" ]]; then
@@ -15,8 +18,10 @@ if [[ "${1:-}" == "-h" || "${1:-}" == "--help" ]]; then
   exit 0
 fi
 cd "$(dirname "$0")/.."
-games=${1:-400}
-kill_after=${2:-150}
+games=${1:-1000}
+shift || true
+kill_points=("$@")
+[ ${#kill_points[@]} -gt 0 ] || kill_points=($((games * 3 / 10)) $((games * 6 / 10)))
 cargo build --release --quiet --bin otau --bin otau-arena
 arena=$PWD/target/release/otau-arena
 # A tag unique to this run on every engine command line: the check for left-over processes.
@@ -55,35 +60,47 @@ start=$(date +%s)
 "$arena" "${run[@]}" --out full.jsonl --pgn full.pgn --quiet >full.txt
 echo "   $(game_lines full.jsonl) games in $(($(date +%s) - start)) s"
 
-echo "== the same run, killed -9 after $kill_after games are recorded"
-"$arena" "${run[@]}" --out part.jsonl --pgn part.pgn --quiet >/dev/null &
-pid=$!
-while [ "$(game_lines part.jsonl)" -lt "$kill_after" ] && kill -0 "$pid" 2>/dev/null; do
-  sleep 0.05
+# Killed -9 at each kill point: first the fresh run, then each resumption; the last resumption
+# runs to the end.
+first=yes
+for point in "${kill_points[@]}" end; do
+  if [ "$first" = yes ]; then
+    echo "== the same run, killed -9 once $point games are recorded"
+    "$arena" "${run[@]}" --out part.jsonl --pgn part.pgn --quiet >/dev/null &
+    first=no
+  elif [ "$point" = end ]; then
+    echo "== --resume to the end"
+    start=$(date +%s)
+    "$arena" --resume part.jsonl --pgn part.pgn --concurrency 2 --quiet >resumed.txt
+    echo "   resumed to $(game_lines part.jsonl) games in $(($(date +%s) - start)) s"
+    break
+  else
+    echo "== --resume, killed -9 again once $point games are recorded"
+    "$arena" --resume part.jsonl --pgn part.pgn --concurrency 2 --quiet >/dev/null &
+  fi
+  pid=$!
+  while [ "$(game_lines part.jsonl)" -lt "$point" ] && kill -0 "$pid" 2>/dev/null; do
+    sleep 0.05
+  done
+  engines_before=$( (pgrep -P "$pid" || true) | wc -l)
+  kill -9 "$pid"
+  wait "$pid" 2>/dev/null || true
+  recorded=$(game_lines part.jsonl)
+  torn=no
+  [ -s part.jsonl ] && [ "$(tail -c 1 part.jsonl | od -An -c | tr -d ' ')" != '\n' ] && torn=yes
+  echo "   killed with $recorded games recorded (torn last line: $torn); $engines_before engine processes were running"
+  if [ "$recorded" -ge "$games" ]; then
+    echo "   the run ended before the kill: use more games"; status=1
+  fi
+  # The engines get SIGKILL from the kernel when the arena dies (parent-death signal).
+  for _ in $(seq 50); do
+    [ "$(tagged)" -eq 0 ] && break
+    sleep 0.1
+  done
+  left=$(tagged)
+  echo "   engine processes left after the kill: $left"
+  if [ "$left" -ne 0 ]; then tagged list; status=1; fi
 done
-engines_before=$( (pgrep -P "$pid" || true) | wc -l)
-kill -9 "$pid"
-wait "$pid" 2>/dev/null || true
-recorded=$(game_lines part.jsonl)
-torn=no
-[ -s part.jsonl ] && [ "$(tail -c 1 part.jsonl | od -An -c | tr -d ' ')" != '\n' ] && torn=yes
-echo "   killed with $recorded games recorded (torn last line: $torn); $engines_before engine processes were running"
-if [ "$recorded" -ge "$games" ]; then
-  echo "   the run ended before the kill: use more games"; status=1
-fi
-# The engines get SIGKILL from the kernel when the arena dies (parent-death signal).
-for _ in $(seq 50); do
-  [ "$(tagged)" -eq 0 ] && break
-  sleep 0.1
-done
-left=$(tagged)
-echo "   engine processes left after the kill: $left"
-if [ "$left" -ne 0 ]; then tagged list; status=1; fi
-
-echo "== --resume"
-start=$(date +%s)
-"$arena" --resume part.jsonl --pgn part.pgn --concurrency 2 --quiet >resumed.txt
-echo "   resumed to $(game_lines part.jsonl) games in $(($(date +%s) - start)) s"
 
 echo "== comparison with the uninterrupted run"
 jq -c 'select(.event == "game")' full.jsonl | jq -s -c 'sort_by(.index)[]' >full.games
