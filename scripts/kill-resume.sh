@@ -40,7 +40,7 @@ run=(--engine name=deep cmd="$work/otau-$tag" depth=4
 tagged() {
   local f cmd n=0
   for f in /proc/[0-9]*/cmdline; do
-    cmd=$(tr '\0' ' ' <"$f" 2>/dev/null || true)
+    cmd=$({ tr '\0' ' ' <"$f"; } 2>/dev/null || true)
     if [[ "$cmd" == *"$tag"* ]]; then
       [ "${1:-}" = list ] && echo "  ${f%/cmdline}: $cmd"
       n=$((n + 1))
