@@ -82,13 +82,14 @@ for point in "${kill_points[@]}" end; do
   while [ "$(game_lines part.jsonl)" -lt "$point" ] && kill -0 "$pid" 2>/dev/null; do
     sleep 0.05
   done
-  engines_before=$( (pgrep -P "$pid" || true) | wc -l)
+  # The arena's children: its engines and its guardian (which ends what they started).
+  engines_before=$( (ps --ppid "$pid" -o comm= || true) | grep -vc '^otau-guardian$' || true)
   kill -9 "$pid"
   wait "$pid" 2>/dev/null || true
   recorded=$(game_lines part.jsonl)
   torn=no
   [ -s part.jsonl ] && [ "$(tail -c 1 part.jsonl | od -An -c | tr -d ' ')" != '\n' ] && torn=yes
-  echo "   killed with $recorded games recorded (torn last line: $torn); $engines_before engine processes were running"
+  echo "   killed with $recorded games recorded (torn last line: $torn); $engines_before engine processes (and the guardian) were running"
   if [ "$recorded" -ge "$games" ]; then
     echo "   the run ended before the kill: use more games"; status=1
   fi
