@@ -163,6 +163,57 @@ fn resume_after_kill_9_reproduces_the_run() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `PR_SET_PDEATHSIG` reaches only the engine the arena started: a process the engine started
+/// itself (here a wrapper script's background job that ignores end of input) survived a
+/// `kill -9` of the arena until the arena's guardian process ended the engine's whole group.
+#[test]
+fn kill_9_leaves_no_process_an_engine_started() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let tag = tag("guardian");
+    let dir = scratch("guardian");
+    let wrapper = format!(
+        "args=-c '{ARENA} fake-engine ignore-quit {tag} </dev/null >/dev/null 2>&1 & \
+         exec {ARENA} fake-engine ok {tag}'"
+    );
+    let mut child = Command::new(ARENA)
+        .args(["--engine", "name=a", &format!("cmd={ARENA}")])
+        .arg(format!("args=fake-engine ok {tag}"))
+        .args(["--engine", "name=wrapped", "cmd=/bin/sh", &wrapper])
+        .args([
+            "--each",
+            "depth=1",
+            "--games",
+            "100000",
+            "--concurrency",
+            "2",
+        ])
+        .args(["--quiet", "--out", "r.jsonl"])
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = |p: &String| p.contains("ignore-quit");
+    let until = Instant::now() + Duration::from_secs(20);
+    while (game_lines_if_any(&dir.join("r.jsonl")) < 4
+        || tagged_processes(&tag).iter().filter(|p| started(p)).count() < 2)
+        && Instant::now() < until
+    {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(
+        tagged_processes(&tag).iter().any(started),
+        "the wrapped engines' background jobs run"
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(
+        wait_gone(&tag, Duration::from_secs(3)),
+        Vec::<String>::new()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn game_lines_if_any(path: &Path) -> usize {
     std::fs::read_to_string(path)
         .map(|t| {

@@ -22,7 +22,7 @@ use super::config::{EngineConfig, RunConfig};
 use super::interrupt;
 use super::openings::{Opening, OpeningBook};
 use super::pgn::game_pgn;
-use super::process::{EngineIo, Spawn};
+use super::process::{EngineIo, Guardian, Spawn};
 use super::progress::{Progress, ProgressMode};
 use super::records::{
     Event, GameRecord, GameResult, OpeningRecord, RecordWriter, RecordsFile, RunHeader,
@@ -257,6 +257,14 @@ fn execute(
     opts: &RunOptions,
 ) -> Result<RunReport> {
     interrupt::install();
+    // Engines outside the arena's process: a guardian ends them (and what they started) even if
+    // the arena is killed with -9. Dropped at the end of the run.
+    let _guardian = header
+        .config
+        .engines
+        .iter()
+        .any(|e| e.builtin().is_none())
+        .then(Guardian::start);
     let config = &header.config;
     let variant: Variant = config.game.parse().map_err(anyhow::Error::msg)?;
     let slice: Vec<GameSpec> = full_schedule(config)
