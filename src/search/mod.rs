@@ -174,7 +174,7 @@ pub struct Searcher {
 
 impl Searcher {
     pub fn new(options: Options) -> Self {
-        let table = Table::new(options.hash_mb);
+        let table = Self::table_for(&options);
         Searcher {
             options,
             table,
@@ -189,10 +189,19 @@ impl Searcher {
 
     /// Applies new options (resizing the table when `hash_mb` changed).
     pub fn set_options(&mut self, options: Options) {
-        if options.hash_mb != self.options.hash_mb {
-            self.table = Table::new(options.hash_mb);
+        if options.hash_mb != self.options.hash_mb || options.player != self.options.player {
+            self.table = Self::table_for(&options);
         }
         self.options = options;
+    }
+
+    /// The baseline players never read the table: they get the smallest one, so that a dozen
+    /// `random` sparring partners do not hold `Hash` MiB each.
+    fn table_for(options: &Options) -> Table {
+        match options.player {
+            Player::Search => Table::new(options.hash_mb),
+            Player::Random | Player::Greedy => Table::new(1),
+        }
     }
 
     /// The search techniques in use (all on by default; for measuring what each is worth).
