@@ -342,3 +342,31 @@ fn check_reports_protocol_compliance() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--resume` reads the engines back from the records file: a name or option value with a line
+/// break (a hand-edited or hostile file) is refused as on the command line, before any engine
+/// starts.
+#[test]
+fn resume_refuses_control_characters_from_the_file() {
+    let dir = scratch("cli-resume-control");
+    let mut args = ok_engine("a");
+    args.extend(ok_engine("b"));
+    args.extend(
+        [
+            "--each", "depth=1", "--rounds", "2", "--out", "r.jsonl", "-q",
+        ]
+        .map(String::from),
+    );
+    assert_eq!(arena(&strs(&args), &dir).0, 0);
+    let path = dir.join("r.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let header = text.lines().next().unwrap();
+    assert!(header.contains(r#""name":"a""#), "{header}");
+    let hostile = header.replacen(r#""name":"a""#, r#""name":"a\nquit""#, 1);
+    // Only the header: the run would resume from its first game.
+    std::fs::write(&path, format!("{hostile}\n")).unwrap();
+    let (code, _, err) = arena(&["--resume", "r.jsonl", "-q"], &dir);
+    assert_ne!(code, 0);
+    assert!(err.contains("control characters"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

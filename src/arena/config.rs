@@ -48,6 +48,32 @@ impl EngineConfig {
     }
 }
 
+/// Names and option values go into protocol lines and PGN tags: a line break in one would be read
+/// by the engine as a command of its own, or would break the record. Checked on the command line
+/// and again on what `--resume` reads back from a records file.
+pub fn reject_control(what: &str, text: &str) -> Result<(), String> {
+    if text.chars().any(char::is_control) {
+        Err(format!(
+            "{what}={}: control characters (line breaks, tabs) are not allowed",
+            text.escape_debug()
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+impl EngineConfig {
+    /// [`reject_control`] over the engine's name and options.
+    pub fn check_text(&self) -> Result<(), String> {
+        reject_control("name", &self.name)?;
+        for (name, value) in &self.options {
+            reject_control("option name", name)?;
+            reject_control(&format!("option.{}", name.escape_debug()), value)?;
+        }
+        Ok(())
+    }
+}
+
 /// An engine spec not yet complete: `--each` keys apply first, the engine's own keys override.
 #[derive(Clone, Debug, Default)]
 pub struct EngineSpec {
@@ -123,23 +149,7 @@ impl EngineSpec {
         if e.cmd.is_empty() {
             return Err(format!("engine {} has no cmd=", index + 1));
         }
-        // Names and option values go into protocol lines and PGN tags: a line break in one would
-        // be read by the engine as a command of its own, or would break the record.
-        let control = |what: &str, text: &str| {
-            if text.chars().any(char::is_control) {
-                Err(format!(
-                    "{what}={}: control characters (line breaks, tabs) are not allowed",
-                    text.escape_debug()
-                ))
-            } else {
-                Ok(())
-            }
-        };
-        control("name", &e.name)?;
-        for (name, value) in &e.options {
-            control("option name", name)?;
-            control(&format!("option.{}", name.escape_debug()), value)?;
-        }
+        e.check_text()?;
         if let Some(Err(why)) = e.builtin() {
             return Err(why);
         }

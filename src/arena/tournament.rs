@@ -184,6 +184,9 @@ fn check_config(config: &RunConfig) -> Result<()> {
     if config.engines.len() < 2 {
         bail!("a run needs at least two engines (--engine ... twice)");
     }
+    for e in &config.engines {
+        e.check_text().map_err(anyhow::Error::msg)?;
+    }
     let mut names: Vec<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
     names.sort();
     if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
