@@ -31,6 +31,19 @@ fn ok_engine(name: &str) -> Vec<String> {
     ]
 }
 
+/// Two games between two sound test engines, recorded in `dir/r.jsonl`.
+fn two_games_into_r_jsonl(dir: &Path) {
+    let mut args = ok_engine("a");
+    args.extend(ok_engine("b"));
+    args.extend(
+        [
+            "--each", "depth=1", "--rounds", "2", "--out", "r.jsonl", "-q",
+        ]
+        .map(String::from),
+    );
+    assert_eq!(arena(&strs(&args), dir).0, 0);
+}
+
 fn strs(v: &[String]) -> Vec<&str> {
     v.iter().map(String::as_str).collect()
 }
@@ -219,15 +232,7 @@ fn sprt_calculator_and_report() {
         out.contains("Ptnml(0-2): [1, 2, 10, 2, 1]") && out.contains("LLR"),
         "{out}"
     );
-    let mut args = ok_engine("a");
-    args.extend(ok_engine("b"));
-    args.extend(
-        [
-            "--each", "depth=1", "--rounds", "2", "--out", "r.jsonl", "-q",
-        ]
-        .map(String::from),
-    );
-    assert_eq!(arena(&strs(&args), &dir).0, 0);
+    two_games_into_r_jsonl(&dir);
     let (code, _, err) = arena(&["report", "r.jsonl", "--out", "page.html"], &dir);
     assert_eq!(code, 0, "{err}");
     let html = std::fs::read_to_string(dir.join("page.html")).unwrap();
@@ -349,15 +354,7 @@ fn check_reports_protocol_compliance() {
 #[test]
 fn resume_refuses_control_characters_from_the_file() {
     let dir = scratch("cli-resume-control");
-    let mut args = ok_engine("a");
-    args.extend(ok_engine("b"));
-    args.extend(
-        [
-            "--each", "depth=1", "--rounds", "2", "--out", "r.jsonl", "-q",
-        ]
-        .map(String::from),
-    );
-    assert_eq!(arena(&strs(&args), &dir).0, 0);
+    two_games_into_r_jsonl(&dir);
     let path = dir.join("r.jsonl");
     let text = std::fs::read_to_string(&path).unwrap();
     let header = text.lines().next().unwrap();
