@@ -407,16 +407,21 @@ impl Searcher {
         let soft = budget.soft;
         let timed = budget.hard.is_some();
         let done = std::thread::scope(|scope| {
-            for id in 1..threads {
-                let shared = &shared;
-                std::thread::Builder::new()
-                    .stack_size(HELPER_STACK)
-                    .spawn_scoped(scope, move || {
-                        Worker::new(shared, id, root, history)
-                            .iterate(root, MAX_DEPTH, |_, _| true);
-                    })
-                    .expect("spawning a search thread");
-            }
+            let helpers: Vec<_> = (1..threads)
+                .map(|id| {
+                    let shared = &shared;
+                    std::thread::Builder::new()
+                        .stack_size(HELPER_STACK)
+                        .spawn_scoped(scope, move || {
+                            Worker::new(shared, id, root, history).iterate(
+                                root,
+                                MAX_DEPTH,
+                                |_, _| true,
+                            )
+                        })
+                        .expect("spawning a search thread")
+                })
+                .collect();
             let mut main = Worker::new(&shared, 0, root, history);
             let done = main.iterate(root, max_depth, |done, _| {
                 on_info(&info_of(done, shared.total_nodes()));
@@ -431,7 +436,18 @@ impl Searcher {
                 !(proven && timed)
             });
             internal_stop.store(true, Ordering::Relaxed);
-            done
+            // A helper that completed a deeper iteration than the main thread (odd helpers search
+            // one ply ahead) has the better-founded move, as in Stockfish's choice of the best
+            // thread; depth limits still bound what is reported.
+            let mut best = done;
+            for helper in helpers {
+                if let Ok(h) = helper.join() {
+                    if h.depth > best.depth && h.depth <= max_depth && !h.pv.is_empty() {
+                        best = h;
+                    }
+                }
+            }
+            best
         });
         let best = done.pv.first().copied().or_else(|| legal.first().copied());
         let mut info = info_of(&done, shared.total_nodes());
