@@ -172,7 +172,6 @@ enum Command {
     },
 }
 
-/// The `otau-arena` program.
 /// Keeps the arena's memory flat over long runs (glibc): by default every thread may get a malloc
 /// arena of its own, up to 8 per core, and each keeps the memory freed in it. The arena starts
 /// threads all the time (a reader and a stderr copier per engine process, a thread per built-in
@@ -188,6 +187,7 @@ fn one_malloc_arena() {
     }
 }
 
+/// The `otau-arena` program.
 pub fn main() -> ExitCode {
     one_malloc_arena();
     let cli = match parse_cli(std::env::args_os()) {

@@ -360,7 +360,8 @@ impl Searcher {
     ) -> Report {
         let legal = root.legal_moves();
         if self.features.tables {
-            // The first search of a game has the fullest clock: the place to read tables.
+            // Reads the tables if nothing has yet (the UGI loop starts this at `isready`;
+            // self-play and built-in players come here first); afterwards a lookup.
             root.prepare_tables();
         }
         let strength = Strength::of_level(self.options.level);
