@@ -1,20 +1,23 @@
 //! The arena's side of UGI: handshake, options, new game, one think, and the `isready` fence.
 //!
-//! Every wait has a deadline. After a time loss the engine is told `stop` and its `bestmove` is
+//! Every wait has a deadline, writes included: a write the engine does not take in time (it
+//! stopped reading its input) is a [`Fault::Stall`]. All times are on [`pause::now`], so a
+//! pause of the arena is charged to nobody. After a time loss the engine is told `stop` and its `bestmove` is
 //! drained for a bounded time; before the engine's next `go` the arena always sends `isready`
 //! and discards everything up to `readyok`, so a late `bestmove` can never be read as the answer
 //! to a later `go`.
 
 use std::time::{Duration, Instant};
 
-use super::process::{EngineIo, Incoming, RecvError};
+use super::pause;
+use super::process::{EngineIo, Incoming, RecvError, SendError};
 
 /// A way an engine failed, other than playing a bad move.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Fault {
     /// The engine closed its output or its input pipe broke: it crashed or quit.
     Crash(String),
-    /// No `ugiok`/`readyok` within the timeout.
+    /// No `ugiok`/`readyok` within the timeout, or input not taken within the deadline.
     Stall(String),
     /// The user pressed Ctrl-C.
     Interrupted,
@@ -96,21 +99,25 @@ pub struct EngineSession {
     pub options: Vec<String>,
     /// Lines the engine sent that the protocol does not know (counted, otherwise ignored).
     pub unknown_lines: u64,
+    /// The bound of writes that have no deadline of their own (`setoption`): the start-up
+    /// timeout given to the handshake.
+    write_timeout: Duration,
 }
 
 impl EngineSession {
     /// `ugi` ... `ugiok` within `timeout`.
     pub fn handshake(mut io: EngineIo, timeout: Duration) -> Result<EngineSession, Fault> {
+        let deadline = pause::now() + timeout;
         let mut s = EngineSession {
             id_name: None,
             options: Vec::new(),
             unknown_lines: 0,
             io: {
-                send(&mut io, "ugi")?;
+                send(&mut io, &["ugi"], deadline)?;
                 io
             },
+            write_timeout: timeout,
         };
-        let deadline = Instant::now() + timeout;
         loop {
             let line = s.next_line(deadline, "ugiok")?;
             let mut tokens = line.split_ascii_whitespace();
@@ -134,17 +141,21 @@ impl EngineSession {
         self.options.iter().any(|o| o.eq_ignore_ascii_case(name))
     }
 
+    /// `setoption`, written within the start-up timeout (a 70 KB value to an engine that reads
+    /// nothing is a stall, not a hang).
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), Fault> {
+        let deadline = pause::now() + self.write_timeout;
         send(
             &mut self.io,
-            &format!("setoption name {name} value {value}"),
+            &[&format!("setoption name {name} value {value}")],
+            deadline,
         )
     }
 
     /// `isready` and wait for `readyok`, discarding everything before it (late moves included).
     pub fn fence(&mut self, timeout: Duration) -> Result<(), Fault> {
-        send(&mut self.io, "isready")?;
-        let deadline = Instant::now() + timeout;
+        let deadline = pause::now() + timeout;
+        send(&mut self.io, &["isready"], deadline)?;
         loop {
             if self.next_line(deadline, "readyok")?.trim() == "readyok" {
                 return Ok(());
@@ -154,21 +165,21 @@ impl EngineSession {
 
     /// `uginewgame`, then the fence.
     pub fn new_game(&mut self, timeout: Duration) -> Result<(), Fault> {
-        send(&mut self.io, "uginewgame")?;
+        send(&mut self.io, &["uginewgame"], pause::now() + timeout)?;
         self.fence(timeout)
     }
 
     /// Sends the position and `go`, and waits for `bestmove` at most `allowed` from the moment
-    /// `go` was written.
+    /// the write began: an engine that does not take its input in that time stalls.
     pub fn think(
         &mut self,
         position: &str,
         go: &str,
         allowed: Duration,
     ) -> Result<Thought, ThinkError> {
-        send_all(&mut self.io, &[position, go]).map_err(ThinkError::Fault)?;
-        let started = Instant::now();
+        let started = pause::now();
         let deadline = started + allowed;
+        send(&mut self.io, &[position, go], deadline).map_err(ThinkError::Fault)?;
         let mut info = SearchInfo::default();
         loop {
             let line = match self.io.recv(deadline) {
@@ -198,10 +209,10 @@ impl EngineSession {
     /// After a late move: `stop`, then read until `bestmove` for at most `bound`. The caller
     /// fences before the next `go` either way.
     pub fn stop_and_drain(&mut self, bound: Duration) {
-        if send(&mut self.io, "stop").is_err() {
+        let deadline = pause::now() + bound;
+        if send(&mut self.io, &["stop"], deadline).is_err() {
             return;
         }
-        let deadline = Instant::now() + bound;
         while let Ok(item) = self.io.recv(deadline) {
             if matches!(item, Incoming::Line(ref l) if l.starts_with("bestmove")) {
                 return;
@@ -242,18 +253,27 @@ impl EngineSession {
     }
 }
 
-fn send(io: &mut EngineIo, line: &str) -> Result<(), Fault> {
-    send_all(io, &[line])
-}
-
-fn send_all(io: &mut EngineIo, lines: &[&str]) -> Result<(), Fault> {
+/// Writes `lines` by `deadline`; a write that fails is the engine's fault, named with the
+/// command it was for.
+fn send(io: &mut EngineIo, lines: &[&str], deadline: Instant) -> Result<(), Fault> {
     if super::interrupt::requested() {
         return Err(Fault::Interrupted);
     }
-    io.send_all(lines).map_err(|e| {
+    let started = pause::now();
+    io.send_by(lines, deadline).map_err(|e| {
         let last = lines.last().copied().unwrap_or_default();
         let what = last.split_ascii_whitespace().next().unwrap_or_default();
-        Fault::Crash(format!("input pipe broken ({e}) sending {what}"))
+        match e {
+            SendError::Interrupted => Fault::Interrupted,
+            SendError::Timeout { .. } => Fault::Stall(format!(
+                "{e} sending {what} in {} ms",
+                pause::now().saturating_duration_since(started).as_millis()
+            )),
+            SendError::Closed(_) => {
+                let how = io.exit_status().map_or(String::new(), |s| format!(", {s}"));
+                Fault::Crash(format!("{e} sending {what}{how}"))
+            }
+        }
     })
 }
 

@@ -33,12 +33,41 @@ pub enum FakeMode {
     Flood,
     /// Plays well, but ignores `quit` and EOF, and leaves a helper process running.
     IgnoreQuit,
+    /// Shrinks its input pipe to 4 KiB and answers `ugi`, then never reads again (a long
+    /// `setoption` fills the pipe at start-up).
+    DeafStart,
+    /// Shrinks its input pipe to 4 KiB; at its first `go` of a game stops reading, yet plays
+    /// on: it answers every later move as if it had read it, from its own replay of the game
+    /// against the `ok` mode, until the pipe fills.
+    Deaf,
+    /// Writes 1 MiB to stderr at start, then crashes (exit code 4) at its first `go`.
+    CrashFlood,
+    /// Sleeps 300 s without reading: a wrapper script's helper holding the engine's pipes.
+    Helper,
 }
 
 /// Runs the fake engine over the given streams; returns the process exit code.
 pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
     if mode == FakeMode::CrashStart {
         return 3;
+    }
+    if mode == FakeMode::Helper {
+        std::thread::sleep(Duration::from_secs(300));
+        return 0;
+    }
+    if matches!(mode, FakeMode::Deaf | FakeMode::DeafStart) {
+        // SAFETY: fcntl on our own stdin; on a pipe it sets the buffer size (4 KiB: one page,
+        // the least), so unread input fills it after a few plies.
+        unsafe {
+            libc::fcntl(0, libc::F_SETPIPE_SZ, 4096);
+        }
+    }
+    if mode == FakeMode::CrashFlood {
+        let line = "flood ".repeat(100) + "\n";
+        let mut err = std::io::stderr().lock();
+        for _ in 0..(1 << 20) / line.len() {
+            let _ = err.write_all(line.as_bytes());
+        }
     }
     if mode == FakeMode::IgnoreQuit {
         // A helper in the engine's process group (blocked on a pipe nobody writes, carrying the
@@ -79,6 +108,10 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
                     "option name Game type string default toguz-kumalak",
                 );
                 say(&mut out, "ugiok");
+                if mode == FakeMode::DeafStart {
+                    std::thread::sleep(Duration::from_secs(300));
+                    return 0;
+                }
             }
             Command::IsReady => say(&mut out, "readyok"),
             Command::SetOption { name, value } if name.eq_ignore_ascii_case("game") => {
@@ -96,17 +129,18 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
             Command::Go(_) => {
                 gos += 1;
                 moves_in_game += 1;
-                let legal = line.position().legal_moves();
                 let pick = |line: &GameLine<AnyGame>| {
-                    if legal.is_empty() {
-                        "none".to_string()
-                    } else {
-                        let i = (line.position().hash() % legal.len() as u64) as usize;
-                        line.position().move_name(legal[i])
-                    }
+                    ok_move(line.position())
+                        .map_or("none".to_string(), |mv| line.position().move_name(mv))
                 };
                 match mode {
                     FakeMode::CrashMid if gos > 2 => return 1,
+                    FakeMode::CrashFlood => return 4,
+                    FakeMode::Deaf => {
+                        replay_without_reading(line, &mut out);
+                        std::thread::sleep(Duration::from_secs(300));
+                        return 0;
+                    }
                     FakeMode::NoAnswer => {}
                     FakeMode::Late => {
                         std::thread::sleep(Duration::from_millis(600));
@@ -148,6 +182,31 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
         std::thread::sleep(Duration::from_secs(300));
     }
     0
+}
+
+/// The `ok` mode's move in `pos`: a hash of the position picks among the legal moves.
+fn ok_move(pos: &AnyGame) -> Option<crate::games::Move> {
+    let legal = pos.legal_moves();
+    (!legal.is_empty()).then(|| legal[(pos.hash() % legal.len() as u64) as usize])
+}
+
+/// [`FakeMode::Deaf`]: plays the rest of the game from `line` (its own move to make) without
+/// reading, taking the opponent to be the `ok` mode: every own move goes out at once, so the
+/// arena goes on writing positions nobody reads.
+fn replay_without_reading(mut line: GameLine<AnyGame>, out: &mut impl Write) {
+    let me = line.position().side_to_move();
+    while !line.is_over() {
+        let Some(mv) = ok_move(line.position()) else {
+            break;
+        };
+        if line.position().side_to_move() == me {
+            let _ = writeln!(out, "bestmove {}", line.position().move_name(mv));
+            let _ = out.flush();
+        }
+        if line.play(mv).is_err() {
+            break;
+        }
+    }
 }
 
 fn position_line(p: &PositionCommand<'_>, variant: Variant) -> Option<GameLine<AnyGame>> {

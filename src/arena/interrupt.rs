@@ -40,6 +40,8 @@ pub fn install() {
             libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
             libc::sigaction(libc::SIGTERM, &action, std::ptr::null_mut());
         }
+        // Ctrl-Z and stops the arena cannot catch belong to the same run's signals.
+        super::pause::install();
         let _ = std::thread::Builder::new()
             .name("interrupt watcher".into())
             .spawn(|| {

@@ -26,6 +26,7 @@ pub mod fake_engine;
 pub mod interrupt;
 pub mod merge;
 pub mod openings;
+pub mod pause;
 pub mod pgn;
 pub mod process;
 pub mod progress;

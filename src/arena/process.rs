@@ -5,12 +5,18 @@
 //! UGI loop over pipes (the built-in players): the UGI client above sees the same thing either way.
 //!
 //! What a hostile or broken engine cannot do to the arena:
-//! - hang it: every read has a deadline ([`EngineIo::recv`]);
+//! - hang it: every read has a deadline ([`EngineIo::recv`]), and so has every write
+//!   ([`EngineIo::send_by`]: the input pipe is non-blocking and polled, so an engine that stops
+//!   reading cannot block the arena in a full pipe);
+//! - hide its death: the process itself is watched ([`EngineIo::recv`] polls it every
+//!   [`EXIT_POLL`]), so an engine that exits while a helper it started keeps its output open is
+//!   seen within [`EXIT_POLL`] + [`EXIT_GRACE`], not when the helper closes the pipe;
 //! - exhaust its memory: a line longer than [`MAX_LINE`] is cut, and at most [`QUEUE_LINES`] lines
 //!   wait in memory; when the queue is full the reader stops reading and the engine blocks on its
 //!   own pipe;
 //! - eat its CPU: the reader takes at most [`MAX_BYTES_PER_SEC`] from the engine;
-//! - fill the disk: stderr goes to the engine's log file up to [`MAX_LOG_BYTES`] per process;
+//! - fill the disk: stderr goes to the engine's log file up to a [`LogBudget`] shared by all of
+//!   the engine's processes in a run ([`MAX_LOG_BYTES`] by default);
 //! - outlive it: every child runs in its own process group, which is SIGKILLed on every path
 //!   (game end, fault, drop, Ctrl-C through [`kill_all`]), and is asked to die with the arena's
 //!   thread through `PR_SET_PDEATHSIG`; during a run a [`Guardian`] process SIGKILLs the groups
@@ -20,15 +26,16 @@
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read, Write};
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, TryRecvError};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::interrupt;
+use super::{interrupt, pause};
 
 /// The longest line kept from an engine; the rest of a longer line is dropped.
 pub const MAX_LINE: usize = 16 * 1024;
@@ -36,8 +43,17 @@ pub const MAX_LINE: usize = 16 * 1024;
 pub const QUEUE_LINES: usize = 256;
 /// The most bytes a second the reader takes from one engine.
 pub const MAX_BYTES_PER_SEC: usize = 8 * 1024 * 1024;
-/// Stderr bytes written to the log per engine process; the rest is dropped with a note.
+/// Stderr bytes written to an engine's log in a run, by default (`--log-limit`): all of the
+/// engine's processes share it, so a crash loop cannot fill the disk; the rest is read and
+/// dropped (an engine never blocks on its stderr), with one note in the log.
 pub const MAX_LOG_BYTES: u64 = 16 * 1024 * 1024;
+/// How often a waiting read looks whether the engine process itself has exited.
+pub const EXIT_POLL: Duration = Duration::from_millis(25);
+/// After the exit is seen, lines that arrive within this long are still delivered (what the
+/// engine wrote just before it exited); then the engine counts as closed, helpers or not.
+pub const EXIT_GRACE: Duration = Duration::from_millis(20);
+/// The bound of [`EngineIo::send`] and [`EngineIo::send_all`], which take no deadline.
+pub const DEFAULT_WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// What the engine said, as the reader hands it over.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -59,6 +75,64 @@ pub enum RecvError {
     Interrupted,
 }
 
+/// Why [`EngineIo::send_by`] did not write everything.
+#[derive(Debug)]
+pub enum SendError {
+    /// The engine's input is closed (it exited, or closed stdin).
+    Closed(io::Error),
+    /// The deadline passed with `unwritten` of `total` bytes still not taken by the engine.
+    Timeout { unwritten: usize, total: usize },
+    /// The user pressed Ctrl-C.
+    Interrupted,
+}
+
+impl std::fmt::Display for SendError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SendError::Closed(e) => write!(f, "input closed ({e})"),
+            SendError::Timeout { unwritten, total } => {
+                write!(f, "input not read: {unwritten} of {total} bytes not taken")
+            }
+            SendError::Interrupted => f.write_str("interrupted"),
+        }
+    }
+}
+
+/// The stderr bytes one engine may still write to its log in this run, shared by all of its
+/// processes (restarts, several workers).
+#[derive(Debug)]
+pub struct LogBudget {
+    limit: u64,
+    used: AtomicU64,
+}
+
+impl LogBudget {
+    pub fn new(limit: u64) -> Arc<LogBudget> {
+        Arc::new(LogBudget {
+            limit,
+            used: AtomicU64::new(0),
+        })
+    }
+
+    /// Takes up to `n` bytes; returns how many may be written, and whether this take reached
+    /// the limit (exactly one take does: its writer says so in the log).
+    fn take(&self, n: u64) -> (u64, bool) {
+        let (mut granted, mut reached) = (0, false);
+        let _ = self
+            .used
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |used| {
+                granted = n.min(self.limit.saturating_sub(used));
+                reached = used < self.limit && used + granted >= self.limit;
+                Some(used + granted)
+            });
+        (granted, reached)
+    }
+
+    pub fn limit(&self) -> u64 {
+        self.limit
+    }
+}
+
 /// What an engine process is: a command line with a working directory.
 #[derive(Clone, Debug)]
 pub struct Spawn<'a> {
@@ -78,19 +152,30 @@ enum Peer {
     Thread(Option<JoinHandle<()>>),
 }
 
-/// A running engine: a writer to its input and a bounded, deadline-read queue of its output lines.
+/// A running engine: a non-blocking writer to its input and a bounded, deadline-read queue of
+/// its output lines.
 pub struct EngineIo {
-    writer: Option<Box<dyn Write + Send>>,
+    writer: Option<File>,
     lines: Receiver<(Instant, Incoming)>,
     peer: Peer,
     closed: bool,
-    /// When the reader got the last line [`EngineIo::recv`] returned.
+    /// When the reader got the last line [`EngineIo::recv`] returned (on [`pause::now`]).
     last_arrival: Instant,
+    /// When the process was first seen to have exited (on [`pause::now`]).
+    exited_at: Option<Instant>,
+    last_exit_check: Instant,
 }
 
 impl EngineIo {
-    /// Starts a child process without a shell, in its own process group.
+    /// Starts a child process without a shell, in its own process group; its stderr may use up
+    /// to [`MAX_LOG_BYTES`] of its log.
     pub fn spawn(spec: &Spawn<'_>) -> io::Result<EngineIo> {
+        Self::spawn_logged(spec, LogBudget::new(MAX_LOG_BYTES))
+    }
+
+    /// [`EngineIo::spawn`], its stderr logged within `budget` (shared with the engine's other
+    /// processes of the run).
+    pub fn spawn_logged(spec: &Spawn<'_>, budget: Arc<LogBudget>) -> io::Result<EngineIo> {
         let mut cmd = Command::new(spec.program);
         cmd.args(spec.args)
             .stdin(Stdio::piped())
@@ -110,11 +195,11 @@ impl EngineIo {
         let stdout = child.stdout.take().expect("piped stdout");
         let stdin = child.stdin.take().expect("piped stdin");
         if let (Some(stderr), Some(log)) = (child.stderr.take(), spec.log) {
-            spawn_log_copier(stderr, log, pid);
+            spawn_log_copier(stderr, log, pid, budget);
         }
         let lines = spawn_reader(stdout);
         Ok(EngineIo {
-            writer: Some(Box::new(stdin)),
+            writer: Some(non_blocking(OwnedFd::from(stdin))?),
             lines,
             peer: Peer::Child {
                 child,
@@ -122,7 +207,9 @@ impl EngineIo {
                 registry_id,
             },
             closed: false,
-            last_arrival: Instant::now(),
+            last_arrival: pause::now(),
+            exited_at: None,
+            last_exit_check: pause::now(),
         })
     }
 
@@ -138,11 +225,13 @@ impl EngineIo {
             .spawn(move || engine(BufReader::new(to_engine_r), from_engine_w))?;
         let lines = spawn_reader(from_engine_r);
         Ok(EngineIo {
-            writer: Some(Box::new(to_engine_w)),
+            writer: Some(non_blocking(OwnedFd::from(to_engine_w))?),
             lines,
             peer: Peer::Thread(Some(thread)),
             closed: false,
-            last_arrival: Instant::now(),
+            last_arrival: pause::now(),
+            exited_at: None,
+            last_exit_check: pause::now(),
         })
     }
 
@@ -154,28 +243,96 @@ impl EngineIo {
         }
     }
 
-    /// Writes one line. An error means the engine is gone (broken pipe).
+    /// Writes one line within [`DEFAULT_WRITE_TIMEOUT`]. An error means the engine is gone
+    /// (broken pipe), does not read its input (timed out) or the user pressed Ctrl-C.
     pub fn send(&mut self, line: &str) -> io::Result<()> {
         self.send_all(&[line])
     }
 
-    /// Writes lines in one system call (a `position` and its `go`: one write per ply).
+    /// [`EngineIo::send_by`] within [`DEFAULT_WRITE_TIMEOUT`], as an `io::Result`.
     pub fn send_all(&mut self, lines: &[&str]) -> io::Result<()> {
-        let w = self
-            .writer
-            .as_mut()
-            .ok_or_else(|| io::Error::new(io::ErrorKind::BrokenPipe, "input closed"))?;
+        self.send_by(lines, pause::now() + DEFAULT_WRITE_TIMEOUT)
+            .map_err(|e| match e {
+                SendError::Closed(e) => e,
+                SendError::Timeout { .. } => io::Error::new(io::ErrorKind::TimedOut, e.to_string()),
+                SendError::Interrupted => io::Error::new(io::ErrorKind::Interrupted, "interrupted"),
+            })
+    }
+
+    /// Writes lines (a `position` and its `go`: one write per ply) by `deadline` (on
+    /// [`pause::now`]). The pipe is non-blocking: while it is full the arena polls it in short
+    /// slices, so neither an engine that stops reading nor one that exited behind a helper that
+    /// keeps its input open can hold the write past the deadline, and Ctrl-C is noticed.
+    pub fn send_by(&mut self, lines: &[&str], deadline: Instant) -> Result<(), SendError> {
         let mut buf = Vec::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
         for line in lines {
             buf.extend_from_slice(line.as_bytes());
             buf.push(b'\n');
         }
-        w.write_all(&buf)?;
-        w.flush()
+        let mut done = 0;
+        while done < buf.len() {
+            let w = self.writer.as_mut().ok_or_else(|| {
+                SendError::Closed(io::Error::new(io::ErrorKind::BrokenPipe, "input closed"))
+            })?;
+            match w.write(&buf[done..]) {
+                Ok(0) => {
+                    return Err(SendError::Closed(io::ErrorKind::WriteZero.into()));
+                }
+                Ok(n) => done += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    let fd = w.as_raw_fd();
+                    if interrupt::requested() {
+                        return Err(SendError::Interrupted);
+                    }
+                    if self.poll_exit() {
+                        return Err(SendError::Closed(io::Error::new(
+                            io::ErrorKind::BrokenPipe,
+                            "the engine exited",
+                        )));
+                    }
+                    let left = deadline.saturating_duration_since(pause::now());
+                    if left.is_zero() {
+                        return Err(SendError::Timeout {
+                            unwritten: buf.len() - done,
+                            total: buf.len(),
+                        });
+                    }
+                    wait_writable(fd, left.min(EXIT_POLL));
+                }
+                Err(e) => return Err(SendError::Closed(e)),
+            }
+        }
+        Ok(())
     }
 
-    /// The next line that arrived before `deadline`, waiting for it at most until then. Waits in
-    /// short slices so a Ctrl-C is noticed at once even during a long think.
+    /// Whether the engine itself has ended (the process exited, or the engine thread returned),
+    /// looked at most every [`EXIT_POLL`]; remembers when it was first seen.
+    fn poll_exit(&mut self) -> bool {
+        if self.exited_at.is_some() {
+            return true;
+        }
+        let now = pause::now();
+        if now.saturating_duration_since(self.last_exit_check) < EXIT_POLL {
+            return false;
+        }
+        self.last_exit_check = now;
+        let gone = match &mut self.peer {
+            Peer::Child { child, .. } => matches!(child.try_wait(), Ok(Some(_))),
+            // A built-in engine's output closes when its thread ends: the reader sees that.
+            Peer::Thread(_) => false,
+        };
+        if gone {
+            self.exited_at = Some(now);
+        }
+        gone
+    }
+
+    /// The next line that arrived before `deadline` (on [`pause::now`]), waiting for it at most
+    /// until then. Waits in slices of [`EXIT_POLL`], so a Ctrl-C is noticed at once even during
+    /// a long think, and so is the engine's own exit: once the process has exited, lines that
+    /// arrive later than [`EXIT_GRACE`] after it are not the engine's, and the engine counts as
+    /// closed even if a helper it started still holds its output open.
     pub fn recv(&mut self, deadline: Instant) -> Result<Incoming, RecvError> {
         if self.closed {
             return Err(RecvError::Closed);
@@ -184,10 +341,14 @@ impl EngineIo {
             if interrupt::requested() {
                 return Err(RecvError::Interrupted);
             }
-            let now = Instant::now();
-            let slice = deadline
-                .saturating_duration_since(now)
-                .min(Duration::from_millis(100));
+            let exit_cutoff = if self.poll_exit() {
+                self.exited_at.map(|t| t + EXIT_GRACE)
+            } else {
+                None
+            };
+            let now = pause::now();
+            let until = exit_cutoff.map_or(deadline, |c| c.min(deadline));
+            let slice = until.saturating_duration_since(now).min(EXIT_POLL);
             // A line queued before the deadline counts even if we read it late: the deadline is
             // for the engine, not for us. One that came later does not, so a flood cannot keep
             // a late engine's think going.
@@ -200,25 +361,31 @@ impl EngineIo {
                 self.lines.recv_timeout(slice)
             };
             match got {
+                Ok((at, _)) if exit_cutoff.is_some_and(|c| at > c) => return self.close(),
                 Ok((at, _)) if at > deadline => return Err(RecvError::Timeout),
                 Ok((at, line)) => {
                     self.last_arrival = at;
                     return Ok(line);
                 }
                 Err(RecvTimeoutError::Timeout) if slice.is_zero() => {
-                    return Err(RecvError::Timeout)
+                    if exit_cutoff.is_some_and(|c| now >= c) {
+                        return self.close();
+                    }
+                    return Err(RecvError::Timeout);
                 }
                 Err(RecvTimeoutError::Timeout) => continue,
-                Err(RecvTimeoutError::Disconnected) => {
-                    self.closed = true;
-                    // Ctrl-C kills every engine: their end is the interrupt, not a crash.
-                    if interrupt::requested() {
-                        return Err(RecvError::Interrupted);
-                    }
-                    return Err(RecvError::Closed);
-                }
+                Err(RecvTimeoutError::Disconnected) => return self.close(),
             }
         }
+    }
+
+    fn close(&mut self) -> Result<Incoming, RecvError> {
+        self.closed = true;
+        // Ctrl-C kills every engine: their end is the interrupt, not a crash.
+        if interrupt::requested() {
+            return Err(RecvError::Interrupted);
+        }
+        Err(RecvError::Closed)
     }
 
     /// When the reader thread received the line last returned by [`EngineIo::recv`]: think
@@ -245,7 +412,8 @@ impl EngineIo {
     /// process group, and reaps it. Safe to call more than once.
     pub fn shutdown(&mut self, grace: Duration) {
         if let Some(mut w) = self.writer.take() {
-            let _ = w.write_all(b"quit\n").and_then(|_| w.flush());
+            // Non-blocking: an engine whose input is full does not get it, and is killed.
+            let _ = w.write(b"quit\n");
             // Dropping the writer closes the engine's input: EOF is the last word.
         }
         match &mut self.peer {
@@ -291,6 +459,33 @@ impl EngineIo {
 impl Drop for EngineIo {
     fn drop(&mut self) {
         self.shutdown(Duration::ZERO);
+    }
+}
+
+/// The pipe end as a non-blocking file: writes return `WouldBlock` instead of waiting.
+fn non_blocking(fd: OwnedFd) -> io::Result<File> {
+    let raw = fd.as_raw_fd();
+    // SAFETY: fcntl on a descriptor we own.
+    unsafe {
+        let flags = libc::fcntl(raw, libc::F_GETFL);
+        if flags < 0 || libc::fcntl(raw, libc::F_SETFL, flags | libc::O_NONBLOCK) < 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(File::from(fd))
+}
+
+/// Waits until `fd` can take a write, or `at_most` has passed (whichever comes first).
+fn wait_writable(fd: i32, at_most: Duration) {
+    let mut p = libc::pollfd {
+        fd,
+        events: libc::POLLOUT,
+        revents: 0,
+    };
+    let ms = at_most.as_millis().clamp(1, i32::MAX as u128) as i32;
+    // SAFETY: poll on one valid pollfd.
+    unsafe {
+        libc::poll(&mut p, 1, ms);
     }
 }
 
@@ -489,9 +684,19 @@ unsafe fn guardian_main(read_fd: i32, groups: &mut [i32]) -> ! {
 /// SIGKILLs every live engine process group (Ctrl-C, fatal arena error). The owners still reap
 /// their children when they notice.
 pub fn kill_all() {
+    signal_all(libc::SIGKILL);
+}
+
+/// Sends `signal` to every live engine process group (SIGSTOP and SIGCONT for Ctrl-Z).
+pub fn signal_all(signal: i32) {
     if let Some(map) = LIVE.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
         for &pgid in map.values() {
-            kill_group(pgid);
+            if pgid > 0 {
+                // SAFETY: kill has no memory-safety preconditions.
+                unsafe {
+                    libc::kill(-pgid, signal);
+                }
+            }
         }
     }
 }
@@ -534,7 +739,7 @@ fn spawn_reader<R: Read + Send + 'static>(source: R) -> Receiver<(Instant, Incom
                     } else {
                         Incoming::Line(text)
                     };
-                    if tx.send((Instant::now(), item)).is_err() {
+                    if tx.send((pause::now(), item)).is_err() {
                         return;
                     }
                     line.clear();
@@ -576,34 +781,41 @@ impl RateLimiter {
     }
 }
 
-/// Copies a child's stderr to its log file, up to [`MAX_LOG_BYTES`].
-fn spawn_log_copier(mut stderr: std::process::ChildStderr, log: &Path, pid: i32) {
+/// Copies a child's stderr to its log file within the engine's `budget`; past it, reads on and
+/// drops (so the engine never blocks on a full stderr pipe), after one note in the log.
+fn spawn_log_copier(
+    mut stderr: std::process::ChildStderr,
+    log: &Path,
+    pid: i32,
+    budget: Arc<LogBudget>,
+) {
     let path: PathBuf = log.to_path_buf();
     let _ = std::thread::Builder::new()
         .name("engine stderr".into())
         .spawn(move || {
             let file = OpenOptions::new().create(true).append(true).open(&path);
             let mut file: Option<File> = file.ok();
-            if let Some(f) = file.as_mut() {
-                let _ = writeln!(f, "--- pid {pid} started");
-            }
-            let mut written = 0u64;
+            let log = |bytes: &[u8], file: &mut Option<File>| {
+                let Some(f) = file.as_mut() else { return };
+                let (granted, reached) = budget.take(bytes.len() as u64);
+                let _ = f.write_all(&bytes[..granted as usize]);
+                if reached {
+                    let _ = writeln!(
+                        f,
+                        "\n--- pid {pid}: this engine's log limit of {} bytes for the run is \
+                         reached (--log-limit); the rest of its stderr is dropped",
+                        budget.limit()
+                    );
+                }
+            };
+            log(format!("--- pid {pid} started\n").as_bytes(), &mut file);
             let mut buf = [0u8; 8192];
             loop {
                 let n = match stderr.read(&mut buf) {
                     Ok(0) | Err(_) => break,
                     Ok(n) => n,
                 };
-                if let Some(f) = file.as_mut() {
-                    if written < MAX_LOG_BYTES {
-                        let keep = (n as u64).min(MAX_LOG_BYTES - written) as usize;
-                        let _ = f.write_all(&buf[..keep]);
-                        written += keep as u64;
-                        if written >= MAX_LOG_BYTES {
-                            let _ = writeln!(f, "\n--- pid {pid}: log limit reached, rest dropped");
-                        }
-                    }
-                }
+                log(&buf[..n], &mut file);
             }
         });
 }
@@ -624,7 +836,7 @@ mod tests {
     }
 
     fn soon() -> Instant {
-        Instant::now() + Duration::from_secs(5)
+        pause::now() + Duration::from_secs(5)
     }
 
     #[test]
