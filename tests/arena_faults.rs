@@ -81,8 +81,14 @@ fn stall_at_start_is_named() {
 #[test]
 fn crash_mid_game_loses_and_the_engine_is_restarted() {
     let games = match_against("crash-mid", "depth=1", 2);
-    assert_all(&games, TerminationKind::Crash);
-    for g in &games {
+    // Three crashes in a row are a crash loop (--max-crashes 3): the fourth game is forfeited.
+    assert_all(&games[..3], TerminationKind::Crash);
+    assert_eq!(games[3].termination.kind, TerminationKind::Forfeit);
+    assert!(games[3]
+        .termination
+        .detail
+        .contains("crashed in 3 games in a row (last: exited"));
+    for g in &games[..3] {
         // Two moves by the bad engine, then the crash on its third go (a fresh process each game).
         let bad_moves = g
             .moves

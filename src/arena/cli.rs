@@ -1,7 +1,6 @@
 //! The `otau-arena` command line: turns arguments into a [`RunConfig`] and [`RunOptions`], runs,
 //! prints. The binary is a one-line call to [`main`].
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -11,6 +10,7 @@ use clap::{ArgAction, Parser, Subcommand};
 
 use super::config::{EngineSpec, RunConfig};
 use super::fake_engine::{self, FakeMode};
+use super::interrupt;
 use super::merge;
 use super::openings::OpeningConfig;
 use super::progress::ProgressMode;
@@ -94,7 +94,7 @@ struct Cli {
     #[arg(long, value_name = "FILE", conflicts_with_all = [
         "engines", "each", "game", "games", "rounds", "tournament", "seed", "openings",
         "max_plies", "no_decided_score", "out", "shard", "sprt", "max_start_failures",
-        "startup_timeout",
+        "startup_timeout", "max_crashes",
     ])]
     resume: Option<PathBuf>,
     /// Play only slice k of n of the schedule (whole pairs of games).
@@ -110,6 +110,12 @@ struct Cli {
     /// Start failures in a row after which an engine's games are forfeited.
     #[arg(long, default_value_t = 3)]
     max_start_failures: u32,
+    /// Games lost by a crash in a row after which an engine's games are forfeited.
+    #[arg(long, default_value_t = super::config::DEFAULT_MAX_CRASHES)]
+    max_crashes: u32,
+    /// MiB of stderr logged per engine in the whole run (all its processes); the rest is dropped.
+    #[arg(long, value_name = "MIB", default_value_t = super::process::MAX_LOG_BYTES >> 20)]
+    log_limit: u64,
     /// Seconds to wait for ugiok and readyok.
     #[arg(long, default_value = "10")]
     startup_timeout: String,
@@ -197,7 +203,7 @@ pub fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("otau-arena: {e:#}");
+            interrupt::err(format_args!("otau-arena: {e:#}\n"));
             ExitCode::from(1)
         }
     }
@@ -217,7 +223,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             event,
         }) => return merge_command(&files, out, pgn, &event),
         Some(Command::Sprt(args)) => {
-            print!("{}", args.run().map_err(anyhow::Error::msg)?);
+            let text = args.run().map_err(anyhow::Error::msg)?;
+            interrupt::out(format_args!("{text}"));
             return Ok(ExitCode::SUCCESS);
         }
         Some(Command::Report { files, out }) => return report_command(&files, &out),
@@ -237,6 +244,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         log_dir: cli.log_dir.clone(),
         event: cli.event.clone(),
         quit_grace: Duration::from_millis(300),
+        log_limit: cli.log_limit.saturating_mul(1 << 20),
     };
     let report = if let Some(path) = &cli.resume {
         tournament::resume(path, &opts)?
@@ -245,14 +253,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
     } else {
         let config = build_config(&cli)?;
         if !cli.quiet {
-            eprintln!(
-                "otau-arena: {} on {}, seed {}, {} games{}",
+            interrupt::err(format_args!(
+                "otau-arena: {} on {}, seed {}, {} games{}\n",
                 config.engine_names().join(", "),
                 config.game,
                 config.seed,
                 tournament::full_schedule(&config).len(),
                 cli.shard.map_or(String::new(), |s| format!(" (shard {s})")),
-            );
+            ));
         }
         tournament::run(config, &opts)?
     };
@@ -308,6 +316,7 @@ fn build_config(cli: &Cli) -> Result<RunConfig> {
         adjudicate_decided: !cli.no_decided_score,
         startup_timeout_ms: startup,
         max_start_failures: cli.max_start_failures.max(1),
+        max_crashes: cli.max_crashes.max(1),
         sprt: if cli.sprt.is_empty() {
             None
         } else {
@@ -352,33 +361,31 @@ fn demo(opts: &RunOptions) -> Result<RunReport> {
     let mut opts = opts.clone();
     opts.concurrency = 2;
     if opts.progress != ProgressMode::Quiet {
-        eprintln!(
+        interrupt::err(format_args!(
             "otau-arena demo: round robin of {} on {}, {} games at concurrency 2 (seed {}).\n\
-             Run your own engines with --engine cmd=PATH ...; see --help.",
+             Run your own engines with --engine cmd=PATH ...; see --help.\n",
             config.engine_names().join(", "),
             config.game,
             tournament::full_schedule(&config).len(),
             config.seed
-        );
+        ));
     }
     tournament::run(config, &opts)
 }
 
 /// Prints the results and says how the run ended; the exit code tells scripts.
 fn finish(report: &RunReport, records: Option<&PathBuf>) -> ExitCode {
-    let mut out = std::io::stdout().lock();
-    let _ = write!(out, "{}", report.standings.summary().text());
-    let _ = out.flush();
-    eprintln!("otau-arena: {}", report.cost.describe());
+    interrupt::out(format_args!("{}", report.standings.summary().text()));
+    interrupt::err(format_args!("otau-arena: {}\n", report.cost.describe()));
     if let Some(decision) = &report.sprt_decided {
-        eprintln!(
-            "otau-arena: SPRT: {decision}; {} game(s) left unplayed",
+        interrupt::err(format_args!(
+            "otau-arena: SPRT: {decision}; {} game(s) left unplayed\n",
             report.missing
-        );
+        ));
         return ExitCode::SUCCESS;
     }
     if let Some(why) = &report.stopped {
-        eprintln!("otau-arena: {why}");
+        interrupt::err(format_args!("otau-arena: {why}\n"));
         return ExitCode::from(2);
     }
     if report.missing > 0 {
@@ -386,15 +393,15 @@ fn finish(report: &RunReport, records: Option<&PathBuf>) -> ExitCode {
             Some(p) => format!("continue with: otau-arena --resume {}", p.display()),
             None => "(no --out file: this run cannot be resumed)".to_string(),
         };
-        eprintln!(
-            "otau-arena: {} {} game(s) not played; {how}",
+        interrupt::err(format_args!(
+            "otau-arena: {} {} game(s) not played; {how}\n",
             if report.interrupted {
                 "interrupted:"
             } else {
                 "stopped:"
             },
             report.missing
-        );
+        ));
         return ExitCode::from(if report.interrupted { 130 } else { 2 });
     }
     ExitCode::SUCCESS
@@ -417,13 +424,13 @@ fn merge_command(
         }
         super::records::write_atomically(path, text.as_bytes(), false)?;
     }
-    print!("{}", merged.standings.summary().text());
+    interrupt::out(format_args!("{}", merged.standings.summary().text()));
     if merged.missing() > 0 {
-        eprintln!(
-            "otau-arena: {} of {} scheduled games are in none of the files",
+        interrupt::err(format_args!(
+            "otau-arena: {} of {} scheduled games are in none of the files\n",
             merged.missing(),
             merged.header.scheduled
-        );
+        ));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -442,11 +449,11 @@ fn report_command(files: &[PathBuf], out: &std::path::Path) -> Result<ExitCode> 
     // Written like every other results file: a reader never finds half a page.
     let page = crate::stats::render_html(&merged.standings.records(), &options);
     super::records::write_atomically(out, page.as_bytes(), false)?;
-    eprintln!(
-        "otau-arena: report of {} games written to {}",
+    interrupt::err(format_args!(
+        "otau-arena: report of {} games written to {}\n",
         merged.games.len(),
         out.display()
-    );
+    ));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -464,7 +471,7 @@ fn check(game: &str, timeout: &str, cmd: &[String]) -> Result<ExitCode> {
         ..Default::default()
     };
     let report = crate::ugi::compliance::check(program, args, &config);
-    println!("{report}");
+    interrupt::out(format_args!("{report}\n"));
     Ok(if report.passed() {
         ExitCode::SUCCESS
     } else {

@@ -230,9 +230,20 @@ pub struct RunConfig {
     pub startup_timeout_ms: u64,
     /// Start failures in a row after which an engine's remaining games are forfeited.
     pub max_start_failures: u32,
+    /// `--max-crashes`: games lost by a crash in a row after which an engine's remaining games
+    /// are forfeited (records written before it existed read as the default).
+    #[serde(default = "default_max_crashes")]
+    pub max_crashes: u32,
     /// `--sprt`: stop when the test on the first two engines decides.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<crate::stats::SprtConfig>,
+}
+
+/// `--max-crashes` by default: three crashes in a row are a crash loop.
+pub const DEFAULT_MAX_CRASHES: u32 = 3;
+
+fn default_max_crashes() -> u32 {
+    DEFAULT_MAX_CRASHES
 }
 
 impl RunConfig {

@@ -4,7 +4,13 @@
 //! polls the flag within 100 ms, so workers drop their game unrecorded and end their engines; a
 //! watcher thread also kills all engine process groups at once, so a long think cannot delay the
 //! exit. A second signal exits immediately after killing the engines.
+//!
+//! A closed stdout or stderr (`otau-arena ... 2>&1 | head`, a terminal gone) is the same request:
+//! every message for the user goes through [`out`] or [`err`], which never panic; a write that
+//! fails kills the engines and stops the run as Ctrl-C does, with the records intact.
 
+use std::fmt;
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Once;
 use std::time::Duration;
@@ -12,6 +18,7 @@ use std::time::Duration;
 static REQUESTED: AtomicBool = AtomicBool::new(false);
 static COUNT: AtomicUsize = AtomicUsize::new(0);
 static INSTALL: Once = Once::new();
+static OUTPUT_CLOSED: AtomicBool = AtomicBool::new(false);
 
 /// Whether the user asked the arena to stop.
 pub fn requested() -> bool {
@@ -53,11 +60,40 @@ pub fn install() {
                         killed_at = count;
                         super::process::kill_all();
                         if count >= 2 {
-                            eprintln!("otau-arena: interrupted twice, exiting now");
+                            err(format_args!("otau-arena: interrupted twice, exiting now\n"));
                             std::process::exit(130);
                         }
                     }
                 }
             });
     });
+}
+
+/// Writes to stdout (flushed); see [`err`].
+pub fn out(text: fmt::Arguments<'_>) {
+    let mut stream = std::io::stdout().lock();
+    if stream.write_fmt(text).and_then(|_| stream.flush()).is_err() {
+        output_closed();
+    }
+}
+
+/// Writes to stderr. A failed write (the reader of a pipe went away) does not panic as
+/// `eprintln!` would (exit 101, engines left to the guardian): it stops the run like Ctrl-C.
+pub fn err(text: fmt::Arguments<'_>) {
+    let mut stream = std::io::stderr().lock();
+    if stream.write_fmt(text).and_then(|_| stream.flush()).is_err() {
+        output_closed();
+    }
+}
+
+/// Whether stdout or stderr was found closed.
+pub fn output_was_closed() -> bool {
+    OUTPUT_CLOSED.load(Ordering::Relaxed)
+}
+
+fn output_closed() {
+    if !OUTPUT_CLOSED.swap(true, Ordering::SeqCst) {
+        request();
+        super::process::kill_all();
+    }
 }

@@ -30,6 +30,7 @@ struct Ledger {
 
 static LEDGER: Mutex<Option<Ledger>> = Mutex::new(None);
 static TSTP: AtomicBool = AtomicBool::new(false);
+static CONT: AtomicBool = AtomicBool::new(false);
 static INSTALL: Once = Once::new();
 
 /// The arena's clock: real time less every pause credited so far. Before [`install`] (library
@@ -68,8 +69,12 @@ impl Ledger {
     }
 }
 
-extern "C" fn on_tstp(_: libc::c_int) {
-    TSTP.store(true, Ordering::SeqCst);
+extern "C" fn on_signal(sig: libc::c_int) {
+    if sig == libc::SIGTSTP {
+        TSTP.store(true, Ordering::SeqCst);
+    } else {
+        CONT.store(true, Ordering::SeqCst);
+    }
 }
 
 /// Starts the ticker and catches SIGTSTP (once per process).
@@ -79,13 +84,14 @@ pub fn install() {
             last_seen: Instant::now(),
             paused: Duration::ZERO,
         });
-        // SAFETY: the handler only sets an atomic; sigaction is given a zeroed, filled struct.
+        // SAFETY: the handler only sets atomics; sigaction is given a zeroed, filled struct.
         unsafe {
             let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = on_tstp as *const () as usize;
+            action.sa_sigaction = on_signal as *const () as usize;
             libc::sigemptyset(&mut action.sa_mask);
             action.sa_flags = libc::SA_RESTART;
             libc::sigaction(libc::SIGTSTP, &action, std::ptr::null_mut());
+            libc::sigaction(libc::SIGCONT, &action, std::ptr::null_mut());
         }
         let _ = std::thread::Builder::new()
             .name("pause ticker".into())
@@ -103,9 +109,15 @@ pub fn install() {
 /// arena; once continued, the engines again. The gap is credited by the next [`now`].
 fn stop_everything() {
     super::process::signal_all(libc::SIGSTOP);
-    // SAFETY: kill on our own process; SIGSTOP stops every thread until SIGCONT.
+    CONT.store(false, Ordering::SeqCst);
+    // SAFETY: raise on our own thread; SIGSTOP stops every thread of the arena until SIGCONT.
     unsafe {
-        libc::kill(libc::getpid(), libc::SIGSTOP);
+        libc::raise(libc::SIGSTOP);
+    }
+    // The stop takes hold when the signal is delivered, which need not be before `raise`
+    // returns: the engines are continued only once the arena itself has been.
+    while !CONT.load(Ordering::SeqCst) {
+        std::thread::sleep(Duration::from_millis(1));
     }
     super::process::signal_all(libc::SIGCONT);
 }

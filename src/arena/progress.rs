@@ -1,6 +1,9 @@
 //! What the user sees while a run goes on: a live line on a terminal, plain lines otherwise.
 
-use std::io::{IsTerminal, Write};
+use std::fmt::Write;
+use std::io::IsTerminal;
+
+use super::interrupt;
 
 use super::records::GameRecord;
 use super::results::Standings;
@@ -51,7 +54,7 @@ impl Progress {
     /// but quiet, on stderr.
     pub fn note(&mut self, text: &str) {
         self.clear_live();
-        eprintln!("otau-arena: {text}");
+        interrupt::err(format_args!("otau-arena: {text}\n"));
     }
 
     /// Games already recorded when the run (or its resumption) starts.
@@ -62,7 +65,7 @@ impl Progress {
     pub fn game_done(&mut self, g: &GameRecord, standings: &Standings) {
         self.done += 1;
         let done = self.done;
-        let mut out = std::io::stdout().lock();
+        let mut out = String::new();
         match self.mode {
             ProgressMode::Quiet => {}
             ProgressMode::Plain => {
@@ -100,13 +103,15 @@ impl Progress {
                 self.live_shown = true;
             }
         }
-        let _ = out.flush();
+        if !out.is_empty() {
+            interrupt::out(format_args!("{out}"));
+        }
     }
 
     /// Ends the live line so that following output starts on a fresh line.
     pub fn clear_live(&mut self) {
         if self.live_shown {
-            println!();
+            interrupt::out(format_args!("\n"));
             self.live_shown = false;
         }
     }

@@ -3,7 +3,8 @@
 //!
 //! Faults never stop the run (unless `--no-recover`): the faulty engine loses the game and is
 //! restarted for its next one; an engine that fails to start `max_start_failures` times in a row
-//! is disqualified and its remaining games are forfeited instead of looping.
+//! is disqualified and its remaining games are forfeited instead of looping, and so is one that
+//! crashes in `max_crashes` games in a row (a crash loop).
 
 use std::collections::{BTreeMap, VecDeque};
 use std::fs::File;
@@ -22,7 +23,7 @@ use super::config::{EngineConfig, RunConfig};
 use super::interrupt;
 use super::openings::{Opening, OpeningBook};
 use super::pgn::game_pgn;
-use super::process::{EngineIo, Guardian, Spawn};
+use super::process::{EngineIo, Guardian, LogBudget, Spawn, MAX_LOG_BYTES};
 use super::progress::{Progress, ProgressMode};
 use super::records::{
     Event, GameRecord, GameResult, OpeningRecord, RecordWriter, RecordsFile, RunHeader,
@@ -52,6 +53,8 @@ pub struct RunOptions {
     pub event: String,
     /// Time an engine gets to exit after `quit` before it is killed.
     pub quit_grace: Duration,
+    /// `--log-limit`: stderr bytes logged per engine in this run (all its processes).
+    pub log_limit: u64,
 }
 
 impl Default for RunOptions {
@@ -67,6 +70,7 @@ impl Default for RunOptions {
             log_dir: PathBuf::from("otau-arena-logs"),
             event: "otau-arena".into(),
             quit_grace: Duration::from_millis(300),
+            log_limit: MAX_LOG_BYTES,
         }
     }
 }
@@ -233,11 +237,14 @@ enum Msg {
     Note(String),
 }
 
-/// Per-engine start-up health, shared by the workers.
+/// Per-engine health, shared by the workers.
 #[derive(Default)]
 struct Health {
     failures_in_a_row: Vec<u32>,
-    disqualified: Vec<bool>,
+    /// Games lost by a crash in a row (any phase), with the last crash's detail.
+    crashes_in_a_row: Vec<(u32, String)>,
+    /// Why the engine's remaining games are forfeited, once they are.
+    disqualified: Vec<Option<String>>,
     warned_options: Vec<bool>,
 }
 
@@ -248,6 +255,8 @@ struct Shared<'a> {
     queue: Mutex<VecDeque<GameSpec>>,
     book: Mutex<OpeningBook>,
     health: Mutex<Health>,
+    /// Each engine's stderr log budget for the run.
+    logs: Vec<std::sync::Arc<LogBudget>>,
     /// Set to stop handing out games (a fault under --no-recover).
     stop: AtomicBool,
 }
@@ -290,9 +299,13 @@ fn execute(
         book: Mutex::new(book),
         health: Mutex::new(Health {
             failures_in_a_row: vec![0; engines],
-            disqualified: vec![false; engines],
+            crashes_in_a_row: vec![(0, String::new()); engines],
+            disqualified: vec![None; engines],
             warned_options: vec![false; engines],
         }),
+        logs: (0..engines)
+            .map(|_| LogBudget::new(opts.log_limit))
+            .collect(),
         stop: AtomicBool::new(false),
     };
     let mut sprt_decided = sprt_decision(&standings);
@@ -463,6 +476,7 @@ fn worker(shared: &Shared<'_>, tx: Sender<Msg>) {
             // killed): it is dropped, and a resumed run plays it again.
             Some(_) if interrupt::requested() => break,
             Some(record) => {
+                count_crashes(shared, &spec, &record, &tx);
                 if !shared.opts.recover && stops_without_recover(record.termination.kind) {
                     // Before the next game is taken: --no-recover plays no game after a fault.
                     shared.stop.store(true, Ordering::SeqCst);
@@ -536,22 +550,25 @@ fn play_scheduled(
         record.termination = Termination::fault(kind, side, detail);
     };
 
-    // Forfeits: engines disqualified for failing to start.
+    // Forfeits: engines disqualified for failing to start or crashing too often.
     {
         let health = shared.health.lock().unwrap_or_else(|e| e.into_inner());
-        let out: Vec<Side> = Side::BOTH
+        let out: Vec<(Side, &String)> = Side::BOTH
             .into_iter()
-            .filter(|s| health.disqualified[seats[s.index()]])
+            .filter_map(|s| Some((s, health.disqualified[seats[s.index()]].as_ref()?)))
             .collect();
         match out.as_slice() {
             [] => {}
-            [side] => {
-                let detail = format!("{} failed to start too often", record.engine(*side));
+            [(side, why)] => {
+                let detail = format!("{} {why}", record.engine(*side));
                 lose(&mut record, *side, TerminationKind::Forfeit, detail);
                 return Some(record);
             }
             _ => {
-                record.termination.detail = "both engines failed to start too often".into();
+                record.termination.detail = format!(
+                    "both engines are out: {} {}; {} {}",
+                    record.south, out[0].1, record.north, out[1].1
+                );
                 return Some(record);
             }
         }
@@ -572,8 +589,10 @@ fn play_scheduled(
                 Err(f) => {
                     let mut h = shared.health.lock().unwrap_or_else(|e| e.into_inner());
                     h.failures_in_a_row[e] += 1;
-                    if h.failures_in_a_row[e] >= config.max_start_failures && !h.disqualified[e] {
-                        h.disqualified[e] = true;
+                    if h.failures_in_a_row[e] >= config.max_start_failures
+                        && h.disqualified[e].is_none()
+                    {
+                        h.disqualified[e] = Some("failed to start too often".into());
                         let _ = tx.send(Msg::Note(format!(
                             "engine {} failed to start {} times in a row ({f}): its remaining \
                              games are forfeited",
@@ -636,6 +655,40 @@ fn play_scheduled(
     Some(record)
 }
 
+/// The crash-loop rule: an engine that lost `max_crashes` games in a row by a crash (at start-up,
+/// at a new game or in play) has its remaining games forfeited, as fastchess does, so a broken
+/// engine is not restarted for every game of a long run; the note names the engine and its last
+/// exit status. A game it finishes without crashing starts the count again.
+fn count_crashes(shared: &Shared<'_>, spec: &GameSpec, record: &GameRecord, tx: &Sender<Msg>) {
+    if record.termination.kind == TerminationKind::Forfeit {
+        return;
+    }
+    let max = shared.config.max_crashes;
+    let mut h = shared.health.lock().unwrap_or_else(|e| e.into_inner());
+    for side in Side::BOTH {
+        let e = [spec.south, spec.north][side.index()];
+        let crashed = record.termination.kind == TerminationKind::Crash
+            && record.termination.side == Some(side);
+        if !crashed {
+            h.crashes_in_a_row[e].0 = 0;
+            continue;
+        }
+        let count = h.crashes_in_a_row[e].0 + 1;
+        h.crashes_in_a_row[e] = (count, record.termination.detail.clone());
+        if count >= max && h.disqualified[e].is_none() {
+            let why = format!(
+                "crashed in {count} games in a row (last: {})",
+                record.termination.detail
+            );
+            let _ = tx.send(Msg::Note(format!(
+                "engine {} {why}: its remaining games are forfeited (--max-crashes {max})",
+                shared.config.engines[e].name
+            )));
+            h.disqualified[e] = Some(why);
+        }
+    }
+}
+
 /// The faults `--no-recover` stops the run at.
 fn stops_without_recover(kind: TerminationKind) -> bool {
     matches!(kind, TerminationKind::Crash | TerminationKind::Stall)
@@ -684,12 +737,15 @@ fn start_engine(shared: &Shared<'_>, e: usize, tx: &Sender<Msg>) -> Result<Engin
                 .opts
                 .log_dir
                 .join(format!("{}.stderr.log", file_safe(&cfg.name)));
-            EngineIo::spawn(&Spawn {
-                program: &cfg.cmd,
-                args: &cfg.args,
-                dir: cfg.dir.as_deref(),
-                log: Some(&log),
-            })
+            EngineIo::spawn_logged(
+                &Spawn {
+                    program: &cfg.cmd,
+                    args: &cfg.args,
+                    dir: cfg.dir.as_deref(),
+                    log: Some(&log),
+                },
+                shared.logs[e].clone(),
+            )
             .map_err(|err| Fault::Crash(format!("cannot start '{}': {err}", cfg.cmd)))?
         }
     };

@@ -49,6 +49,7 @@ pub fn config(engines: Vec<EngineConfig>, rounds: u32, seed: u64) -> RunConfig {
         adjudicate_decided: true,
         startup_timeout_ms: 1000,
         max_start_failures: 3,
+        max_crashes: 3,
         sprt: None,
     }
 }
