@@ -2,11 +2,14 @@
 # Arena soak: thousands of games in ONE run at concurrency 2, well-behaved engines (external
 # `otau` at depth=1, the arena's test engine in mode `ok`, the built-in otau, random and greedy
 # players) in a round robin with every misbehaving test engine (crash-start, crash-mid,
-# stall-start, no-answer, late, illegal, garbage, flood, ignore-quit), so each fault meets the
-# sound engines hundreds of times. Samples the arena's memory (RSS) and open files every second,
-# then prints the games played, the terminations by kind, RSS and fds first/max/last, and checks
-# that no engine process outlived the run. Exit status 1 when games are missing, processes are
-# left or memory/fds grew.
+# stall-start, no-answer, late, illegal, garbage, flood, ignore-quit; deaf: stops reading its
+# input mid-game but plays on; deaf-start: reads nothing after `ugi` and is sent a 70 KB option;
+# wrapped: crash-mid behind `sh -c 'helper & exec engine'`, the helper holding the pipes;
+# crash-flood: a crash loop writing 1 MiB of stderr per process), so each fault meets the sound
+# engines hundreds of times. Samples the arena's memory (RSS) and open files every second, then
+# prints the games played, the terminations by kind, RSS and fds first/max/last, the log folder's
+# size, and checks that no engine process outlived the run. Exit status 1 when games are missing,
+# processes are left, memory/fds grew or the logs outgrew their cap.
 #
 #   scripts/soak.sh [GAMES]      (default 3000)
 #   STARTUP=1 scripts/soak.sh    (--startup-timeout in seconds: the cost of each stall)
@@ -46,10 +49,22 @@ done
 for mode in no-answer late flood; do
   engines+=(--engine name="$mode" cmd="$arena" "args=fake-engine $mode $tag" st=0.1 timemargin=50)
 done
+# Faults of issue 14: an engine that stops reading (its writes are bounded by the move's
+# timeout, and at start-up by the start-up timeout), a crash hidden behind a helper that keeps
+# the pipes open, a crash loop flooding stderr (capped per engine per run by --log-limit).
+engines+=(--engine name=deaf cmd="$arena" "args=fake-engine deaf $tag" depth=1 timeout=0.3)
+engines+=(--engine name=deaf-start cmd="$arena" "args=fake-engine deaf-start $tag" depth=1
+  "option.Book=$(head -c 70000 /dev/zero | tr '\0' x)")
+engines+=(--engine name=wrapped cmd=/bin/sh
+  "args=-c '$arena fake-engine helper $tag & exec $arena fake-engine crash-mid $tag'" depth=1)
+engines+=(--engine name=crash-flood cmd="$arena" "args=fake-engine crash-flood $tag" depth=1)
+log_limit_mib=4
 
-# Engines that never start are tried again every game (no forfeits): the spawn path is soaked.
+# Engines that never start or always crash are tried again every game (no forfeits): the spawn
+# and crash paths are soaked, and the crash loop's stderr meets its cap.
 "$arena" "${engines[@]}" --tournament roundrobin --games "$games" --concurrency 2 --seed 1 \
   --openings plies=6 --startup-timeout "$startup" --max-start-failures 1000000000 \
+  --max-crashes 1000000000 --log-limit "$log_limit_mib" \
   --log-dir logs --out records.jsonl --quiet >table.txt 2>cost.txt &
 pid=$!
 samples=$work/samples.txt
@@ -92,6 +107,15 @@ awk -v games="$games" '{ v[NR] = $1; f[NR] = $2; t[NR] = $3 }
        grew = (lv > qv + 2048 + games) || (lf > qf + 8)
        if (grew) { print "GROWTH: memory or open files grew over the run"; exit 1 }
      }' "$samples" || status=1
+# Every engine's log stays within --log-limit (plus the per-process start lines and one note).
+echo "log folder: $(du -sb logs | cut -f1) bytes in $(ls logs | wc -l) files; largest:"
+ls -S -l logs | awk 'NR > 1 && NR <= 4 { print "  " $5 " " $9 }'
+for f in logs/*; do
+  if [ "$(stat -c %s "$f")" -gt $((log_limit_mib * 1048576 + 1048576)) ]; then
+    echo "LOG OVER ITS CAP: $f"
+    status=1
+  fi
+done
 # Engines are killed with the arena's own; give the kernel a moment to reap, then look.
 sleep 1
 left=0

@@ -899,6 +899,56 @@ mod tests {
     }
 
     #[test]
+    fn an_exit_behind_a_helper_holding_the_output_is_seen_at_once() {
+        // `sleep` keeps stdout open: before the process itself was watched, this read waited
+        // for the whole deadline and the exit was never seen.
+        let mut io = sh("sleep 30 & exit 3");
+        let t = Instant::now();
+        assert_eq!(
+            io.recv(pause::now() + Duration::from_secs(20)),
+            Err(RecvError::Closed)
+        );
+        assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+        assert_eq!(io.exit_status().as_deref(), Some("exited with code 3"));
+        let pid = io.pid().unwrap() as i32;
+        io.shutdown(Duration::ZERO);
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while !live_in_group(pid).is_empty() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert_eq!(
+            live_in_group(pid),
+            Vec::<String>::new(),
+            "the helper is killed"
+        );
+    }
+
+    #[test]
+    fn a_write_nobody_reads_ends_by_its_deadline() {
+        let mut io = sh("sleep 30");
+        let big = "x".repeat(200_000);
+        let t = Instant::now();
+        match io.send_by(&[&big], pause::now() + Duration::from_millis(200)) {
+            Err(SendError::Timeout { unwritten, total }) => {
+                assert_eq!(total, 200_001);
+                // The pipe took what fits (64 KiB by default), no more.
+                assert!(unwritten > 100_000 && unwritten < total, "{unwritten}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+        io.shutdown(Duration::ZERO);
+    }
+
+    #[test]
+    fn log_budgets_are_shared_and_reached_once() {
+        let b = LogBudget::new(10);
+        assert_eq!(b.take(4), (4, false));
+        assert_eq!(b.take(8), (6, true));
+        assert_eq!(b.take(8), (0, false));
+    }
+
+    #[test]
     fn a_flood_cannot_hold_a_read_past_its_deadline() {
         let mut io = sh("yes 'info depth 1 score cp 0 nodes 1 pv 1 2 3 4 5 6 7 8 9'");
         let t = Instant::now();
