@@ -2,10 +2,10 @@
 //!
 //! Every wait has a deadline, writes included: a write the engine does not take in time (it
 //! stopped reading its input) is a [`Fault::Stall`]. All times are on [`pause::now`], so a
-//! pause of the arena is charged to nobody. After a time loss the engine is told `stop` and its `bestmove` is
-//! drained for a bounded time; before the engine's next `go` the arena always sends `isready`
-//! and discards everything up to `readyok`, so a late `bestmove` can never be read as the answer
-//! to a later `go`.
+//! pause of the arena is charged to nobody. After a time loss the engine is told `stop` and its
+//! `bestmove` is drained for a bounded time; before the engine's next `go` the arena always
+//! sends `isready` and discards everything up to `readyok`, so a late `bestmove` can never be
+//! read as the answer to a later `go`.
 
 use std::time::{Duration, Instant};
 

@@ -12,7 +12,8 @@
 //! - [`tournament`]: workers, engine reuse and restarts, forfeits, resume;
 //! - [`merge`]: joining shards;
 //! - [`results`]: the minimal results table; [`progress`]: what the user sees;
-//! - [`cli`]: the command line; [`interrupt`]: Ctrl-C.
+//! - [`cli`]: the command line; [`interrupt`]: Ctrl-C and a closed output; [`pause`]: Ctrl-Z and
+//!   the clock that excludes pauses.
 //!
 //! The protocol and file formats are documented in `protocol/arena.md`.
 
