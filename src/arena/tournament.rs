@@ -241,8 +241,8 @@ enum Msg {
 #[derive(Default)]
 struct Health {
     failures_in_a_row: Vec<u32>,
-    /// Games lost by a crash in a row (any phase), with the last crash's detail.
-    crashes_in_a_row: Vec<(u32, String)>,
+    /// Games lost by a crash in a row (any phase).
+    crashes_in_a_row: Vec<u32>,
     /// Why the engine's remaining games are forfeited, once they are.
     disqualified: Vec<Option<String>>,
     warned_options: Vec<bool>,
@@ -299,7 +299,7 @@ fn execute(
         book: Mutex::new(book),
         health: Mutex::new(Health {
             failures_in_a_row: vec![0; engines],
-            crashes_in_a_row: vec![(0, String::new()); engines],
+            crashes_in_a_row: vec![0; engines],
             disqualified: vec![None; engines],
             warned_options: vec![false; engines],
         }),
@@ -670,11 +670,11 @@ fn count_crashes(shared: &Shared<'_>, spec: &GameSpec, record: &GameRecord, tx: 
         let crashed = record.termination.kind == TerminationKind::Crash
             && record.termination.side == Some(side);
         if !crashed {
-            h.crashes_in_a_row[e].0 = 0;
+            h.crashes_in_a_row[e] = 0;
             continue;
         }
-        let count = h.crashes_in_a_row[e].0 + 1;
-        h.crashes_in_a_row[e] = (count, record.termination.detail.clone());
+        h.crashes_in_a_row[e] += 1;
+        let count = h.crashes_in_a_row[e];
         if count >= max && h.disqualified[e].is_none() {
             let why = format!(
                 "crashed in {count} games in a row (last: {})",
