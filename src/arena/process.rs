@@ -924,6 +924,17 @@ mod tests {
     }
 
     #[test]
+    fn a_death_by_signal_behind_a_helper_is_named_by_its_signal() {
+        let mut io = sh("sleep 30 & kill -SEGV $$");
+        assert_eq!(
+            io.recv(pause::now() + Duration::from_secs(20)),
+            Err(RecvError::Closed)
+        );
+        assert_eq!(io.exit_status().as_deref(), Some("killed by signal 11"));
+        io.shutdown(Duration::ZERO);
+    }
+
+    #[test]
     fn a_write_nobody_reads_ends_by_its_deadline() {
         let mut io = sh("sleep 30");
         let big = "x".repeat(200_000);
