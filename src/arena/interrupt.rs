@@ -1,9 +1,10 @@
 //! Ctrl-C (SIGINT) and SIGTERM: stop cleanly, kill every engine, keep what is recorded.
 //!
 //! The signal handler only sets a flag (the one thing a handler may safely do). Every engine read
-//! polls the flag within 100 ms, so workers drop their game unrecorded and end their engines; a
-//! watcher thread also kills all engine process groups at once, so a long think cannot delay the
-//! exit. A second signal exits immediately after killing the engines.
+//! and write polls the flag every 25 ms (`process::EXIT_POLL`), so workers drop their game
+//! unrecorded and end their engines; a watcher thread also kills all engine process groups at
+//! once, so a long think cannot delay the exit. A second signal exits immediately after killing
+//! the engines.
 //!
 //! A closed stdout or stderr (`otau-arena ... 2>&1 | head`, a terminal gone) is the same request:
 //! every message for the user goes through [`out`] or [`err`], which never panic; a write that
