@@ -1,7 +1,9 @@
 //! Openings: seeded random plies, balanced by a short search, or read from a file.
 //!
 //! The opening of pair P depends only on the seed, P and the openings before it (which it must
-//! not repeat), so a resumed run and every shard regenerate exactly the same openings.
+//! not repeat), so a resumed run and every shard regenerate exactly the same openings. They are
+//! made in pair order as the run needs them; the book keeps the one it made last and a hash of
+//! each position it made (to refuse repeats), not the openings themselves.
 
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -146,7 +148,10 @@ pub struct OpeningBook {
     seed: u64,
     /// The file's openings, in the order they are used.
     file: Vec<Opening>,
-    made: Vec<Opening>,
+    /// Generated openings: the pair the next one is for, and the last one made.
+    next: u64,
+    last: Option<Opening>,
+    /// The final position of every opening made so far (8 bytes a pair).
     seen: HashSet<u64>,
     searcher: Option<Searcher>,
     /// Openings have started repeating.
@@ -190,7 +195,8 @@ impl OpeningBook {
             variant,
             seed,
             file,
-            made: Vec::new(),
+            next: 0,
+            last: None,
             seen: HashSet::new(),
             searcher,
             exhausted: false,
@@ -198,7 +204,8 @@ impl OpeningBook {
         })
     }
 
-    /// The opening of pair `pair`.
+    /// The opening of pair `pair`. Pairs are asked for in order (each one twice, for its two
+    /// games); asking for an earlier pair than the last makes the openings again from pair 0.
     pub fn get(&mut self, pair: u64) -> Opening {
         if !self.file.is_empty() {
             let n = self.file.len() as u64;
@@ -209,12 +216,15 @@ impl OpeningBook {
             }
             return self.file[(pair % n) as usize].clone();
         }
-        while self.made.len() as u64 <= pair {
-            let next = self.made.len() as u64;
-            let o = self.generate(next);
-            self.made.push(o);
+        if pair + 1 < self.next {
+            self.next = 0;
+            self.seen.clear();
         }
-        self.made[pair as usize].clone()
+        while self.next <= pair {
+            self.last = Some(self.generate(self.next));
+            self.next += 1;
+        }
+        self.last.clone().expect("made above")
     }
 
     fn generate(&mut self, pair: u64) -> Opening {

@@ -105,6 +105,11 @@ impl Standings {
         self.games.insert(g.index, record);
     }
 
+    /// The numbers of the games recorded, ascending.
+    pub fn indices(&self) -> impl Iterator<Item = u64> + '_ {
+        self.games.keys().copied()
+    }
+
     pub fn contains(&self, index: u64) -> bool {
         self.games.contains_key(&index)
     }
