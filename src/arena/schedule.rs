@@ -124,6 +124,45 @@ impl Schedule {
     }
 }
 
+/// `--rounds` and `--games` within what a schedule can number: at least one game, at most
+/// [`MAX_GAMES`], and `--games` no more than 2^32-1 rounds hold (rounds are 32-bit numbers in the
+/// records). Refused with the range instead of cut short.
+pub fn check_size(
+    kind: TournamentKind,
+    engines: usize,
+    rounds: u32,
+    games: Option<u64>,
+) -> Result<(), String> {
+    let n = engines as u64;
+    let per_round = match kind {
+        TournamentKind::Roundrobin => n * n.saturating_sub(1) / 2,
+        TournamentKind::Gauntlet => n.saturating_sub(1),
+    };
+    match games {
+        Some(g) => {
+            let max = MAX_GAMES.min((2 * per_round).saturating_mul(u32::MAX.into()));
+            if !(1..=max).contains(&g) {
+                return Err(format!(
+                    "--games {g}: 1..={max} with {engines} engines ({per_round} pairing(s) a \
+                     round, at most {} rounds, at most 2^53 games)",
+                    u32::MAX
+                ));
+            }
+        }
+        None => {
+            let total = u64::from(rounds).saturating_mul(2 * per_round);
+            if rounds == 0 || total > MAX_GAMES {
+                return Err(format!(
+                    "--rounds {rounds}: 1..={} with {engines} engines ({per_round} pairing(s) a \
+                     round, at most 2^53 games)",
+                    (MAX_GAMES / (2 * per_round).max(1)).min(u32::MAX.into())
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Rounds needed so the schedule holds at least `games` games.
 pub fn rounds_for_games(kind: TournamentKind, engines: usize, games: u64) -> u32 {
     let per_round = 2 * pairings(kind, engines).len() as u64;
@@ -272,6 +311,26 @@ mod tests {
         let shard = Some(Shard { k: 3, n: 1000 });
         assert_eq!(s.clone().games(shard).next().unwrap().pair, 2);
         assert_eq!(s.slice_len(shard), 2 * (N / 2 - 2).div_ceil(1000));
+    }
+
+    #[test]
+    fn sizes_out_of_range_are_refused() {
+        let rr = TournamentKind::Roundrobin;
+        check_size(rr, 2, 1, Some(MAX_GAMES)).unwrap_err();
+        check_size(rr, 2, 1, Some(2 * u64::from(u32::MAX))).unwrap();
+        // 2 engines: 2^32-1 rounds of one pair hold 8,589,934,590 games; 10^12 used to be cut
+        // to that silently.
+        let err = check_size(rr, 2, 1, Some(1_000_000_000_000)).unwrap_err();
+        assert!(err.contains("1..=8589934590"), "{err}");
+        assert!(check_size(rr, 2, 1, Some(0)).unwrap_err().contains("1..="));
+        assert!(check_size(rr, 2, 0, None)
+            .unwrap_err()
+            .contains("--rounds 0"));
+        check_size(rr, 20, u32::MAX, None).unwrap();
+        check_size(rr, 2, 1, Some(MAX_GAMES - 1)).unwrap_err();
+        check_size(rr, 200_000, 1, Some(MAX_GAMES)).unwrap();
+        let err = check_size(rr, 200_000, u32::MAX, None).unwrap_err();
+        assert!(err.contains("1..=225181"), "{err}");
     }
 
     #[test]

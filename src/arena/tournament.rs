@@ -171,6 +171,7 @@ pub fn new_standings(config: &RunConfig) -> Standings {
 }
 
 fn check_config(config: &RunConfig) -> Result<()> {
+    config.check_values().map_err(anyhow::Error::msg)?;
     let variant: Variant = config.game.parse().map_err(anyhow::Error::msg)?;
     if crate::games::AnyGame::start(variant)
         .legal_moves()
