@@ -251,3 +251,63 @@ fn a_schedule_of_billions_of_games_costs_no_memory() {
     assert!(file.games.len() < 1000, "{}", file.games.len());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn absurd_engine_numbers_are_dropped_and_counted() {
+    // An engine whose every move comes with a depth of 3186588637, a mate in
+    // -9223372036854775808 and in 0, and 2^64-1 nodes, after a sane `info depth 7 score cp 12
+    // nodes 3000`: the records, the PGN and the DEPTH column show only the sane figures, and the
+    // diagnostics count the rest (4 a move).
+    let dir = scratch("values-info");
+    let args = [
+        "--engine",
+        "name=odd",
+        &format!("cmd={ARENA}"),
+        "args=fake-engine absurd-info",
+        "--engine",
+        "name=b",
+        "cmd=builtin:greedy",
+        "--each",
+        "depth=1",
+        "--games",
+        "2",
+        "--max-plies",
+        "24",
+        "--seed",
+        "3",
+        "--out",
+        "r.jsonl",
+        "--pgn",
+        "r.pgn",
+    ];
+    let (code, out, err) = arena(&args, &dir);
+    assert_eq!(code, 0, "{out}{err}");
+    let file = RecordsFile::read(&dir.join("r.jsonl")).unwrap();
+    let mut odd_moves = 0;
+    for g in file.games.values() {
+        for m in &g.moves {
+            if m.depth == Some(7) {
+                odd_moves += 1;
+                assert_eq!(m.score.as_deref(), Some("cp 12"));
+                assert_eq!((m.nodes, m.info_dropped), (Some(3000), 4));
+            } else {
+                assert_eq!(m.info_dropped, 0, "{m:?}");
+            }
+        }
+    }
+    assert!(odd_moves >= 10, "{odd_moves} moves of odd");
+    let pgn = std::fs::read_to_string(dir.join("r.pgn")).unwrap();
+    assert!(pgn.contains("{+0.12/7}"), "{pgn}");
+    assert!(
+        !pgn.contains("M-9223372036854775808") && !pgn.contains("M0"),
+        "{pgn}"
+    );
+    let depth_row = out.lines().find(|l| l.starts_with("odd ")).unwrap();
+    assert!(depth_row.contains(" 7.00 "), "{out}");
+    let note = format!(
+        "odd: {} search value(s) out of range dropped",
+        4 * odd_moves
+    );
+    assert!(out.contains(&note), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -69,7 +69,7 @@ impl Default for OpeningConfig {
 /// redrawn), and a walk costs its plies for each of up to 500 draws per pair.
 pub const MAX_PLIES: u32 = 1000;
 /// `margin=`: the widest balance margin, in centi-stones (1,000 stones: more than any game has).
-pub const MAX_MARGIN_CP: u32 = 100_000;
+pub const MAX_MARGIN_CP: u32 = super::client::MAX_SCORE_CP;
 
 impl OpeningConfig {
     /// Parses the `--openings` key=value list.
