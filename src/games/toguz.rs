@@ -258,7 +258,7 @@ impl Game for Toguz {
             }
         }
         if me == Side::North {
-            self.fullmove += 1;
+            self.fullmove = notation::next_fullmove(self.fullmove);
         }
         self.side = me.other();
         effect
