@@ -20,6 +20,15 @@ fn leading_zeros_are_malformed_in_every_game() {
                 other => panic!("{variant} '{token}': {other:?}"),
             }
         }
+        // A hole 0 is no hole, wherever it stands (Toguz Kumalak's landing digit included).
+        if variant.family() == otau::games::Family::Toguz {
+            for token in ["10", "30x", "10(9)"] {
+                assert!(
+                    matches!(pos.parse_move(token), Err(MoveError::Malformed { .. })),
+                    "{variant} '{token}'"
+                );
+            }
+        }
         // The plain spellings still work: every legal move's name parses back.
         for &mv in pos.legal_moves().iter() {
             assert_eq!(pos.parse_move(&pos.move_name(mv)), Ok(mv), "{variant}");
