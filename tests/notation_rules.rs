@@ -37,6 +37,23 @@ fn leading_zeros_are_malformed_in_every_game() {
 }
 
 #[test]
+fn game_ids_follow_the_same_rule() {
+    assert_eq!(
+        "giuthi-10x4".parse::<Variant>().unwrap().id(),
+        "giuthi-10x4"
+    );
+    for bad in [
+        "giuthi-08x8",
+        "giuthi-8x08",
+        "giuthi-+8x8",
+        "giuthi-8x+8",
+        "giuthi-8x 8",
+    ] {
+        assert!(bad.parse::<Variant>().is_err(), "{bad}");
+    }
+}
+
+#[test]
 fn the_largest_move_number_reads_back_after_a_move() {
     for variant in Variant::all() {
         let start = AnyGame::start(variant);
