@@ -157,7 +157,15 @@ impl Standings {
             100.0 * wdl.score()
         );
         if let Some(e) = t.pentanomial().estimate().or_else(|| wdl.estimate()) {
-            line.push_str(&format!(" Elo {:+.1} +/- {:.1}", e.elo, e.elo_error));
+            let elo = if e.elo.is_finite() {
+                format!("{:+.1}", e.elo)
+            } else {
+                stats::elo::figure(e.elo, 1)
+            };
+            line.push_str(&format!(
+                " Elo {elo} +/- {}",
+                stats::elo::figure(e.elo_error, 1)
+            ));
         }
         if let Some(s) = self.sprt_status() {
             line.push_str(&format!(

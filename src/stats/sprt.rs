@@ -484,12 +484,8 @@ impl SprtCalcArgs {
             if let Some(e) = penta.estimate() {
                 out.push_str(&e.elo_line());
                 out.push('\n');
-                out.push_str(&format!(
-                    "LOS: {:.2} %, DrawRatio: {:.2} %, PairsRatio: {:.2}\n",
-                    100.0 * e.los,
-                    100.0 * penta.draw_ratio(),
-                    penta.pairs_ratio()
-                ));
+                out.push_str(&e.los_line(penta.draw_ratio(), Some(penta.pairs_ratio())));
+                out.push('\n');
             }
             config.status(&penta)
         } else {
@@ -505,11 +501,8 @@ impl SprtCalcArgs {
             if let Some(e) = wdl.estimate() {
                 out.push_str(&e.elo_line());
                 out.push('\n');
-                out.push_str(&format!(
-                    "LOS: {:.2} %, DrawRatio: {:.2} %\n",
-                    100.0 * e.los,
-                    100.0 * wdl.draw_ratio()
-                ));
+                out.push_str(&e.los_line(wdl.draw_ratio(), None));
+                out.push('\n');
             }
             config.status_trinomial(&wdl)
         };

@@ -77,19 +77,18 @@ impl MatchStats {
             out.push_str("No games\n");
             return out;
         };
-        let draw_ratio = if self.paired.is_some() {
-            self.pentanomial.draw_ratio()
+        let (draw_ratio, pairs_ratio) = if self.paired.is_some() {
+            (
+                self.pentanomial.draw_ratio(),
+                Some(self.pentanomial.pairs_ratio()),
+            )
         } else {
-            self.wdl.draw_ratio()
+            (self.wdl.draw_ratio(), None)
         };
         out.push_str(&estimate.elo_line());
         out.push('\n');
-        out.push_str(&format!(
-            "LOS: {:.2} %, DrawRatio: {:.2} %, PairsRatio: {:.2}\n",
-            100.0 * estimate.los,
-            100.0 * draw_ratio,
-            self.pentanomial.pairs_ratio()
-        ));
+        out.push_str(&estimate.los_line(draw_ratio, pairs_ratio));
+        out.push('\n');
         out.push_str(&self.wdl.games_line());
         out.push('\n');
         out.push_str(&self.pentanomial.ptnml_line());
