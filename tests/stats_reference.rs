@@ -163,5 +163,8 @@ fn all_even_pairs_print_by_the_convention() {
         text.contains("LOS: n/a, DrawRatio: 100.00 %, PairsRatio: n/a\n"),
         "{text}"
     );
-    assert!(text.contains("LLR: -0.06 (-2.94, 2.94) [0.00, 2.00]"), "{text}");
+    assert!(
+        text.contains("LLR: -0.06 (-2.94, 2.94) [0.00, 2.00]"),
+        "{text}"
+    );
 }
