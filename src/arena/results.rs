@@ -10,7 +10,8 @@ use super::records::{GameRecord, GameResult};
 use super::referee::stones_held;
 use crate::games::{AnyGame, Game, Outcome, Side};
 use crate::stats::{
-    self, MoveSummary, PairTracker, RatingOptions, SprtConfig, SprtStatus, Summary, SummaryOptions,
+    self, MatchStats, MoveSummary, PairTracker, RatingOptions, SprtConfig, SprtStatus, SprtStop,
+    SprtTest, Summary, SummaryOptions,
 };
 
 /// The statistics' view of one arena game.
@@ -78,11 +79,18 @@ fn move_sides(g: &GameRecord) -> Vec<Side> {
 pub struct Standings {
     players: Vec<String>,
     sprt: Option<SprtConfig>,
+    sprt_test: SprtTest,
+    rating: RatingOptions,
     /// Statistics records by game index: summaries read them in schedule order, so a run, its
     /// resumption and the merge of its shards compute from the very same sequence.
     games: BTreeMap<u64, stats::GameRecord>,
-    /// Head-to-head of the first two engines, kept incrementally for the live line and SPRT.
+    /// Game indices in the order they were added (the order the games finished).
+    order: Vec<u64>,
+    /// Head-to-head of the first two engines, fed in the order games finish, for the live line
+    /// and the SPRT.
     first_pairing: Option<PairTracker>,
+    /// Where the sequential test decided, the moment it did.
+    sprt_stop: Option<SprtStop>,
 }
 
 impl Standings {
@@ -92,17 +100,59 @@ impl Standings {
         Standings {
             players,
             sprt,
+            sprt_test: SprtTest::Sequential,
+            rating: RatingOptions::default(),
             games: BTreeMap::new(),
+            order: Vec::new(),
             first_pairing,
+            sprt_stop: None,
         }
     }
 
+    /// The rating fit's settings (`--rating-prior`).
+    pub fn set_rating(&mut self, rating: RatingOptions) {
+        self.rating = rating;
+    }
+
+    /// Reads the SPRT as a fixed-sample verdict on all games (`test`), or sets the test (a
+    /// merge's `--sprt`): the games did not stop on it.
+    pub fn set_fixed_sample_sprt(&mut self, config: Option<SprtConfig>) {
+        if config.is_some() {
+            self.sprt = config;
+        }
+        self.sprt_test = SprtTest::FixedSample;
+        self.sprt_stop = None;
+    }
+
+    /// Counts a finished game (games must come in the order they finished: a sequential SPRT
+    /// notes the game at which it first crosses a bound and never changes its decision after).
     pub fn add(&mut self, g: &GameRecord) {
+        if self.games.contains_key(&g.index) {
+            return;
+        }
         let record = stats_record(g);
+        let mut paired = false;
         if let Some(t) = self.first_pairing.as_mut() {
+            let before = t.pentanomial().pairs();
             t.add(&record);
+            paired = t.pentanomial().pairs() != before;
         }
         self.games.insert(g.index, record);
+        self.order.push(g.index);
+        if paired && self.sprt_stop.is_none() && self.sprt_test == SprtTest::Sequential {
+            if let Some(status) = self.sprt_status() {
+                if status.decision.is_final() {
+                    self.sprt_stop = Some(SprtStop {
+                        status,
+                        games: self.len(),
+                        pairs: self
+                            .first_pairing
+                            .as_ref()
+                            .map_or(0, |t| t.pentanomial().pairs()),
+                    });
+                }
+            }
+        }
     }
 
     pub fn contains(&self, index: u64) -> bool {
@@ -122,11 +172,18 @@ impl Standings {
         self.games.values().cloned().collect()
     }
 
+    /// The statistics records in the order the games finished (the report's charts).
+    pub fn records_as_finished(&self) -> Vec<stats::GameRecord> {
+        self.order.iter().map(|i| self.games[i].clone()).collect()
+    }
+
     pub fn options(&self) -> SummaryOptions {
         SummaryOptions {
             players: self.players.clone(),
             sprt: self.sprt,
-            rating: RatingOptions::default(),
+            sprt_test: self.sprt_test,
+            sprt_stop: self.sprt_stop,
+            rating: self.rating,
         }
     }
 
@@ -139,6 +196,21 @@ impl Standings {
     pub fn sprt_status(&self) -> Option<SprtStatus> {
         let config = self.sprt?;
         Some(config.status(&self.first_pairing.as_ref()?.pentanomial()))
+    }
+
+    /// Where the sequential test decided, if it has.
+    pub fn sprt_stop(&self) -> Option<SprtStop> {
+        self.sprt_stop
+    }
+
+    /// The `--ratinginterval` block: fastchess's block for the first two engines (with the LLR
+    /// under `--sprt`), then one line per other pairing.
+    pub fn interval_text(&self) -> String {
+        let records = self.records();
+        let trackers = stats::summary::pair_trackers(&records, &self.players);
+        let matches: Vec<MatchStats> = trackers.iter().map(MatchStats::from_tracker).collect();
+        let sprt = self.sprt_status();
+        stats::summary::interval_text(&matches, &self.players, sprt.as_ref())
     }
 
     /// One line for the live display: the first pairing's score and Elo.

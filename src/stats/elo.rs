@@ -203,6 +203,17 @@ impl EloEstimate {
         })
     }
 
+    /// The ends of the 95% Elo interval: the Elo of the score interval's ends (clamped to the
+    /// possible scores), so the interval is as asymmetric as the logistic curve makes it; the
+    /// printed `+/-` is half its width. Both ends are the Elo itself when there is no spread.
+    pub fn elo_interval(&self) -> (f64, f64) {
+        let half = Z95 * (self.variance / self.samples as f64).sqrt();
+        (
+            score_to_elo((self.score - half).max(0.0)),
+            score_to_elo((self.score + half).min(1.0)),
+        )
+    }
+
     /// `Elo: x +/- y, nElo: x +/- y`, two decimals, as fastchess prints it (non-finite
     /// figures as [`figure`] writes them).
     pub fn elo_line(&self) -> String {
@@ -391,6 +402,10 @@ mod tests {
         let hi = score_to_elo(0.7 + Z95 * 0.04);
         let lo = score_to_elo(0.7 - Z95 * 0.04);
         assert!(close(e.elo_error, (hi - lo) / 2.0, 1e-9));
+        // The interval is asymmetric: further above the estimate than below it.
+        let (below, above) = e.elo_interval();
+        assert!(close(below, lo, 1e-9) && close(above, hi, 1e-9));
+        assert!(above - e.elo > e.elo - below);
         // nElo: (0.7 - 0.5)/0.4 · 800/ln 10 = 0.5 · 347.4355855 = 173.7177928.
         assert!(close(e.nelo, 0.5 * NELO_PER_T, 1e-9));
         assert!(close(e.nelo_error, Z95 * 0.1 * NELO_PER_T, 1e-9));

@@ -24,7 +24,8 @@ pub struct ReportOptions {
     pub summary: SummaryOptions,
 }
 
-/// The page for `games` (in the order they finished).
+/// The page for `games`, given in the order they finished: the charts replay them in that order
+/// (the summary's figures do not depend on it).
 pub fn render_html(games: &[GameRecord], options: &ReportOptions) -> String {
     let summary = summarize(games, &options.summary);
     let title = if options.title.is_empty() {
@@ -150,6 +151,14 @@ fn checkpoints(len: usize, count: usize) -> Vec<usize> {
     out
 }
 
+/// The first two engines of the run (the SPRT's and the two-engine chart's pairing).
+fn first_two(summary: &Summary) -> Option<(&str, &str)> {
+    match summary.players.as_slice() {
+        [a, b, ..] => Some((a.as_str(), b.as_str())),
+        _ => None,
+    }
+}
+
 fn elo_history_svg(games: &[GameRecord], summary: &Summary, options: &ReportOptions) -> String {
     if summary.matches.len() == 1 {
         let m = &summary.matches[0];
@@ -160,26 +169,44 @@ fn elo_history_svg(games: &[GameRecord], summary: &Summary, options: &ReportOpti
         };
         let marks = checkpoints(games.len(), 300);
         let mut next = marks.iter().peekable();
+        let mut infinite = 0;
         for (i, g) in games.iter().enumerate() {
             tracker.add(g);
             if next.peek() == Some(&&i) {
                 next.next();
                 if let Some(e) = MatchStats::from_tracker(&tracker).estimate() {
                     let x = (i + 1) as f64;
+                    if !e.elo.is_finite() {
+                        infinite += 1;
+                    }
                     series.points.push((x, e.elo));
-                    series
-                        .band
-                        .push((x, e.elo - e.elo_error, e.elo + e.elo_error));
+                    let (low, high) = e.elo_interval();
+                    series.band.push((x, low, high));
                 }
             }
         }
+        if infinite == series.points.len() {
+            // A perfect score from the first game on: the Elo is infinite at every point.
+            return format!(
+                "<p class=\"note\">The Elo of {} was infinite throughout ({}): nothing finite to plot.</p>",
+                escape(&m.first),
+                escape(&m.wdl.games_line())
+            );
+        }
         let chart = LineChart {
-            x_label: "games".into(),
+            x_label: "games (in the order they finished)".into(),
             y_label: format!("Elo of {} (95% band)", m.first),
             series: vec![series],
             rules: vec![(0.0, "0".into())],
         };
-        return chart.svg("Elo as games accumulated");
+        let note = if infinite > 0 {
+            format!(
+                "\n<p class=\"note\">{infinite} point(s) with an infinite Elo (a perfect score so far) are left out.</p>"
+            )
+        } else {
+            String::new()
+        };
+        return chart.svg("Elo as games accumulated") + &note;
     }
     // More players: refit the joint ratings on growing prefixes of the run.
     let players = player_order(games, &options.summary.players);
@@ -203,7 +230,7 @@ fn elo_history_svg(games: &[GameRecord], summary: &Summary, options: &ReportOpti
         }
     }
     LineChart {
-        x_label: "games".into(),
+        x_label: "games (in the order they finished)".into(),
         y_label: "rating (95% band)".into(),
         series,
         rules: vec![],
@@ -212,12 +239,12 @@ fn elo_history_svg(games: &[GameRecord], summary: &Summary, options: &ReportOpti
 }
 
 fn sprt_svg(games: &[GameRecord], summary: &Summary) -> String {
-    let Some(status) = &summary.sprt else {
+    let (Some(sprt), Some((first, second))) = (&summary.sprt, first_two(summary)) else {
         return "<p class=\"note\">No SPRT in this run.</p>".into();
     };
-    let m = &summary.matches[0];
+    let status = &sprt.status;
     let config = status.config;
-    let mut tracker = PairTracker::new(&m.first, &m.second);
+    let mut tracker = PairTracker::new(first, second);
     let mut pairs = 0;
     let mut path = vec![(0.0, 0.0)];
     for (i, g) in games.iter().enumerate() {
@@ -229,7 +256,7 @@ fn sprt_svg(games: &[GameRecord], summary: &Summary) -> String {
         }
     }
     let chart = LineChart {
-        x_label: "games".into(),
+        x_label: "games (in the order they finished)".into(),
         y_label: "LLR".into(),
         series: vec![Series {
             name: format!("{} [{}, {}]", config.model.name(), config.elo0, config.elo1),
@@ -242,10 +269,9 @@ fn sprt_svg(games: &[GameRecord], summary: &Summary) -> String {
         ],
     };
     format!(
-        "{}\n<p>{} &mdash; {}.</p>",
+        "{}\n<pre>{}</pre>",
         chart.svg("SPRT log-likelihood ratio"),
-        escape(&status.line()),
-        escape(status.decision.describe())
+        escape(&sprt.text())
     )
 }
 

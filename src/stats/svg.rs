@@ -177,7 +177,14 @@ impl LineChart {
                     .chain(s.band.iter().flat_map(|b| [b.1, b.2]))
             })
             .chain(self.rules.iter().map(|r| r.0));
-        let (Some((x_lo, x_hi)), Some((y_lo, y_hi))) = (range(xs), range(ys)) else {
+        let finite_points = self
+            .series
+            .iter()
+            .flat_map(|s| &s.points)
+            .any(|p| p.0.is_finite() && p.1.is_finite());
+        let (true, Some((x_lo, x_hi)), Some((y_lo, y_hi))) = (finite_points, range(xs), range(ys))
+        else {
+            // Reference lines alone would make an empty frame.
             return "<p class=\"note\">No data to plot.</p>".into();
         };
         let x = Scale {
@@ -246,13 +253,15 @@ impl LineChart {
             );
         }
         for (value, text) in &self.rules {
+            // The label sits inside the plot, just above its line at the right end: the right
+            // margin holds the legend.
             let py = y.map(*value);
             let _ = write!(
                 svg,
-                r##"<line x1="{LEFT}" x2="{:.1}" y1="{py:.1}" y2="{py:.1}" stroke="#444" stroke-dasharray="5 4"/><text x="{:.1}" y="{:.1}">{}</text>"##,
+                r##"<line x1="{LEFT}" x2="{:.1}" y1="{py:.1}" y2="{py:.1}" stroke="#444" stroke-dasharray="5 4"/><text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"##,
                 WIDTH - RIGHT,
-                WIDTH - RIGHT + 6.0,
-                py + 4.0,
+                WIDTH - RIGHT - 4.0,
+                (py - 4.0).max(TOP + 10.0),
                 escape(text)
             );
         }
