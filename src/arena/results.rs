@@ -251,3 +251,158 @@ impl Standings {
         line
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::records::{OpeningRecord, Termination, TerminationKind};
+    use crate::stats::{SprtDecision, SprtModel};
+
+    /// Game `index` of pair `index / 2`: `a` is South in even games; `a_points` is a's result.
+    fn game(index: u64, a_points: f64) -> GameRecord {
+        let a_south = index.is_multiple_of(2);
+        let south_wins = (a_points == 1.0) == a_south;
+        GameRecord {
+            index,
+            pair: index / 2,
+            round: 0,
+            game: "toguz-kumalak".into(),
+            south: if a_south { "a" } else { "b" }.into(),
+            north: if a_south { "b" } else { "a" }.into(),
+            opening: OpeningRecord {
+                start: String::new(),
+                moves: Vec::new(),
+            },
+            moves: Vec::new(),
+            final_position: String::new(),
+            result: if a_points == 0.5 {
+                GameResult::Draw
+            } else if south_wins {
+                GameResult::SouthWins
+            } else {
+                GameResult::NorthWins
+            },
+            termination: Termination::of(TerminationKind::Rules),
+            totals: Some([81, 81]),
+        }
+    }
+
+    fn config() -> SprtConfig {
+        SprtConfig::new(0.0, 100.0, 0.05, 0.05, SprtModel::Logistic).unwrap()
+    }
+
+    /// The first game at which the LLR of `a` winning every pair reaches the upper bound.
+    fn crossing() -> u64 {
+        let mut s = Standings::new(vec!["a".into(), "b".into()], Some(config()));
+        (0..)
+            .find(|&i| {
+                s.add(&game(i, 1.0));
+                s.sprt_status().unwrap().decision.is_final()
+            })
+            .unwrap()
+            + 1
+    }
+
+    /// Issue 16, item 1: games in flight when the test decides finish after it; they are counted
+    /// as extra games and pull the LLR back under the bound, but the decision, its LLR and its
+    /// game count stay those of the crossing, in the text and the stored summary alike.
+    #[test]
+    fn the_decision_is_kept_from_the_crossing_game() {
+        let n = crossing();
+        let mut s = Standings::new(vec!["a".into(), "b".into()], Some(config()));
+        for i in 0..n {
+            s.add(&game(i, 1.0));
+        }
+        let stop = s.sprt_stop().expect("decided at the crossing");
+        assert_eq!(stop.games, n);
+        assert_eq!(stop.status.decision, SprtDecision::AcceptH1);
+        // Six games that were in flight: three pairs lost by a.
+        for i in n..n + 6 {
+            s.add(&game(i, 0.0));
+        }
+        assert_eq!(
+            s.sprt_status().unwrap().decision,
+            SprtDecision::Continue,
+            "the extra games move the LLR back under the bound"
+        );
+        assert_eq!(s.sprt_stop(), Some(stop), "the decision never changes");
+        let summary = s.summary();
+        let sprt = summary.sprt.as_ref().unwrap();
+        assert_eq!(sprt.status, stop.status);
+        assert_eq!((sprt.games, sprt.pairs, sprt.extra_games), (n, n / 2, 6));
+        assert!(sprt.all_games.unwrap().llr < stop.status.llr);
+        let text = summary.text();
+        assert!(
+            text.contains(&format!(
+                "SPRT: H1 accepted (LLR reached the upper bound) after {n} games"
+            )),
+            "{text}"
+        );
+        assert!(text.contains("6 more game(s) were in flight"), "{text}");
+        // The stored summary says the same.
+        let json = serde_json::to_value(&summary).unwrap();
+        assert_eq!(json["sprt"]["decision"], "accept-h1");
+        assert_eq!(json["sprt"]["games"], n);
+        assert_eq!(json["sprt"]["test"], "sequential");
+        // Fed again in the same order (a resumption), the same stop is found.
+        let mut again = Standings::new(vec!["a".into(), "b".into()], Some(config()));
+        for i in 0..n + 6 {
+            again.add(&game(i, if i < n { 1.0 } else { 0.0 }));
+        }
+        assert_eq!(again.sprt_stop(), Some(stop));
+    }
+
+    /// A fixed-sample verdict (merged shards) has no stop: the LLR of every game decides, and
+    /// the text names it.
+    #[test]
+    fn fixed_sample_verdict_is_named() {
+        let n = crossing();
+        let mut s = Standings::new(vec!["a".into(), "b".into()], Some(config()));
+        s.set_fixed_sample_sprt(None);
+        for i in 0..n + 6 {
+            s.add(&game(i, if i < n { 1.0 } else { 0.0 }));
+        }
+        assert_eq!(s.sprt_stop(), None);
+        let summary = s.summary();
+        let sprt = summary.sprt.as_ref().unwrap();
+        assert_eq!(sprt.test, SprtTest::FixedSample);
+        assert_eq!(sprt.games, n + 6);
+        let text = summary.text();
+        assert!(
+            text.contains(&format!(
+                "SPRT (fixed-sample verdict on all {} games, {} pairs; not a sequential test): inconclusive",
+                n + 6,
+                (n + 6) / 2
+            )),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn interval_block_is_short_and_has_no_nan() {
+        let mut s = Standings::new(vec!["a".into(), "b".into(), "c".into()], Some(config()));
+        for i in 0..4 {
+            s.add(&game(i, 1.0));
+        }
+        // c against b: c wins every game (degenerate: b's Elo is -inf).
+        for i in 4..8 {
+            let mut g = game(i, 1.0);
+            for name in [&mut g.south, &mut g.north] {
+                if name == "a" {
+                    *name = "c".into();
+                }
+            }
+            s.add(&g);
+        }
+        let text = s.interval_text();
+        assert!(!text.contains("NaN") && !text.contains("nan"), "{text}");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 1 + 5 + 1 + 1 + 1, "{text}");
+        assert!(lines[1].starts_with("Results of a vs b:"), "{text}");
+        assert!(lines[6].starts_with("LLR: "), "{text}");
+        assert!(
+            lines[7].starts_with("b vs c: Elo: -inf +/- n/a, Games: 4, W-L-D: 0-4-0"),
+            "{text}"
+        );
+    }
+}

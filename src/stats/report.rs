@@ -159,32 +159,37 @@ fn first_two(summary: &Summary) -> Option<(&str, &str)> {
     }
 }
 
+/// The Elo of `first` against `second` after the games so far (in the given order), with the
+/// 95% interval's own ends (asymmetric: the logistic curve stretches the side towards the
+/// nearer end of the score range), at about 300 points.
+fn head_to_head_series(games: &[GameRecord], first: &str, second: &str) -> Series {
+    let mut tracker = PairTracker::new(first, second);
+    let mut series = Series {
+        name: format!("{first} vs {second}"),
+        ..Series::default()
+    };
+    let marks = checkpoints(games.len(), 300);
+    let mut next = marks.iter().peekable();
+    for (i, g) in games.iter().enumerate() {
+        tracker.add(g);
+        if next.peek() == Some(&&i) {
+            next.next();
+            if let Some(e) = MatchStats::from_tracker(&tracker).estimate() {
+                let x = (i + 1) as f64;
+                series.points.push((x, e.elo));
+                let (low, high) = e.elo_interval();
+                series.band.push((x, low, high));
+            }
+        }
+    }
+    series
+}
+
 fn elo_history_svg(games: &[GameRecord], summary: &Summary, options: &ReportOptions) -> String {
     if summary.matches.len() == 1 {
         let m = &summary.matches[0];
-        let mut tracker = PairTracker::new(&m.first, &m.second);
-        let mut series = Series {
-            name: format!("{} vs {}", m.first, m.second),
-            ..Series::default()
-        };
-        let marks = checkpoints(games.len(), 300);
-        let mut next = marks.iter().peekable();
-        let mut infinite = 0;
-        for (i, g) in games.iter().enumerate() {
-            tracker.add(g);
-            if next.peek() == Some(&&i) {
-                next.next();
-                if let Some(e) = MatchStats::from_tracker(&tracker).estimate() {
-                    let x = (i + 1) as f64;
-                    if !e.elo.is_finite() {
-                        infinite += 1;
-                    }
-                    series.points.push((x, e.elo));
-                    let (low, high) = e.elo_interval();
-                    series.band.push((x, low, high));
-                }
-            }
-        }
+        let series = head_to_head_series(games, &m.first, &m.second);
+        let infinite = series.points.iter().filter(|p| !p.1.is_finite()).count();
         if infinite == series.points.len() {
             // A perfect score from the first game on: the Elo is infinite at every point.
             return format!(
@@ -505,6 +510,62 @@ mod tests {
         let empty = render_html(&[], &ReportOptions::default());
         assert!(empty.contains("No rating table"));
         assert_balanced(&empty);
+    }
+
+    fn decided(south: &str, north: &str, winner: Side, pair: u64) -> GameRecord {
+        GameRecord {
+            pair,
+            south: south.into(),
+            north: north.into(),
+            outcome: Outcome::Win(winner),
+            termination: "rules".into(),
+            plies: 40,
+            south_total: 90,
+            north_total: 70,
+            south_moves: MoveSummary::default(),
+            north_moves: MoveSummary::default(),
+        }
+    }
+
+    /// Issue 16, item 9: the Elo band is the interval's own ends, wider above a winning score.
+    #[test]
+    fn elo_band_is_asymmetric() {
+        // "a" wins 3 games in 4.
+        let games: Vec<GameRecord> = (0..80)
+            .map(|i| {
+                let (s, n) = if i % 2 == 0 { ("a", "b") } else { ("b", "a") };
+                let a_side = if i % 2 == 0 { Side::South } else { Side::North };
+                let winner = if i % 4 == 3 { a_side.other() } else { a_side };
+                decided(s, n, winner, i / 2)
+            })
+            .collect();
+        let series = head_to_head_series(&games, "a", "b");
+        let (x, elo) = *series.points.last().unwrap();
+        let &(bx, low, high) = series.band.last().unwrap();
+        assert_eq!(x, bx);
+        assert!(high - elo > elo - low + 1.0, "{low} {elo} {high}");
+    }
+
+    /// Issue 16, item 9: a 40-0 run's Elo chart is a note that says why, not an empty frame.
+    #[test]
+    fn perfect_score_elo_chart_is_a_note() {
+        let games: Vec<GameRecord> = (0..40)
+            .map(|i| {
+                if i % 2 == 0 {
+                    decided("a", "b", Side::South, i / 2)
+                } else {
+                    decided("b", "a", Side::North, i / 2)
+                }
+            })
+            .collect();
+        let html = render_html(&games, &ReportOptions::default());
+        let elo = &html[html.find("<section id=\"elo-history\">").unwrap()..];
+        let elo = &elo[..elo.find("</section>").unwrap()];
+        assert!(!elo.contains("<svg"), "{elo}");
+        assert!(elo.contains("infinite throughout"), "{elo}");
+        assert!(elo.contains("Games: 40, Wins: 40"), "{elo}");
+        assert!(!html.contains("NaN"));
+        assert_balanced(&html);
     }
 
     #[test]

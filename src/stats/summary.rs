@@ -505,6 +505,46 @@ mod tests {
         assert_eq!(s.engines.len(), 3);
     }
 
+    /// Issue 16, item 5: the SPRT is the first two engines' head-to-head even when other
+    /// pairings played first (a shard of a round robin) or they have not met at all.
+    #[test]
+    fn sprt_is_always_engines_zero_and_one() {
+        use Outcome::*;
+        use Side::*;
+        let config = SprtConfig::new(0.0, 50.0, 0.05, 0.05, SprtModel::Logistic).unwrap();
+        let options = SummaryOptions {
+            players: vec!["L1".into(), "L2".into(), "greedy".into()],
+            sprt: Some(config),
+            ..Default::default()
+        };
+        // L1 crushes greedy (played first), and only draws with L2.
+        let mut games = Vec::new();
+        for pair in 0..10 {
+            games.push(game(pair, "L1", "greedy", Win(South)));
+            games.push(game(pair, "greedy", "L1", Win(North)));
+        }
+        let s = summarize(&games, &options);
+        let sprt = s.sprt.as_ref().unwrap();
+        assert_eq!(
+            (sprt.pairs, sprt.status.llr),
+            (0, 0.0),
+            "no L1-L2 pairs yet"
+        );
+        for pair in 10..14 {
+            games.push(game(pair, "L1", "L2", Draw));
+            games.push(game(pair, "L2", "L1", Draw));
+        }
+        let s = summarize(&games, &options);
+        let sprt = s.sprt.as_ref().unwrap();
+        assert_eq!(sprt.pairs, 4);
+        assert_eq!(
+            sprt.status.llr,
+            config.llr_pentanomial(&Pentanomial::from_buckets([0, 0, 4, 0, 0]))
+        );
+        assert_eq!(s.matches[0].first, "L1");
+        assert_eq!(s.matches[0].second, "L2");
+    }
+
     /// A perfect score makes the Elo infinite; JSON holds it as null and must still read back.
     #[test]
     fn summary_with_infinite_elo_reads_back_from_json() {

@@ -319,6 +319,38 @@ mod tests {
         assert_eq!(ticks(3.0, 3.0, 5), vec![3.0]);
     }
 
+    /// Issue 16, item 9: reference-line labels (the SPRT's H1 and H0) stay inside the plot,
+    /// clear of the legend in the right margin.
+    #[test]
+    fn rule_labels_do_not_overlap_the_legend() {
+        let chart = LineChart {
+            series: vec![Series {
+                name: "normalized [0, 5]".into(),
+                points: vec![(0.0, 0.0), (10.0, 2.5), (20.0, 3.0)],
+                band: vec![],
+            }],
+            rules: vec![(2.94, "H1 2.94".into()), (-2.94, "H0 -2.94".into())],
+            ..LineChart::default()
+        };
+        let svg = chart.svg("t");
+        for label in ["H1 2.94", "H0 -2.94"] {
+            let end = svg.find(&format!(">{label}</text>")).unwrap();
+            let start = svg[..end].rfind("<text ").unwrap();
+            let tag = &svg[start..end];
+            let x: f64 = tag
+                .split("x=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            assert!(x <= WIDTH - RIGHT, "{label} at x={x}: {tag}");
+            assert!(tag.contains("text-anchor=\"end\""), "{tag}");
+        }
+    }
+
     #[test]
     fn escapes_markup() {
         assert_eq!(
@@ -345,6 +377,20 @@ mod tests {
         assert!(svg.contains("a &lt;b&gt;"));
         assert_eq!(
             LineChart::default().svg("t"),
+            "<p class=\"note\">No data to plot.</p>"
+        );
+        // A reference line alone is no chart.
+        let only_rules = LineChart {
+            series: vec![Series {
+                name: "x".into(),
+                points: vec![(1.0, f64::INFINITY)],
+                band: vec![],
+            }],
+            rules: vec![(0.0, "0".into())],
+            ..LineChart::default()
+        };
+        assert_eq!(
+            only_rules.svg("t"),
             "<p class=\"note\">No data to plot.</p>"
         );
         let h = histogram_svg("m", &[(-3, 2), (5, 7)], "margin", "games");
