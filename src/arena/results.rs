@@ -220,13 +220,13 @@ impl Standings {
         };
         let wdl = t.wdl();
         let mut line = format!(
-            "{} vs {}: W {} L {} D {} ({:.1}%)",
+            "{} vs {}: W {} L {} D {} ({}%)",
             t.first(),
             t.second(),
             wdl.wins,
             wdl.losses,
             wdl.draws,
-            100.0 * wdl.score()
+            stats::elo::figure(100.0 * wdl.score(), 1)
         );
         if let Some(e) = t.pentanomial().estimate().or_else(|| wdl.estimate()) {
             let elo = if e.elo.is_finite() {
@@ -396,6 +396,12 @@ mod tests {
         }
         let text = s.interval_text();
         assert!(!text.contains("NaN") && !text.contains("nan"), "{text}");
+        assert!(!s.headline().contains("NaN"), "{}", s.headline());
+        let fresh = Standings::new(vec!["a".into(), "b".into()], Some(config()));
+        assert_eq!(
+            fresh.headline(),
+            "a vs b: W 0 L 0 D 0 (n/a%) LLR 0.00 [-2.94, 2.94]"
+        );
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 1 + 5 + 1 + 1 + 1, "{text}");
         assert!(lines[1].starts_with("Results of a vs b:"), "{text}");

@@ -319,13 +319,13 @@ impl Wdl {
     /// `Games: N, Wins: .., Losses: .., Draws: .., Points: .. (..%)` as fastchess prints it.
     pub fn games_line(&self) -> String {
         format!(
-            "Games: {}, Wins: {}, Losses: {}, Draws: {}, Points: {:.1} ({:.2} %)",
+            "Games: {}, Wins: {}, Losses: {}, Draws: {}, Points: {:.1} ({} %)",
             self.games(),
             self.wins,
             self.losses,
             self.draws,
             self.points(),
-            100.0 * self.score()
+            figure(100.0 * self.score(), 2)
         )
     }
 }

@@ -126,14 +126,25 @@ fn ratings_html(summary: &Summary) -> String {
     out.push_str("</table>\n");
     let _ = write!(
         out,
-        "<p>First-player (South) advantage: {:.1} &plusmn; {:.1} Elo; South takes {:.1}% of decisive games between equal players. Draw rate between equal players: {:.1}%. South scored {}-{}-{} (W-D-L) over all games.</p>",
+        "<p>First-player (South) advantage: {:.1} &plusmn; {:.1} Elo; South takes {:.1}% of decisive games between equal players. Draw rate between equal players: {:.1}%. South scored {}-{}-{} (W-D-L) over all games. Prior: {}.{}</p>",
         table.first_player_advantage,
         table.first_player_advantage_error,
         100.0 * table.first_player_decisive_share,
         100.0 * table.draw_rate_equal,
         summary.south.wins,
         summary.south.draws,
-        summary.south.losses
+        summary.south.losses,
+        escape(
+            &super::ratings::RatingOptions {
+                prior_draws: table.prior_draws
+            }
+            .describe()
+        ),
+        if table.draw_held {
+            " The draw parameter was held at the share of draws (the games cannot determine it)."
+        } else {
+            ""
+        }
     );
     out
 }
