@@ -33,8 +33,10 @@ pub fn load(path: &Path) -> Result<(Vec<GameRecord>, usize)> {
     if is_pgn {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("{}: cannot read", path.display()))?;
+        // Some exporters start the file with a byte-order mark.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
         let games =
-            crate::pgn::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            crate::pgn::parse(text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         return stats::record::from_pgn(&games)
             .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()));
     }
@@ -80,6 +82,22 @@ fn names(files: &[PathBuf]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pgn_with_a_byte_order_mark_reads() {
+        let dir = std::env::temp_dir().join(format!("otau-rate-bom-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("bom.PGN");
+        std::fs::write(
+            &path,
+            "\u{feff}[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1-0\n",
+        )
+        .unwrap();
+        let (games, unfinished) = load(&path).unwrap();
+        assert_eq!((games.len(), unfinished), (1, 0));
+        assert_eq!(games[0].south, "a");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn prior_values_are_checked() {
