@@ -356,6 +356,10 @@ impl Summary {
             out.push_str(&m.text(None));
         }
         if let Some(s) = &self.sprt {
+            if let [a, b, _, ..] = self.players.as_slice() {
+                // Among several pairings, say which one the test is on.
+                out.push_str(&format!("SPRT on {a} vs {b}:\n"));
+            }
             out.push_str(&s.text());
         }
         if !self.matches.is_empty() {
@@ -543,6 +547,11 @@ mod tests {
         );
         assert_eq!(s.matches[0].first, "L1");
         assert_eq!(s.matches[0].second, "L2");
+        assert!(
+            s.text().contains("SPRT on L1 vs L2:\nLLR: "),
+            "{}",
+            s.text()
+        );
     }
 
     /// A perfect score makes the Elo infinite; JSON holds it as null and must still read back.
