@@ -22,7 +22,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::elo::{normal_cdf, Wdl, Z95};
+use super::elo::{figure, normal_cdf, Wdl, Z95};
 use super::record::GameRecord;
 use crate::games::{Outcome, Side};
 
@@ -168,34 +168,34 @@ impl RatingTable {
         for (rank, p) in self.players.iter().enumerate() {
             let cfs = p
                 .cfs_next
-                .map(|c| format!("{:.0}", 100.0 * c))
+                .map(|c| figure(100.0 * c, 0))
                 .unwrap_or_else(|| "---".into());
             out.push_str(&format!(
-                "{:>4} {:<width$} : {:>7.1} {:>6} {:>8.1} {:>6} {:>6.1} {:>6} {:>6} {:>6} {:>6.1} {:>7.1} {:>6}\n",
+                "{:>4} {:<width$} : {:>7} {:>6} {:>8.1} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>7} {:>6}\n",
                 rank + 1,
                 p.name,
-                p.rating,
-                if p.error.is_finite() { format!("{:.1}", p.error) } else { "-".into() },
+                figure(p.rating, 1),
+                figure(p.error, 1),
                 p.wdl.points(),
                 p.wdl.games(),
-                100.0 * p.wdl.score(),
+                figure(100.0 * p.wdl.score(), 1),
                 p.wdl.wins,
                 p.wdl.draws,
                 p.wdl.losses,
-                100.0 * p.wdl.draw_ratio(),
-                p.opponents,
+                figure(100.0 * p.wdl.draw_ratio(), 1),
+                figure(p.opponents, 1),
                 cfs
             ));
         }
         out.push_str(&format!(
-            "\nFirst-player (South) advantage = {:.1} +/- {:.1} (South takes {:.1} % of decisive games between equals)\n",
-            self.first_player_advantage,
-            self.first_player_advantage_error,
-            100.0 * self.first_player_decisive_share
+            "\nFirst-player (South) advantage = {} +/- {} (South takes {} % of decisive games between equals)\n",
+            figure(self.first_player_advantage, 1),
+            figure(self.first_player_advantage_error, 1),
+            figure(100.0 * self.first_player_decisive_share, 1)
         ));
         out.push_str(&format!(
-            "Draw rate (equal opponents) = {:.1} %\n",
-            100.0 * self.draw_rate_equal
+            "Draw rate (equal opponents) = {} %\n",
+            figure(100.0 * self.draw_rate_equal, 1)
         ));
         if self.draw_held {
             out.push_str(
@@ -292,7 +292,14 @@ pub fn fit_ratings(
     let f = |x: f64| 1.0 / (1.0 + 10f64.powf(-x / 400.0));
     let scale = 4.0 * f(d) * (1.0 - f(d));
     let cov = &fit.covariance;
-    let sd = |k: usize| cov[k][k].max(0.0).sqrt();
+    // NaN stays NaN (only draws: nothing measured); `max` alone would turn it into 0.
+    let sd = |k: usize| {
+        if cov[k][k].is_nan() {
+            f64::NAN
+        } else {
+            cov[k][k].max(0.0).sqrt()
+        }
+    };
 
     // Real-game records and opponents.
     let mut wdl = vec![Wdl::default(); n];
@@ -322,6 +329,8 @@ pub fn fit_ratings(
                 let var = cov[i][i] + cov[j][j] - 2.0 * cov[i][j];
                 if var > 0.0 {
                     normal_cdf((r[i] - r[j]) / var.sqrt())
+                } else if var.is_nan() {
+                    f64::NAN // No spread to measure (only draws): undefined.
                 } else {
                     0.5
                 }
@@ -972,9 +981,19 @@ mod tests {
     #[test]
     fn only_draws_gives_equal_ratings() {
         let all = games("A", "B", 0, 5, 0);
-        let t = fit_ratings(&all, &[], &NO_PRIOR).unwrap();
-        assert!(t.players.iter().all(|p| p.rating == 0.0));
-        assert!(t.text().contains("Draw rate"));
+        for options in [NO_PRIOR, RatingOptions::default()] {
+            let t = fit_ratings(&all, &[], &options).unwrap();
+            assert!(t.players.iter().all(|p| p.rating == 0.0));
+            let text = t.text();
+            assert!(
+                text.contains("Draw rate (equal opponents) = 100.0 %"),
+                "{text}"
+            );
+            // Degenerate figures by the convention: n/a, never NaN.
+            assert!(!text.contains("NaN"), "{text}");
+            assert!(text.contains("advantage = 0.0 +/- n/a"), "{text}");
+            assert!(t.players.iter().all(|p| p.error.is_nan()), "{text}");
+        }
     }
 
     #[test]

@@ -8,6 +8,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+use super::elo::figure;
 use super::pentanomial::PairTracker;
 use super::ratings::fit_ratings;
 use super::record::GameRecord;
@@ -107,30 +108,30 @@ fn ratings_html(summary: &Summary) -> String {
     for (rank, p) in table.players.iter().enumerate() {
         let _ = writeln!(
             out,
-            "<tr><td>{}</td><td class=\"name\">{}</td><td>{:.1}</td><td>{:.1}</td><td>{:.1}</td><td>{}</td><td>{:.1}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{:.1}</td><td>{}</td></tr>",
+            "<tr><td>{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             rank + 1,
             escape(&p.name),
-            p.rating,
-            p.error,
+            figure(p.rating, 1),
+            figure(p.error, 1),
             p.wdl.points(),
             p.wdl.games(),
-            100.0 * p.wdl.score(),
+            figure(100.0 * p.wdl.score(), 1),
             p.wdl.wins,
             p.wdl.draws,
             p.wdl.losses,
-            100.0 * p.wdl.draw_ratio(),
-            p.opponents,
-            p.cfs_next.map(|c| format!("{:.0}", 100.0 * c)).unwrap_or_else(|| "&mdash;".into())
+            figure(100.0 * p.wdl.draw_ratio(), 1),
+            figure(p.opponents, 1),
+            p.cfs_next.map(|c| figure(100.0 * c, 0)).unwrap_or_else(|| "&mdash;".into())
         );
     }
     out.push_str("</table>\n");
     let _ = write!(
         out,
-        "<p>First-player (South) advantage: {:.1} &plusmn; {:.1} Elo; South takes {:.1}% of decisive games between equal players. Draw rate between equal players: {:.1}%. South scored {}-{}-{} (W-D-L) over all games. Prior: {}.{}</p>",
-        table.first_player_advantage,
-        table.first_player_advantage_error,
-        100.0 * table.first_player_decisive_share,
-        100.0 * table.draw_rate_equal,
+        "<p>First-player (South) advantage: {} &plusmn; {} Elo; South takes {}% of decisive games between equal players. Draw rate between equal players: {}%. South scored {}-{}-{} (W-D-L) over all games. Prior: {}.{}</p>",
+        figure(table.first_player_advantage, 1),
+        figure(table.first_player_advantage_error, 1),
+        figure(100.0 * table.first_player_decisive_share, 1),
+        figure(100.0 * table.draw_rate_equal, 1),
         summary.south.wins,
         summary.south.draws,
         summary.south.losses,
