@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use otau::arena::records::{event_line, Event, GameResult, RecordsFile};
-use otau::arena::tournament::full_schedule;
 
 const ARENA: &str = env!("CARGO_BIN_EXE_otau-arena");
 
@@ -112,19 +111,28 @@ fn sprt_decision_is_recorded_at_the_crossing_and_resume_plays_nothing() {
         .filter(|l| !l.starts_with("{\"event\":\"summary\""))
         .flat_map(|l| format!("{l}\n").into_bytes())
         .collect();
-    let template = file.games.values().next().unwrap().clone();
-    let unplayed = full_schedule(&config)
-        .into_iter()
-        .filter(|spec| !file.games.contains_key(&spec.index))
-        .take(20);
-    for spec in unplayed {
+    // The schedule of two engines: pair p is games 2p and 2p+1, greedy South in one of them
+    // (checked on the games played, then followed for the next ones).
+    let greedy = &config.engines[0].name;
+    let south_in_even = file.games[&0].south == *greedy;
+    for (index, g) in &file.games {
+        assert_eq!(g.pair, index / 2);
+        assert_eq!(g.south == *greedy, (index % 2 == 0) == south_in_even);
+    }
+    let template = file.games[&0].clone();
+    let first_unplayed = (0..).find(|i| !file.games.contains_key(i)).unwrap();
+    for index in first_unplayed..first_unplayed + 20 {
         let mut g = template.clone();
-        g.index = spec.index;
-        g.pair = spec.pair;
-        g.round = spec.round;
-        g.south = config.engines[spec.south].name.clone();
-        g.north = config.engines[spec.north].name.clone();
-        g.result = if spec.south == 0 {
+        g.index = index;
+        g.pair = index / 2;
+        let greedy_south = (index % 2 == 0) == south_in_even;
+        let (south, north) = (&config.engines[0].name, &config.engines[1].name);
+        (g.south, g.north) = if greedy_south {
+            (south.clone(), north.clone())
+        } else {
+            (north.clone(), south.clone())
+        };
+        g.result = if greedy_south {
             GameResult::NorthWins
         } else {
             GameResult::SouthWins
