@@ -253,14 +253,15 @@ impl LineChart {
             );
         }
         for (value, text) in &self.rules {
-            // The label sits inside the plot, just above its line at the right end: the right
-            // margin holds the legend.
+            // The label sits inside the plot, just above its line at the left end: the right
+            // margin holds the legend, and a path that ends at a bound (the SPRT's) ends on the
+            // right.
             let py = y.map(*value);
             let _ = write!(
                 svg,
-                r##"<line x1="{LEFT}" x2="{:.1}" y1="{py:.1}" y2="{py:.1}" stroke="#444" stroke-dasharray="5 4"/><text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"##,
+                r##"<line x1="{LEFT}" x2="{:.1}" y1="{py:.1}" y2="{py:.1}" stroke="#444" stroke-dasharray="5 4"/><text x="{:.1}" y="{:.1}">{}</text>"##,
                 WIDTH - RIGHT,
-                WIDTH - RIGHT - 4.0,
+                LEFT + 4.0,
                 (py - 4.0).max(TOP + 10.0),
                 escape(text)
             );
@@ -346,8 +347,12 @@ mod tests {
                 .unwrap()
                 .parse()
                 .unwrap();
-            assert!(x <= WIDTH - RIGHT, "{label} at x={x}: {tag}");
-            assert!(tag.contains("text-anchor=\"end\""), "{tag}");
+            // Starts inside the plot's left edge, far from the legend in the right margin.
+            assert!(
+                x > LEFT && x < (LEFT + WIDTH - RIGHT) / 2.0,
+                "{label} at x={x}: {tag}"
+            );
+            assert!(!tag.contains("text-anchor"), "{tag}");
         }
     }
 
