@@ -16,6 +16,7 @@ use super::openings::OpeningConfig;
 use super::progress::ProgressMode;
 use super::schedule::{rounds_for_games, Shard, TournamentKind};
 use super::tournament::{self, RunOptions, RunReport};
+use crate::stats::RatingOptions;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -29,6 +30,7 @@ Examples:
   otau-arena --resume new-vs-old.jsonl          (continue an interrupted run)
   otau-arena ... --shard 3/8 --out part3.jsonl  (one of 8 slices of the same run)
   otau-arena merge part*.jsonl --out all.jsonl  (the slices' joint results)
+  otau-arena ratings games.pgn                  (rating table of any PGN, as BayesElo/Ordo)
   otau-arena --check ./mybot                    (UGI protocol compliance report)
 
 Engine keys: name=, cmd= (a program, or builtin:otau|random|greedy), args=\"...\", dir=,
@@ -62,15 +64,16 @@ struct Cli {
     #[arg(long, default_value = "toguz-kumalak")]
     game: String,
     /// Total games (rounded up to whole pairs of games).
-    #[arg(long, conflicts_with = "rounds")]
+    #[arg(long, conflicts_with = "rounds",
+          value_parser = clap::value_parser!(u64).range(1..=super::schedule::MAX_GAMES))]
     games: Option<u64>,
     /// Rounds: each pairing plays one opening twice per round, colours swapped.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     rounds: Option<u32>,
     #[arg(long, value_enum, default_value_t = TournamentKind::Roundrobin)]
     tournament: TournamentKind,
-    /// Games played at once.
-    #[arg(long, default_value_t = 1)]
+    /// Games played at once (1..=1024).
+    #[arg(long, default_value_t = 1, value_parser = concurrency_range())]
     concurrency: usize,
     /// Seed of the openings (random when not given; always recorded).
     #[arg(long)]
@@ -79,7 +82,7 @@ struct Cli {
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     openings: Vec<String>,
     /// Stop games after this many plies and score them by stones held (store + own row).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     max_plies: Option<u32>,
     /// Play on when a store already holds more than half the stones (on by default: stop).
     #[arg(long)]
@@ -108,13 +111,15 @@ struct Cli {
     #[arg(long)]
     no_recover: bool,
     /// Start failures in a row after which an engine's games are forfeited.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
     max_start_failures: u32,
     /// Games lost by a crash in a row after which an engine's games are forfeited.
-    #[arg(long, default_value_t = super::config::DEFAULT_MAX_CRASHES)]
+    #[arg(long, default_value_t = super::config::DEFAULT_MAX_CRASHES,
+          value_parser = clap::value_parser!(u32).range(1..))]
     max_crashes: u32,
     /// MiB of stderr logged per engine in the whole run (all its processes); the rest is dropped.
-    #[arg(long, value_name = "MIB", default_value_t = super::process::MAX_LOG_BYTES >> 20)]
+    #[arg(long, value_name = "MIB", default_value_t = super::process::MAX_LOG_BYTES >> 20,
+          value_parser = clap::value_parser!(u64).range(0..=MAX_LOG_LIMIT_MIB))]
     log_limit: u64,
     /// Seconds to wait for ugiok and readyok.
     #[arg(long, default_value = "10")]
@@ -132,6 +137,10 @@ struct Cli {
     /// elo0=A elo1=B [alpha=0.05] [beta=0.05] [model=normalized|logistic].
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     sprt: Vec<String>,
+    /// Rating tables' prior: virtual draws per player (2, BayesElo's default; 0: plain maximum
+    /// likelihood, as Ordo).
+    #[arg(long, value_name = "DRAWS", default_value = "2", value_parser = super::rate::parse_prior)]
+    rating_prior: RatingOptions,
     /// Only the final table.
     #[arg(long, short)]
     quiet: bool,
@@ -157,6 +166,22 @@ enum Command {
         pgn: Option<PathBuf>,
         #[arg(long, default_value = "otau-arena")]
         event: String,
+        /// A fixed-sample verdict of this test on the merged counts of the first two engines
+        /// (for shards played without --sprt): elo0=A elo1=B [alpha=] [beta=] [model=].
+        #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+        sprt: Vec<String>,
+        /// Rating table's prior: virtual draws per player (0: plain maximum likelihood).
+        #[arg(long, value_name = "DRAWS", default_value = "2", value_parser = super::rate::parse_prior)]
+        rating_prior: RatingOptions,
+    },
+    /// The joint rating table (with the first-player advantage and draw rate) of any games:
+    /// arena records (.jsonl) or PGN from any runner (.pgn; White is the first player).
+    Ratings {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Virtual draws per player (2, BayesElo's default; 0: plain maximum likelihood, as Ordo).
+        #[arg(long, value_name = "DRAWS", default_value = "2", value_parser = super::rate::parse_prior)]
+        rating_prior: RatingOptions,
     },
     /// Check an SPRT by hand from its counts (the numbers of a run, or another tool's).
     Sprt(crate::stats::SprtCalcArgs),
@@ -167,6 +192,9 @@ enum Command {
         /// The page to write.
         #[arg(long, default_value = "report.html")]
         out: PathBuf,
+        /// Rating table's prior: virtual draws per player (0: plain maximum likelihood).
+        #[arg(long, value_name = "DRAWS", default_value = "2", value_parser = super::rate::parse_prior)]
+        rating_prior: RatingOptions,
     },
     /// A misbehaving engine for the arena's own tests.
     #[command(hide = true)]
@@ -193,12 +221,27 @@ fn one_malloc_arena() {
     }
 }
 
+/// The most games played at once: each is a thread keeping up to four engines.
+pub const MAX_CONCURRENCY: u64 = 1024;
+
+fn concurrency_range() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(1..=MAX_CONCURRENCY)
+}
+
+/// The largest `--log-limit`, in MiB (1 TiB: beyond it the limit is no limit).
+const MAX_LOG_LIMIT_MIB: u64 = 1 << 20;
+
 /// The `otau-arena` program.
 pub fn main() -> ExitCode {
     one_malloc_arena();
     let cli = match parse_cli(std::env::args_os()) {
         Ok(cli) => cli,
-        Err(e) => e.exit(),
+        // Bad arguments exit with 1, as every other error (clap's own default would be 2, the
+        // status of a run stopped early); --help and --version with 0.
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(u8::from(e.use_stderr()));
+        }
     };
     match run(cli) {
         Ok(code) => code,
@@ -221,20 +264,33 @@ fn run(cli: Cli) -> Result<ExitCode> {
             out,
             pgn,
             event,
-        }) => return merge_command(&files, out, pgn, &event),
+            sprt,
+            rating_prior,
+        }) => return merge_command(&files, out, pgn, &event, &sprt, rating_prior),
+        Some(Command::Ratings {
+            files,
+            rating_prior,
+        }) => {
+            print!("{}", super::rate::ratings_text(&files, &rating_prior)?);
+            return Ok(ExitCode::SUCCESS);
+        }
         Some(Command::Sprt(args)) => {
             let text = args.run().map_err(anyhow::Error::msg)?;
             interrupt::out(format_args!("{text}"));
             return Ok(ExitCode::SUCCESS);
         }
-        Some(Command::Report { files, out }) => return report_command(&files, &out),
+        Some(Command::Report {
+            files,
+            out,
+            rating_prior,
+        }) => return report_command(&files, &out, rating_prior),
         None => {}
     }
     if let Some(cmd) = &cli.check {
         return check(&cli.game, &cli.check_timeout, cmd);
     }
     let opts = RunOptions {
-        concurrency: cli.concurrency.max(1),
+        concurrency: cli.concurrency,
         shard: cli.shard,
         out: cli.out.clone(),
         pgn: cli.pgn.clone(),
@@ -244,7 +300,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         log_dir: cli.log_dir.clone(),
         event: cli.event.clone(),
         quit_grace: Duration::from_millis(300),
-        log_limit: cli.log_limit.saturating_mul(1 << 20),
+        log_limit: cli.log_limit << 20,
+        rating: cli.rating_prior,
     };
     let report = if let Some(path) = &cli.resume {
         tournament::resume(path, &opts)?
@@ -301,10 +358,9 @@ fn build_config(cli: &Cli) -> Result<RunConfig> {
         (None, Some(g)) => rounds_for_games(cli.tournament, engines.len(), g),
         (None, None) => 1,
     };
-    let startup = super::clock::parse_seconds(&cli.startup_timeout)
-        .filter(|&ms| ms > 0)
-        .context("--startup-timeout: a number of seconds")?;
-    Ok(RunConfig {
+    let startup = super::clock::seconds_in(&cli.startup_timeout, 1)
+        .map_err(|why| anyhow::anyhow!("--startup-timeout {}: {why}", cli.startup_timeout))?;
+    let config = RunConfig {
         game,
         engines,
         tournament: cli.tournament,
@@ -315,8 +371,8 @@ fn build_config(cli: &Cli) -> Result<RunConfig> {
         max_plies: cli.max_plies,
         adjudicate_decided: !cli.no_decided_score,
         startup_timeout_ms: startup,
-        max_start_failures: cli.max_start_failures.max(1),
-        max_crashes: cli.max_crashes.max(1),
+        max_start_failures: cli.max_start_failures,
+        max_crashes: cli.max_crashes,
         sprt: if cli.sprt.is_empty() {
             None
         } else {
@@ -325,7 +381,9 @@ fn build_config(cli: &Cli) -> Result<RunConfig> {
                     .map_err(|e| anyhow::anyhow!("--sprt: {e}"))?,
             )
         },
-    })
+    };
+    config.check_values().map_err(anyhow::Error::msg)?;
+    Ok(config)
 }
 
 fn random_seed() -> u64 {
@@ -412,8 +470,16 @@ fn merge_command(
     out: Option<PathBuf>,
     pgn: Option<PathBuf>,
     event: &str,
+    sprt: &[String],
+    rating: RatingOptions,
 ) -> Result<ExitCode> {
-    let merged = merge::merge(files)?;
+    let mut merged = merge::merge(files)?;
+    merged.standings.set_rating(rating);
+    if !sprt.is_empty() {
+        let config =
+            crate::stats::SprtConfig::parse(sprt).map_err(|e| anyhow::anyhow!("--sprt: {e}"))?;
+        merged.standings.set_fixed_sample_sprt(Some(config));
+    }
     if let Some(path) = &out {
         merge::write(&merged, path)?;
     }
@@ -435,8 +501,13 @@ fn merge_command(
     Ok(ExitCode::SUCCESS)
 }
 
-fn report_command(files: &[PathBuf], out: &std::path::Path) -> Result<ExitCode> {
-    let merged = merge::merge(files)?;
+fn report_command(
+    files: &[PathBuf],
+    out: &std::path::Path,
+    rating: RatingOptions,
+) -> Result<ExitCode> {
+    let mut merged = merge::merge(files)?;
+    merged.standings.set_rating(rating);
     let title = files
         .iter()
         .map(|f| f.display().to_string())
@@ -447,7 +518,7 @@ fn report_command(files: &[PathBuf], out: &std::path::Path) -> Result<ExitCode> 
         summary: merged.standings.options(),
     };
     // Written like every other results file: a reader never finds half a page.
-    let page = crate::stats::render_html(&merged.standings.records(), &options);
+    let page = crate::stats::render_html(&merged.standings.records_as_finished(), &options);
     super::records::write_atomically(out, page.as_bytes(), false)?;
     interrupt::err(format_args!(
         "otau-arena: report of {} games written to {}\n",
@@ -462,9 +533,8 @@ fn check(game: &str, timeout: &str, cmd: &[String]) -> Result<ExitCode> {
     let Some((program, args)) = cmd.split_first() else {
         bail!("--check needs the engine's program");
     };
-    let timeout_ms = super::clock::parse_seconds(timeout)
-        .filter(|&ms| ms > 0)
-        .context("--check-timeout: a number of seconds")?;
+    let timeout_ms = super::clock::seconds_in(timeout, 1)
+        .map_err(|why| anyhow::anyhow!("--check-timeout {timeout}: {why}"))?;
     let config = crate::ugi::compliance::Config {
         game: game.parse().map_err(anyhow::Error::msg)?,
         reply_timeout: Duration::from_millis(timeout_ms),

@@ -6,7 +6,7 @@
 //! is disqualified and its remaining games are forfeited instead of looping, and so is one that
 //! crashes in `max_crashes` games in a row (a crash loop).
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -31,7 +31,7 @@ use super::records::{
 };
 use super::referee::{self, Adjudication, Waits};
 use super::results::Standings;
-use super::schedule::{schedule, GameSpec, Shard};
+use super::schedule::{GameSpec, Schedule, Shard};
 use crate::games::{Game, Side, Variant};
 
 /// How to run (not part of the run's identity: may differ when resuming).
@@ -55,6 +55,8 @@ pub struct RunOptions {
     pub quit_grace: Duration,
     /// `--log-limit`: stderr bytes logged per engine in this run (all its processes).
     pub log_limit: u64,
+    /// The rating table's prior (`--rating-prior`).
+    pub rating: crate::stats::RatingOptions,
 }
 
 impl Default for RunOptions {
@@ -71,6 +73,7 @@ impl Default for RunOptions {
             event: "otau-arena".into(),
             quit_grace: Duration::from_millis(300),
             log_limit: MAX_LOG_BYTES,
+            rating: crate::stats::RatingOptions::default(),
         }
     }
 }
@@ -132,7 +135,8 @@ fn own_cpu() -> Duration {
 /// Starts a new run.
 pub fn run(config: RunConfig, opts: &RunOptions) -> Result<RunReport> {
     check_config(&config)?;
-    let scheduled = full_schedule(&config).len() as u64;
+    check_sprt_shard(&config, opts.shard)?;
+    let scheduled = full_schedule(&config).len();
     let header = RunHeader {
         format: FORMAT,
         arena: env!("CARGO_PKG_VERSION").to_string(),
@@ -149,7 +153,8 @@ pub fn run(config: RunConfig, opts: &RunOptions) -> Result<RunReport> {
         None => None,
     };
     let pgn = open_pgn(opts.pgn.as_deref(), &BTreeMap::new(), &opts.event)?;
-    let standings = new_standings(&header.config);
+    let mut standings = new_standings(&header.config);
+    standings.set_rating(opts.rating);
     execute(header, standings, writer, pgn, opts)
 }
 
@@ -158,13 +163,16 @@ pub fn run(config: RunConfig, opts: &RunOptions) -> Result<RunReport> {
 pub fn resume(path: &Path, opts: &RunOptions) -> Result<RunReport> {
     let file = RecordsFile::read(path)?;
     check_config(&file.header.config)?;
+    check_sprt_shard(&file.header.config, file.header.shard)?;
     let writer = RecordWriter::append(path, file.valid_len)?;
     let pgn = open_pgn(opts.pgn.as_deref(), &file.games, &opts.event)?;
     let mut opts = opts.clone();
     opts.shard = file.header.shard;
     let mut done = new_standings(&file.header.config);
-    for g in file.games.values() {
-        done.add(g);
+    done.set_rating(opts.rating);
+    // In the order the games finished: the SPRT finds the decision where the run found it.
+    for index in &file.order {
+        done.add(&file.games[index]);
     }
     execute(file.header, done, Some(writer), pgn, &opts)
 }
@@ -174,7 +182,24 @@ pub fn new_standings(config: &RunConfig) -> Standings {
     Standings::new(config.engine_names(), config.sprt)
 }
 
+/// `--sprt` with `--shard` is refused: a sequential test's error rates hold only if it sees
+/// every game as it finishes and stops at the first crossing; a shard sees a part of the games
+/// and would stop on its own part, and a merge of such shards is no sequential test at all.
+pub fn check_sprt_shard(config: &RunConfig, shard: Option<Shard>) -> Result<()> {
+    if let (Some(_), Some(shard)) = (config.sprt, shard) {
+        bail!(
+            "--sprt cannot be combined with --shard {shard}: a sequential test must see every \
+             game as it finishes to stop at the right one, and each shard would stop on its own \
+             part of the results. Run the SPRT unsharded (use --concurrency for speed), or play \
+             fixed-size shards without --sprt (--games N --shard k/n) and get a fixed-sample \
+             verdict on the merged counts with: otau-arena merge PART.jsonl... --sprt elo0=A elo1=B"
+        );
+    }
+    Ok(())
+}
+
 fn check_config(config: &RunConfig) -> Result<()> {
+    config.check_values().map_err(anyhow::Error::msg)?;
     let variant: Variant = config.game.parse().map_err(anyhow::Error::msg)?;
     if crate::games::AnyGame::start(variant)
         .legal_moves()
@@ -202,9 +227,9 @@ fn check_config(config: &RunConfig) -> Result<()> {
     Ok(())
 }
 
-/// The schedule of the whole run (all shards).
-pub fn full_schedule(config: &RunConfig) -> Vec<GameSpec> {
-    schedule(
+/// The schedule of the whole run (all shards), computed game by game (never listed).
+pub fn full_schedule(config: &RunConfig) -> Schedule {
+    Schedule::new(
         config.tournament,
         config.engines.len(),
         config.rounds,
@@ -252,13 +277,40 @@ struct Shared<'a> {
     config: &'a RunConfig,
     variant: Variant,
     opts: &'a RunOptions,
-    queue: Mutex<VecDeque<GameSpec>>,
-    book: Mutex<OpeningBook>,
+    /// The games still to play, each with its opening.
+    feed: Mutex<Feed>,
     health: Mutex<Health>,
     /// Each engine's stderr log budget for the run.
     logs: Vec<std::sync::Arc<LogBudget>>,
     /// Set to stop handing out games (a fault under --no-recover).
     stop: AtomicBool,
+}
+
+/// Hands out the slice's unplayed games in game order, each with its opening: one lock for both,
+/// so the openings are made in pair order and the book never has to go back. Holds the games
+/// already recorded (their numbers) and the openings' state, nothing per game still to play.
+struct Feed {
+    games: Box<dyn Iterator<Item = GameSpec> + Send>,
+    /// Numbers of the games recorded before this session, ascending; `done[skip..]` is still ahead.
+    done: Vec<u64>,
+    skip: usize,
+    book: OpeningBook,
+}
+
+impl Feed {
+    fn next(&mut self) -> Option<(GameSpec, Opening, Option<String>)> {
+        let spec = loop {
+            let spec = self.games.next()?;
+            while self.done.get(self.skip).is_some_and(|&d| d < spec.index) {
+                self.skip += 1;
+            }
+            if self.done.get(self.skip) != Some(&spec.index) {
+                break spec;
+            }
+        };
+        let opening = self.book.get(spec.pair);
+        Some((spec, opening, self.book.take_note()))
+    }
 }
 
 fn execute(
@@ -279,24 +331,22 @@ fn execute(
         .then(Guardian::start);
     let config = &header.config;
     let variant: Variant = config.game.parse().map_err(anyhow::Error::msg)?;
-    let slice: Vec<GameSpec> = full_schedule(config)
-        .into_iter()
-        .filter(|g| opts.shard.is_none_or(|s| s.contains(g.pair)))
-        .collect();
-    let slice_len = slice.len() as u64;
-    let todo: VecDeque<GameSpec> = slice
-        .into_iter()
-        .filter(|g| !standings.contains(g.index))
-        .collect();
+    let schedule = full_schedule(config);
+    let slice_len = schedule.slice_len(opts.shard);
     let book =
         OpeningBook::new(&config.openings, variant, config.seed).map_err(anyhow::Error::msg)?;
+    let feed = Feed {
+        games: Box::new(schedule.games(opts.shard)),
+        done: standings.indices().collect(),
+        skip: 0,
+        book,
+    };
     let engines = config.engines.len();
     let shared = Shared {
         config,
         variant,
         opts,
-        queue: Mutex::new(todo),
-        book: Mutex::new(book),
+        feed: Mutex::new(feed),
         health: Mutex::new(Health {
             failures_in_a_row: vec![0; engines],
             crashes_in_a_row: vec![0; engines],
@@ -412,13 +462,16 @@ fn record_game(
     Ok(())
 }
 
-/// The SPRT's decision once it is final (H0 or H1 accepted).
+/// The SPRT's decision once it is final (H0 or H1 accepted), as it stood at the game that
+/// crossed the bound.
 fn sprt_decision(standings: &Standings) -> Option<String> {
-    let status = standings.sprt_status()?;
-    status
-        .decision
-        .is_final()
-        .then(|| format!("{} ({})", status.decision.describe(), status.line()))
+    let stop = standings.sprt_stop()?;
+    Some(format!(
+        "{} ({}) after {} games",
+        stop.status.decision.describe(),
+        stop.status.line(),
+        stop.games
+    ))
 }
 
 /// The summary event: the statistics of every game recorded (`crate::stats::Summary`), and the
@@ -441,19 +494,14 @@ fn worker(shared: &Shared<'_>, tx: Sender<Msg>) {
         if interrupt::requested() || shared.stop.load(Ordering::SeqCst) {
             break;
         }
-        let Some(spec) = shared
-            .queue
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .pop_front()
+        let Some((spec, opening, note)) =
+            shared.feed.lock().unwrap_or_else(|e| e.into_inner()).next()
         else {
             break;
         };
-        let opening = shared
-            .book
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(spec.pair);
+        if let Some(note) = note {
+            let _ = tx.send(Msg::Note(note));
+        }
         clock += 1;
         last_used[spec.south] = clock;
         last_used[spec.north] = clock;
@@ -463,14 +511,6 @@ fn worker(shared: &Shared<'_>, tx: Sender<Msg>) {
             [spec.south, spec.north],
             shared.opts.quit_grace,
         );
-        if let Some(note) = shared
-            .book
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take_note()
-        {
-            let _ = tx.send(Msg::Note(note));
-        }
         match play_scheduled(shared, &spec, &opening, &mut sessions, &tx) {
             // A game that ended as Ctrl-C came may have ended *because* of it (its engines were
             // killed): it is dropped, and a resumed run plays it again.
