@@ -100,7 +100,8 @@ enum Command {
         /// Stones on the board (default: what builds in about a minute).
         #[arg(long)]
         max_stones: Option<usize>,
-        /// Directory to write to (default: $OTAU_CACHE, $XDG_CACHE_HOME/otau or ~/.cache/otau).
+        /// Directory to write to (default: $OTAU_CACHE_DIR, else $XDG_CACHE_HOME/otau, else
+        /// ~/.cache/otau).
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
     },
