@@ -463,6 +463,8 @@ fn check(game: &str, timeout: &str, cmd: &[String]) -> Result<ExitCode> {
         reply_timeout: Duration::from_millis(timeout_ms),
         ..Default::default()
     };
+    // As in a run: a kill -9 of the arena during the check leaves nothing the engine started.
+    let _guardian = super::process::Guardian::start();
     let report = crate::ugi::compliance::check(program, args, &config);
     println!("{report}");
     Ok(if report.passed() {

@@ -317,6 +317,8 @@ fn check(game: Variant, timeout: f64, engine: &[String]) -> Result<()> {
             .context("--timeout must be a non-negative number of seconds")?,
         ..Default::default()
     };
+    // As in an arena run: a kill -9 of the check leaves nothing the engine started.
+    let _guardian = otau::arena::process::Guardian::start();
     let report = otau::ugi::compliance::check(&engine[0], &engine[1..], &config);
     println!("{report}");
     anyhow::ensure!(report.passed(), "the engine is not UGI compliant");
