@@ -167,7 +167,7 @@ enum Command {
     FakeEngine {
         #[arg(value_enum)]
         mode: FakeMode,
-        /// Ignored: lets a test tag its processes.
+        /// Lets a test tag its processes (and names the `*-restart` modes' marker file).
         tag: Option<String>,
     },
 }

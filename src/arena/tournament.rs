@@ -127,7 +127,7 @@ fn own_cpu() -> Duration {
 
 /// Starts a new run.
 pub fn run(config: RunConfig, opts: &RunOptions) -> Result<RunReport> {
-    check_config(&config)?;
+    check_config(&config, opts)?;
     let scheduled = full_schedule(&config).len() as u64;
     let header = RunHeader {
         format: FORMAT,
@@ -153,7 +153,7 @@ pub fn run(config: RunConfig, opts: &RunOptions) -> Result<RunReport> {
 /// plays only the games not yet recorded, appending to the same file.
 pub fn resume(path: &Path, opts: &RunOptions) -> Result<RunReport> {
     let file = RecordsFile::read(path)?;
-    check_config(&file.header.config)?;
+    check_config(&file.header.config, opts)?;
     let writer = RecordWriter::append(path, file.valid_len)?;
     let pgn = open_pgn(opts.pgn.as_deref(), &file.games, &opts.event)?;
     let mut opts = opts.clone();
@@ -170,7 +170,8 @@ pub fn new_standings(config: &RunConfig) -> Standings {
     Standings::new(config.engine_names(), config.sprt)
 }
 
-fn check_config(config: &RunConfig) -> Result<()> {
+/// The configuration can be played, and every engine starts (before any file is written).
+fn check_config(config: &RunConfig, opts: &RunOptions) -> Result<()> {
     let variant: Variant = config.game.parse().map_err(anyhow::Error::msg)?;
     if crate::games::AnyGame::start(variant)
         .legal_moves()
@@ -195,7 +196,7 @@ fn check_config(config: &RunConfig) -> Result<()> {
             w[0]
         );
     }
-    Ok(())
+    super::preflight::check_engines(config, &opts.log_dir).map_err(anyhow::Error::msg)
 }
 
 /// The schedule of the whole run (all shards).
@@ -723,7 +724,7 @@ fn start_engine(shared: &Shared<'_>, e: usize, tx: &Sender<Msg>) -> Result<Engin
 }
 
 /// An engine name as a file name: letters, digits, `-`, `_`, `.`; anything else becomes `_`.
-fn file_safe(name: &str) -> String {
+pub(super) fn file_safe(name: &str) -> String {
     let s: String = name
         .chars()
         .map(|c| {
