@@ -162,6 +162,9 @@ pub struct Info {
 pub struct Report {
     pub best: Option<Move>,
     pub info: Info,
+    /// Things the search could not do as asked and worked around (a helper thread that could not
+    /// be started), for the front end to pass on (`info string warning ...`).
+    pub warnings: Vec<String>,
 }
 
 /// Owns the engine state that persists between searches: options and the transposition table.
@@ -291,6 +294,7 @@ impl Searcher {
                             hashfull: 0,
                             pv: best.into_iter().collect(),
                         },
+                        warnings: Vec::new(),
                     }
                 }
             }
@@ -330,6 +334,7 @@ impl Searcher {
                 hashfull: 0,
                 pv,
             },
+            warnings: Vec::new(),
         }
     }
 
@@ -346,6 +351,7 @@ impl Searcher {
                 hashfull: self.table.hashfull(),
                 pv: Vec::new(),
             },
+            warnings: Vec::new(),
         }
     }
 
@@ -407,22 +413,31 @@ impl Searcher {
         };
         let soft = budget.soft;
         let timed = budget.hard.is_some();
+        let mut warnings = Vec::new();
         let done = std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..threads)
-                .map(|id| {
-                    let shared = &shared;
-                    std::thread::Builder::new()
-                        .stack_size(HELPER_STACK)
-                        .spawn_scoped(scope, move || {
-                            Worker::new(shared, id, root, history).iterate(
-                                root,
-                                MAX_DEPTH,
-                                |_, _| true,
-                            )
-                        })
-                        .expect("spawning a search thread")
-                })
-                .collect();
+            // A helper that cannot be started (threads or address space exhausted: `Threads=256`
+            // under `ulimit -v`) is done without: the search goes on with the threads it has.
+            // Panicking here instead would leave the started helpers searching forever, since
+            // only the main thread ends them, and `go depth 5` would never answer.
+            let mut helpers = Vec::with_capacity(threads - 1);
+            for id in 1..threads {
+                let shared = &shared;
+                let spawned = std::thread::Builder::new()
+                    .stack_size(HELPER_STACK)
+                    .spawn_scoped(scope, move || {
+                        Worker::new(shared, id, root, history).iterate(root, MAX_DEPTH, |_, _| true)
+                    });
+                match spawned {
+                    Ok(h) => helpers.push(h),
+                    Err(e) => {
+                        warnings.push(format!(
+                            "could not start search thread {} of {threads} ({e}); searching with {id}",
+                            id + 1
+                        ));
+                        break;
+                    }
+                }
+            }
             let mut main = Worker::new(&shared, 0, root, history);
             let done = main.iterate(root, max_depth, |done, _| {
                 on_info(&info_of(done, shared.total_nodes()));
@@ -455,6 +470,10 @@ impl Searcher {
         if info.pv.is_empty() {
             info.pv = best.into_iter().collect();
         }
-        Report { best, info }
+        Report {
+            best,
+            info,
+            warnings,
+        }
     }
 }

@@ -24,8 +24,14 @@ pub struct Engine {
 
 impl Engine {
     pub fn start(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_otau"))
-            .args(args)
+        let mut command = Command::new(env!("CARGO_BIN_EXE_otau"));
+        command.args(args);
+        Engine::start_command(command)
+    }
+
+    /// Starts otau from a prepared command (extra environment, resource limits).
+    pub fn start_command(mut command: Command) -> Engine {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
