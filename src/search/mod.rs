@@ -273,10 +273,22 @@ impl Searcher {
         }
         let report = {
             match self.options.player {
-                Player::Search => match self.features.tables.then(|| pos.solved()).flatten() {
-                    Some(solved) => Self::solved_report(&solved, started),
-                    None => self.search_game(pos, history, limits, stop, on_info, started),
-                },
+                Player::Search => {
+                    let tables = self.features.tables && tables_for_search(pos, limits, stop);
+                    let mut report = match tables.then(|| pos.solved()).flatten() {
+                        Some(solved) => Self::solved_report(&solved, started),
+                        None => {
+                            self.search_game(pos, history, limits, stop, on_info, started, tables)
+                        }
+                    };
+                    if self.features.tables && !tables {
+                        report.warnings.push(format!(
+                            "the tables of {} are still being read; this search went without them",
+                            pos.variant()
+                        ));
+                    }
+                    report
+                }
                 Player::Random | Player::Greedy => {
                     let best = if self.options.player == Player::Random {
                         baseline::random(pos, history, self.options.seed)
@@ -355,6 +367,8 @@ impl Searcher {
         }
     }
 
+    /// The search proper; `tables`: whether it uses the game's tables (ready, and wanted).
+    #[allow(clippy::too_many_arguments)]
     fn search_game<G: Evaluate>(
         &mut self,
         root: &G,
@@ -363,13 +377,9 @@ impl Searcher {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info),
         started: Instant,
+        tables: bool,
     ) -> Report {
         let legal = root.legal_moves();
-        if self.features.tables {
-            // Reads the tables if nothing has yet (the UGI loop starts this at `isready`;
-            // self-play and built-in players come here first); afterwards a lookup.
-            root.prepare_tables();
-        }
         let strength = Strength::of_level(self.options.level);
         let budget = Budget::new(limits, self.options.move_overhead, legal.len() == 1);
         let max_nodes = match (limits.nodes, strength.max_nodes) {
@@ -397,7 +407,12 @@ impl Searcher {
             deadline: budget.hard.map(|d| started + d),
             max_nodes,
             node_counts: &node_counts,
-            features: self.features,
+            // One answer for the whole search: tables that finish loading halfway through are
+            // left for the next one (the search treats a root inside the tables differently).
+            features: Features {
+                tables,
+                ..self.features
+            },
             weights: self.weights.clone(),
             noise: strength.noise,
             seed: self.options.seed,
@@ -476,4 +491,61 @@ impl Searcher {
             warnings,
         }
     }
+}
+
+/// Whether a search of `pos` under `limits` uses the game's tables (Modiar's solution, the Toguz
+/// endgame tables), which may still be loading: reading them takes up to seconds, a first build
+/// of Modiar's about 10 s.
+///
+/// - Ready: yes.
+/// - A search on a clock (`movetime`, `p1time`...) never waits: it goes without them, and their
+///   loading is started on a thread of its own for the moves to come. No move is late because of
+///   a table.
+/// - Any other search (depth, nodes, infinite: no time limit to exceed) waits for them, so that
+///   such a search gives the same move on every run, cold cache or warm; `stop` ends the wait
+///   at once (and the search goes without them).
+fn tables_for_search<G: Evaluate>(pos: &G, limits: &Limits, stop: &AtomicBool) -> bool {
+    if pos.tables_ready() {
+        return true;
+    }
+    let loading = prepare_tables_in_background(pos);
+    if limits.movetime.is_some() || limits.clock.is_some() {
+        return false;
+    }
+    if !loading {
+        // No thread to read them on: read them here (there is no clock to run out).
+        pos.prepare_tables();
+        return true;
+    }
+    while !pos.tables_ready() {
+        if stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    true
+}
+
+/// Starts reading `pos`'s game's tables on a thread of its own, once per game in this process
+/// (later calls only report). Returns false when no such thread could be started.
+pub fn prepare_tables_in_background<G: Evaluate>(pos: &G) -> bool {
+    use std::sync::Mutex;
+    /// Games whose tables a thread is reading or has read.
+    static STARTED: Mutex<Vec<crate::games::Variant>> = Mutex::new(Vec::new());
+    if pos.tables_ready() {
+        return true;
+    }
+    let variant = pos.variant();
+    let mut started = STARTED.lock().unwrap_or_else(|e| e.into_inner());
+    if started.contains(&variant) {
+        return true;
+    }
+    // The tables are the game's (its board size), whatever the position.
+    let spawned = std::thread::Builder::new()
+        .name("otau-tables".into())
+        .spawn(move || AnyGame::start(variant).prepare_tables());
+    if spawned.is_ok() {
+        started.push(variant);
+    }
+    spawned.is_ok()
 }
