@@ -505,47 +505,65 @@ impl Searcher {
 ///   such a search gives the same move on every run, cold cache or warm; `stop` ends the wait
 ///   at once (and the search goes without them).
 fn tables_for_search<G: Evaluate>(pos: &G, limits: &Limits, stop: &AtomicBool) -> bool {
-    if pos.tables_ready() {
-        return true;
-    }
-    let loading = prepare_tables_in_background(pos);
-    if limits.movetime.is_some() || limits.clock.is_some() {
-        return false;
-    }
-    if !loading {
-        // No thread to read them on: read them here (there is no clock to run out).
-        pos.prepare_tables();
-        return true;
-    }
-    while !pos.tables_ready() {
-        if stop.load(Ordering::Relaxed) {
-            return false;
+    let timed = limits.movetime.is_some() || limits.clock.is_some();
+    loop {
+        match prepare_tables_in_background(pos) {
+            Tables::Ready => return true,
+            Tables::Loading if timed || stop.load(Ordering::Relaxed) => return false,
+            Tables::Loading => std::thread::sleep(Duration::from_millis(1)),
+            Tables::NoThread if timed => return false,
+            Tables::NoThread => {
+                // No thread to read them on: read them here (there is no clock to run out).
+                pos.prepare_tables();
+                return true;
+            }
+            // The reading thread ended without them (it panicked): not waited for again.
+            Tables::Failed => return false,
         }
-        std::thread::sleep(Duration::from_millis(1));
     }
-    true
+}
+
+/// Where a game's tables are, for [`prepare_tables_in_background`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Tables {
+    /// Read (or known to be missing), or the game has none: use them now.
+    Ready,
+    /// A thread is reading or building them.
+    Loading,
+    /// No thread could be started to read them.
+    NoThread,
+    /// The thread that read them ended without them.
+    Failed,
 }
 
 /// Starts reading `pos`'s game's tables on a thread of its own, once per game in this process
-/// (later calls only report). Returns false when no such thread could be started.
-pub fn prepare_tables_in_background<G: Evaluate>(pos: &G) -> bool {
+/// (later calls only report), and says where they are.
+pub fn prepare_tables_in_background<G: Evaluate>(pos: &G) -> Tables {
     use std::sync::Mutex;
-    /// Games whose tables a thread is reading or has read.
-    static STARTED: Mutex<Vec<crate::games::Variant>> = Mutex::new(Vec::new());
+    use std::thread::JoinHandle;
+    /// Games whose tables a thread is reading or has read, with that thread.
+    static STARTED: Mutex<Vec<(crate::games::Variant, JoinHandle<()>)>> = Mutex::new(Vec::new());
     if pos.tables_ready() {
-        return true;
+        return Tables::Ready;
     }
     let variant = pos.variant();
     let mut started = STARTED.lock().unwrap_or_else(|e| e.into_inner());
-    if started.contains(&variant) {
-        return true;
+    if let Some((_, thread)) = started.iter().find(|(v, _)| *v == variant) {
+        return match (thread.is_finished(), pos.tables_ready()) {
+            (_, true) => Tables::Ready,
+            (false, false) => Tables::Loading,
+            (true, false) => Tables::Failed,
+        };
     }
     // The tables are the game's (its board size), whatever the position.
     let spawned = std::thread::Builder::new()
         .name("otau-tables".into())
         .spawn(move || AnyGame::start(variant).prepare_tables());
-    if spawned.is_ok() {
-        started.push(variant);
+    match spawned {
+        Ok(thread) => {
+            started.push((variant, thread));
+            Tables::Loading
+        }
+        Err(_) => Tables::NoThread,
     }
-    spawned.is_ok()
 }
