@@ -453,6 +453,9 @@ impl Searcher {
                     }
                 }
             }
+            // However the main thread leaves this scope (a panic in its search included), the
+            // helpers are told to end: the scope waits for them, and they end only when told.
+            let _end_helpers = SetOnDrop(&internal_stop);
             let mut main = Worker::new(&shared, 0, root, history);
             let done = main.iterate(root, max_depth, |done, _| {
                 on_info(&info_of(done, shared.total_nodes()));
@@ -490,6 +493,15 @@ impl Searcher {
             info,
             warnings,
         }
+    }
+}
+
+/// Sets its flag when dropped (on every way out of a scope).
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
     }
 }
 
