@@ -10,6 +10,7 @@ mod ugi_support;
 
 use std::path::Path;
 use std::process::Command;
+use std::time::Duration;
 
 use ugi_support::{Engine, TIMEOUT};
 
@@ -23,6 +24,9 @@ fn engine_with_cache(dir: &Path, game: &str) -> Engine {
     engine.fence();
     engine
 }
+
+/// The longest wait for Modiar's table to be built (about 10 s of CPU on an idle machine).
+const BUILD: Duration = Duration::from_secs(600);
 
 const STILL_READING: &str = "info string warning the tables of";
 
@@ -45,7 +49,10 @@ fn modiar_first_moves_never_wait_for_the_table() {
         "cold: the first timed go did not go without the table: {before:?}"
     );
     // An untimed go waits for the table (stop would end the wait): the solved move, no search.
-    let (cold_move, before) = cold.go("depth 3");
+    // The build takes about 10 s of CPU, several times that on a loaded machine.
+    cold.send("go depth 3");
+    let (line, before) = cold.until_within("bestmove", BUILD, |l| l.starts_with("bestmove"));
+    let cold_move = line.split(' ').nth(1).unwrap_or_default().to_string();
     let last_info = before
         .iter()
         .rev()

@@ -95,7 +95,17 @@ impl Engine {
 
     /// Reads until a line satisfies `done`; returns it and the lines before it.
     pub fn until(&mut self, what: &str, done: impl Fn(&str) -> bool) -> (String, Vec<String>) {
-        let deadline = Instant::now() + TIMEOUT;
+        self.until_within(what, TIMEOUT, done)
+    }
+
+    /// [`Engine::until`] with a wait of its own (for a reply that legitimately takes long).
+    pub fn until_within(
+        &mut self,
+        what: &str,
+        timeout: Duration,
+        done: impl Fn(&str) -> bool,
+    ) -> (String, Vec<String>) {
+        let deadline = Instant::now() + timeout;
         let mut before = Vec::new();
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
