@@ -11,7 +11,7 @@
 //! - [`referee`]: one game, every move checked, every termination named;
 //! - [`records`] and [`pgn`]: JSON-lines events and PGN;
 //! - [`tournament`]: workers, engine reuse and restarts, forfeits, resume;
-//! - [`merge`]: joining shards;
+//! - [`merge`]: joining shards; [`rate`]: the rating table of any games (`ratings`);
 //! - [`results`]: the minimal results table; [`progress`]: what the user sees;
 //! - [`cli`]: the command line; [`interrupt`]: Ctrl-C.
 //!
@@ -31,6 +31,7 @@ pub mod pgn;
 pub mod preflight;
 pub mod process;
 pub mod progress;
+pub mod rate;
 pub mod records;
 pub mod referee;
 pub mod results;

@@ -142,6 +142,10 @@ pub fn check_size(
         TournamentKind::Roundrobin => n * n.saturating_sub(1) / 2,
         TournamentKind::Gauntlet => n.saturating_sub(1),
     };
+    if per_round == 0 {
+        // Fewer than two engines: refused as such where the engines are checked.
+        return Ok(());
+    }
     match games {
         Some(g) => {
             let max = MAX_GAMES.min((2 * per_round).saturating_mul(u32::MAX.into()));
@@ -335,6 +339,8 @@ mod tests {
         check_size(rr, 200_000, 1, Some(MAX_GAMES)).unwrap();
         let err = check_size(rr, 200_000, u32::MAX, None).unwrap_err();
         assert!(err.contains("1..=225181"), "{err}");
+        // One engine has no pairing: that is said elsewhere, not as a range of --games.
+        check_size(rr, 1, 1, Some(10)).unwrap();
     }
 
     #[test]
