@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Arena soak: thousands of games in ONE run at concurrency 2, well-behaved engines (external
 # `otau` at depth=1, the arena's test engine in mode `ok`, the built-in otau, random and greedy
-# players) in a round robin with every misbehaving test engine (crash-start, crash-mid,
-# stall-start, no-answer, late, illegal, garbage, flood, ignore-quit; deaf: stops reading its
-# input mid-game but plays on; deaf-start: reads nothing after `ugi` and is sent a 70 KB option;
-# wrapped: crash-mid behind `sh -c 'helper & exec engine'`, the helper holding the pipes;
-# crash-flood: a crash loop writing 1 MiB of stderr per process), so each fault meets the sound
-# engines hundreds of times. Samples the arena's memory (RSS) and open files every second, then
-# prints the games played, the terminations by kind, RSS and fds first/max/last, the log folder's
-# size, and checks that no engine process outlived the run. Exit status 1 when games are missing,
-# processes are left, memory/fds grew or the logs outgrew their cap.
+# players) in a round robin with every misbehaving test engine (crash-restart, crash-mid,
+# stall-restart, no-answer, late, illegal, garbage, flood, ignore-quit; deaf: stops reading its
+# input mid-game but plays on; deaf-restart: after the start-up check reads nothing after `ugi`
+# and is sent a 70 KB option; wrapped: crash-mid behind `sh -c 'helper & exec engine'`, the
+# helper holding the pipes; crash-flood: a crash loop writing 1 MiB of stderr per process), so
+# each fault meets the sound engines hundreds of times. Samples the arena's memory (RSS) and open
+# files every second, then prints the games played, the terminations by kind, RSS and fds
+# first/max/last, the log folder's size, and checks that no engine process outlived the run.
+# Exit status 1 when games are missing, processes are left, memory/fds grew or the logs outgrew
+# their cap.
 #
 #   scripts/soak.sh [GAMES]      (default 3000)
 #   STARTUP=1 scripts/soak.sh    (--startup-timeout in seconds: the cost of each stall)
@@ -43,7 +44,9 @@ engines=(
   --engine name=random cmd=builtin:random option.Hash=1 depth=1
   --engine name=greedy cmd=builtin:greedy option.Hash=1 depth=1
 )
-for mode in crash-start crash-mid stall-start illegal garbage ignore-quit; do
+# crash-restart and stall-restart pass the start-up check before the first game (an engine that
+# cannot start at all stops the run there), then fail every restart.
+for mode in crash-restart crash-mid stall-restart illegal garbage ignore-quit; do
   engines+=(--engine name="$mode" cmd="$arena" "args=fake-engine $mode $tag" depth=1)
 done
 for mode in no-answer late flood; do
@@ -53,7 +56,7 @@ done
 # timeout, and at start-up by the start-up timeout), a crash hidden behind a helper that keeps
 # the pipes open, a crash loop flooding stderr (capped per engine per run by --log-limit).
 engines+=(--engine name=deaf cmd="$arena" "args=fake-engine deaf $tag" depth=1 timeout=0.3)
-engines+=(--engine name=deaf-start cmd="$arena" "args=fake-engine deaf-start $tag" depth=1
+engines+=(--engine name=deaf-restart cmd="$arena" "args=fake-engine deaf-restart $tag" depth=1
   "option.Book=$(head -c 70000 /dev/zero | tr '\0' x)")
 engines+=(--engine name=wrapped cmd=/bin/sh
   "args=-c '$arena fake-engine helper $tag & exec $arena fake-engine crash-mid $tag'" depth=1)
@@ -77,6 +80,8 @@ while kill -0 "$pid" 2>/dev/null; do
 done
 status=0
 wait "$pid" || status=$?
+# The *-restart modes' marker files (fake_engine::first_start_marker).
+rm -f "${TMPDIR:-/tmp}"/otau-fake-engine-"$pid"-*-"$tag"
 # The rating table and the per-engine endings (not the head-to-head blocks of every pairing).
 awk '/# PLAYER/ { p = 1 } p' table.txt
 cat cost.txt

@@ -126,25 +126,37 @@ fn an_engine_that_stops_reading_mid_game_loses_by_stall_and_the_run_goes_on() {
 #[test]
 fn a_70_kb_option_to_an_engine_that_reads_nothing_stalls_within_the_startup_timeout() {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    let (games, wall) = within(Duration::from_secs(30), || {
+    let (error, wall, tag) = within(Duration::from_secs(30), || {
         let tag = tag("deaf-start");
         let mut deaf = fake("bad", "deaf-start", &tag, "depth=1");
         deaf.options.push(("Book".into(), "x".repeat(70_000)));
         let config = config(vec![deaf, fake("good", "ok", &tag, "depth=1")], 1, 5);
-        let p = play("deaf-start", config, &tag, |_| {});
-        (p.games.clone(), p.wall)
+        let dir = scratch("deaf-start");
+        let opts = RunOptions {
+            out: Some(dir.join("r.jsonl")),
+            log_dir: dir.join("logs"),
+            ..RunOptions::default()
+        };
+        let started = Instant::now();
+        // The start-up check before the first game meets the stall: the run stops there.
+        let error = run(config, &opts).expect_err("the start-up check fails");
+        let _ = std::fs::remove_dir_all(&dir);
+        (format!("{error:#}"), started.elapsed(), tag)
     });
-    assert_eq!(kinds(&games), [TerminationKind::Stall; 2], "{games:?}");
-    for g in &games {
-        let d = &g.termination.detail;
-        assert!(
-            d.contains("at start-up") && d.contains("input not read"),
-            "{d}"
-        );
-        assert!(d.contains("setoption"), "{d}");
-    }
-    // Two start-ups, each stalled for the 1 s start-up timeout (not forever).
-    assert!(wall < Duration::from_secs(15), "{wall:?}");
+    assert!(
+        error.contains("engine 'bad'")
+            && error.contains("input not read")
+            && error.contains("setoption"),
+        "{error}"
+    );
+    assert!(!error.contains("engine 'good'"), "{error}");
+    // Within the 1 s start-up timeout (not forever).
+    assert!(wall < Duration::from_secs(10), "{wall:?}");
+    assert_eq!(
+        wait_gone(&tag, Duration::from_secs(3)),
+        Vec::<String>::new()
+    );
+    assert_eq!(children(), Vec::<String>::new(), "no zombie children");
 }
 
 #[test]

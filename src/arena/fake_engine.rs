@@ -19,6 +19,11 @@ pub enum FakeMode {
     CrashStart,
     /// Never answers `ugi`.
     StallStart,
+    /// Passes the arena's start-up check (its first process plays like `ok`), then every later
+    /// process exits before the handshake: an engine that breaks during a run.
+    CrashRestart,
+    /// Passes the start-up check, then every later process never answers `ugi`.
+    StallRestart,
     /// Plays two moves, then exits on the next `go`.
     CrashMid,
     /// Answers everything but `go`.
@@ -36,6 +41,9 @@ pub enum FakeMode {
     /// Shrinks its input pipe to 4 KiB and answers `ugi`, then never reads again (a long
     /// `setoption` fills the pipe at start-up).
     DeafStart,
+    /// Passes the start-up check (its first process plays like `ok`), then every later process
+    /// is `deaf-start`.
+    DeafRestart,
     /// Shrinks its input pipe to 4 KiB; at its first `go` of a game stops reading, yet plays
     /// on: it answers every later move as if it had read it, from its own replay of the game
     /// against the `ok` mode, until the pipe fills.
@@ -51,6 +59,25 @@ pub enum FakeMode {
 
 /// Runs the fake engine over the given streams; returns the process exit code.
 pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
+    let mode = match mode {
+        FakeMode::CrashRestart | FakeMode::StallRestart | FakeMode::DeafRestart => {
+            let tag = std::env::args().nth(3).unwrap_or_default();
+            let marker = first_start_marker(mode, &tag, std::os::unix::process::parent_id());
+            // The first process of this arena creates the marker; every later one finds it.
+            let first = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&marker)
+                .is_ok();
+            match (first, mode) {
+                (true, _) => FakeMode::Ok,
+                (false, FakeMode::CrashRestart) => FakeMode::CrashStart,
+                (false, FakeMode::DeafRestart) => FakeMode::DeafStart,
+                (false, _) => FakeMode::StallStart,
+            }
+        }
+        m => m,
+    };
     if mode == FakeMode::CrashStart {
         return 3;
     }
@@ -219,6 +246,13 @@ fn replay_without_reading(mut line: GameLine<AnyGame>, out: &mut impl Write) {
             break;
         }
     }
+}
+
+/// The file by which the `*-restart` modes know that the arena process `parent` has started
+/// them before (in the temporary directory; remove it after the run).
+pub fn first_start_marker(mode: FakeMode, tag: &str, parent: u32) -> std::path::PathBuf {
+    let mode = format!("{mode:?}").to_lowercase();
+    std::env::temp_dir().join(format!("otau-fake-engine-{parent}-{mode}-{tag}"))
 }
 
 fn position_line(p: &PositionCommand<'_>, variant: Variant) -> Option<GameLine<AnyGame>> {

@@ -131,6 +131,21 @@ impl LogBudget {
     pub fn limit(&self) -> u64 {
         self.limit
     }
+
+    /// The budget of the log file `path` in this process: made with `limit` the first time, the
+    /// same budget afterwards, so the start-up check's process and every process of the run that
+    /// writes to an engine's log share one cap.
+    pub fn shared(path: &Path, limit: u64) -> Arc<LogBudget> {
+        static BY_PATH: Mutex<Option<HashMap<PathBuf, Arc<LogBudget>>>> = Mutex::new(None);
+        let key = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        BY_PATH
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_or_insert_with(HashMap::new)
+            .entry(key)
+            .or_insert_with(|| LogBudget::new(limit))
+            .clone()
+    }
 }
 
 /// What an engine process is: a command line with a working directory.

@@ -134,8 +134,10 @@ fn own_cpu() -> Duration {
 
 /// Starts a new run.
 pub fn run(config: RunConfig, opts: &RunOptions) -> Result<RunReport> {
-    check_config(&config)?;
+    // The start-up check of the engines (in check_config) comes last, after every check
+    // that costs nothing.
     check_sprt_shard(&config, opts.shard)?;
+    check_config(&config, opts)?;
     let scheduled = full_schedule(&config).len();
     let header = RunHeader {
         format: FORMAT,
@@ -162,8 +164,8 @@ pub fn run(config: RunConfig, opts: &RunOptions) -> Result<RunReport> {
 /// plays only the games not yet recorded, appending to the same file.
 pub fn resume(path: &Path, opts: &RunOptions) -> Result<RunReport> {
     let file = RecordsFile::read(path)?;
-    check_config(&file.header.config)?;
     check_sprt_shard(&file.header.config, file.header.shard)?;
+    check_config(&file.header.config, opts)?;
     let writer = RecordWriter::append(path, file.valid_len)?;
     let pgn = open_pgn(opts.pgn.as_deref(), &file.games, &opts.event)?;
     let mut opts = opts.clone();
@@ -198,7 +200,8 @@ pub fn check_sprt_shard(config: &RunConfig, shard: Option<Shard>) -> Result<()> 
     Ok(())
 }
 
-fn check_config(config: &RunConfig) -> Result<()> {
+/// The configuration can be played, and every engine starts (before any file is written).
+fn check_config(config: &RunConfig, opts: &RunOptions) -> Result<()> {
     config.check_values().map_err(anyhow::Error::msg)?;
     let variant: Variant = config.game.parse().map_err(anyhow::Error::msg)?;
     if crate::games::AnyGame::start(variant)
@@ -224,7 +227,8 @@ fn check_config(config: &RunConfig) -> Result<()> {
             w[0]
         );
     }
-    Ok(())
+    super::preflight::check_engines(config, &opts.log_dir, opts.log_limit)
+        .map_err(anyhow::Error::msg)
 }
 
 /// The schedule of the whole run (all shards), computed game by game (never listed).
@@ -280,8 +284,6 @@ struct Shared<'a> {
     /// The games still to play, each with its opening.
     feed: Mutex<Feed>,
     health: Mutex<Health>,
-    /// Each engine's stderr log budget for the run.
-    logs: Vec<std::sync::Arc<LogBudget>>,
     /// Set to stop handing out games (a fault under --no-recover).
     stop: AtomicBool,
 }
@@ -353,9 +355,6 @@ fn execute(
             disqualified: vec![None; engines],
             warned_options: vec![false; engines],
         }),
-        logs: (0..engines)
-            .map(|_| LogBudget::new(opts.log_limit))
-            .collect(),
         stop: AtomicBool::new(false),
     };
     let mut sprt_decided = sprt_decision(&standings);
@@ -784,7 +783,8 @@ fn start_engine(shared: &Shared<'_>, e: usize, tx: &Sender<Msg>) -> Result<Engin
                     dir: cfg.dir.as_deref(),
                     log: Some(&log),
                 },
-                shared.logs[e].clone(),
+                // One budget per engine log for the run, start-up check included.
+                LogBudget::shared(&log, shared.opts.log_limit),
             )
             .map_err(|err| Fault::Crash(format!("cannot start '{}': {err}", cfg.cmd)))?
         }
@@ -819,7 +819,7 @@ fn start_engine(shared: &Shared<'_>, e: usize, tx: &Sender<Msg>) -> Result<Engin
 }
 
 /// An engine name as a file name: letters, digits, `-`, `_`, `.`; anything else becomes `_`.
-fn file_safe(name: &str) -> String {
+pub(super) fn file_safe(name: &str) -> String {
     let s: String = name
         .chars()
         .map(|c| {
