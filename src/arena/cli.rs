@@ -12,6 +12,7 @@ use clap::{ArgAction, Parser, Subcommand};
 use super::config::{EngineSpec, RunConfig};
 use super::fake_engine::{self, FakeMode};
 use super::merge;
+use super::outputs::{self, Named};
 use super::openings::OpeningConfig;
 use super::progress::ProgressMode;
 use super::schedule::{rounds_for_games, Shard, TournamentKind};
@@ -87,14 +88,20 @@ struct Cli {
     /// JSON-lines records: one event per game as it ends, then a summary.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-    /// PGN of every game.
+    /// PGN of every game, in game order (an existing non-empty file is refused).
     #[arg(long, value_name = "FILE")]
     pgn: Option<PathBuf>,
+    /// Add the run's games to an existing --pgn file after what it holds.
+    #[arg(long, requires = "pgn")]
+    pgn_append: bool,
+    /// HTML report of the run, written at the end of each session.
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
     /// Continue the run recorded in FILE (its configuration is taken from the file).
     #[arg(long, value_name = "FILE", conflicts_with_all = [
         "engines", "each", "game", "games", "rounds", "tournament", "seed", "openings",
         "max_plies", "no_decided_score", "out", "shard", "sprt", "max_start_failures",
-        "startup_timeout",
+        "startup_timeout", "pgn_append", "report", "log_dir", "event",
     ])]
     resume: Option<PathBuf>,
     /// Play only slice k of n of the schedule (whole pairs of games).
@@ -231,6 +238,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         shard: cli.shard,
         out: cli.out.clone(),
         pgn: cli.pgn.clone(),
+        pgn_append: cli.pgn_append,
+        report: cli.report.clone(),
         recover: cli.recover && !cli.no_recover,
         progress: ProgressMode::detect(cli.quiet),
         rating_interval: cli.ratinginterval,
@@ -383,7 +392,11 @@ fn finish(report: &RunReport, records: Option<&PathBuf>) -> ExitCode {
     }
     if report.missing > 0 {
         let how = match records {
-            Some(p) => format!("continue with: otau-arena --resume {}", p.display()),
+            Some(p) => format!(
+                "continue with: otau-arena --resume {} (it goes on writing every output the run \
+                 records: records, PGN, report)",
+                p.display()
+            ),
             None => "(no --out file: this run cannot be resumed)".to_string(),
         };
         eprintln!(
@@ -406,17 +419,8 @@ fn merge_command(
     pgn: Option<PathBuf>,
     event: &str,
 ) -> Result<ExitCode> {
-    let merged = merge::merge(files)?;
-    if let Some(path) = &out {
-        merge::write(&merged, path)?;
-    }
-    if let Some(path) = &pgn {
-        let mut text = String::new();
-        for g in merged.games.values() {
-            text.push_str(&super::pgn::game_pgn(g, event));
-        }
-        super::records::write_atomically(path, text.as_bytes(), false)?;
-    }
+    let mut merged = merge::merge(files)?;
+    merge::write_outputs(&mut merged, files, out.as_deref(), pgn.as_deref(), event)?;
     print!("{}", merged.standings.summary().text());
     if merged.missing() > 0 {
         eprintln!(
@@ -429,6 +433,10 @@ fn merge_command(
 }
 
 fn report_command(files: &[PathBuf], out: &std::path::Path) -> Result<ExitCode> {
+    let page = Named::new("--out", out);
+    let inputs: Vec<Named> = files.iter().map(|f| Named::new("the input", f)).collect();
+    outputs::check_distinct(std::slice::from_ref(&page), &inputs)?;
+    outputs::check_location(&page)?;
     let merged = merge::merge(files)?;
     let title = files
         .iter()
@@ -440,8 +448,8 @@ fn report_command(files: &[PathBuf], out: &std::path::Path) -> Result<ExitCode> 
         summary: merged.standings.options(),
     };
     // Written like every other results file: a reader never finds half a page.
-    let page = crate::stats::render_html(&merged.standings.records(), &options);
-    super::records::write_atomically(out, page.as_bytes(), false)?;
+    let html = crate::stats::render_html(&merged.standings.records(), &options);
+    outputs::write_whole(&page, html.as_bytes(), false)?;
     eprintln!(
         "otau-arena: report of {} games written to {}",
         merged.games.len(),
