@@ -215,9 +215,8 @@ pub fn prepare_dir(dir: &Named) -> Result<bool> {
     if existed && !dir.path.is_dir() {
         bail!("{dir}: is not a directory; give a directory");
     }
-    std::fs::create_dir_all(&dir.path).with_context(|| {
-        format!("{dir}: cannot create the directory; choose another place")
-    })?;
+    std::fs::create_dir_all(&dir.path)
+        .with_context(|| format!("{dir}: cannot create the directory; choose another place"))?;
     access(&dir.path, libc::W_OK | libc::X_OK)
         .with_context(|| format!("{dir}: files cannot be created in it; choose another place"))?;
     Ok(!existed)
@@ -261,8 +260,9 @@ pub fn open_stream(out: &Named) -> Result<File> {
     Ok(file)
 }
 
-/// The regular file a write-and-rename replaces: a symlink's final target, so the link stays.
-fn rename_target(path: &Path) -> PathBuf {
+/// The regular file a path names: a symlink's final target (so writing it, or renaming over it,
+/// leaves the link a link), else the path itself.
+pub fn real_path(path: &Path) -> PathBuf {
     match std::fs::symlink_metadata(path) {
         Ok(m) if m.file_type().is_symlink() => {
             std::fs::canonicalize(path).unwrap_or_else(|_| resolved(path))
@@ -300,7 +300,7 @@ pub fn write_whole_with(
         }
         Target::Regular(_) | Target::Absent => {}
     }
-    let path = rename_target(&out.path);
+    let path = real_path(&out.path);
     let name = path
         .file_name()
         .with_context(|| format!("{out}: not a file name"))?;

@@ -75,17 +75,19 @@ impl PgnWriter {
         {
             Target::Stream => outputs::open_stream(&out)?,
             Target::Directory => bail!("{out}: is a directory; give a file name"),
-            Target::Regular(len) if len != keep => bail!(
-                "{out}: changed while the run started ({len} bytes, {keep} expected)"
-            ),
+            Target::Regular(len) if len != keep => {
+                bail!("{out}: changed while the run started ({len} bytes, {keep} expected)")
+            }
             Target::Regular(_) => append(&out)?,
             Target::Absent => {
+                // Through a dangling link: its target is created, the link stays.
+                let path = outputs::real_path(&out.path);
                 let f = OpenOptions::new()
                     .append(true)
                     .create_new(true)
-                    .open(&out.path)
+                    .open(&path)
                     .with_context(|| format!("{out}: cannot be created"))?;
-                created.file(&out.path);
+                created.file(&path);
                 f
             }
         };
@@ -439,7 +441,10 @@ mod tests {
             scheduled: 7,
             shard: None,
         };
-        assert_eq!((all.first_from(0), all.first_from(6), all.first_from(9)), (0, 6, 7));
+        assert_eq!(
+            (all.first_from(0), all.first_from(6), all.first_from(9)),
+            (0, 6, 7)
+        );
         let s = Slice {
             scheduled: 20,
             shard: Some(Shard { k: 2, n: 3 }),

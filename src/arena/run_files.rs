@@ -32,13 +32,14 @@ impl RunFiles {
     /// Records a finished game: its records line, then its PGN.
     pub fn record(&mut self, g: &GameRecord) -> Result<()> {
         if let Some(w) = self.records.as_mut() {
-            w.write(&Event::Game(Box::new(g.clone()))).with_context(|| {
-                format!(
-                    "the games recorded so far are kept: free space (or fix the cause), then \
+            w.write(&Event::Game(Box::new(g.clone())))
+                .with_context(|| {
+                    format!(
+                        "the games recorded so far are kept: free space (or fix the cause), then \
                      otau-arena --resume {} continues the run",
-                    w.path().display()
-                )
-            })?;
+                        w.path().display()
+                    )
+                })?;
         }
         if let Some(p) = self.pgn.as_mut() {
             p.add(g)?;
@@ -139,7 +140,11 @@ pub fn open_fresh(header: &mut RunHeader, opts: &RunOptions) -> Result<RunFiles>
     let out = opts.out.as_ref().map(|p| Named::new("--out", p));
     let pgn = opts.pgn.as_ref().map(|p| Named::new("--pgn", p));
     let report = opts.report.as_ref().map(|p| Named::new("--report", p));
-    let mut all: Vec<Named> = [&out, &pgn, &report].into_iter().flatten().cloned().collect();
+    let mut all: Vec<Named> = [&out, &pgn, &report]
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect();
     all.extend(logs(config, &opts.log_dir));
     check_distinct(&all, &inputs(config))?;
     if let Some(o) = &out {
@@ -198,10 +203,7 @@ pub fn open_fresh(header: &mut RunHeader, opts: &RunOptions) -> Result<RunFiles>
 
 /// The records file of a run to resume, locked, its torn last line cut, and every output the
 /// header records opened again. Returns the options the header fixes (shard, outputs).
-pub fn open_resume(
-    path: &Path,
-    opts: &RunOptions,
-) -> Result<(RecordsFile, RunFiles, RunOptions)> {
+pub fn open_resume(path: &Path, opts: &RunOptions) -> Result<(RecordsFile, RunFiles, RunOptions)> {
     // Locked before it is read: another run appending meanwhile would change what is read.
     let mut writer = RecordWriter::open_existing(path)?;
     let file = RecordsFile::read(path)?;
@@ -242,7 +244,8 @@ pub fn open_resume(
     ins.extend(inputs(config));
     check_distinct(&all, &ins)?;
     // The PGN is the run's own: rewritten from the records, whatever it holds.
-    let (_, created_dir) = check_outputs(config, pgn.as_ref(), true, report.as_ref(), &opts.log_dir)?;
+    let (_, created_dir) =
+        check_outputs(config, pgn.as_ref(), true, report.as_ref(), &opts.log_dir)?;
     let mut created = Created::default();
     if let Some(d) = &created_dir {
         created.dir(d);

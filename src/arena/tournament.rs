@@ -24,9 +24,9 @@ use super::progress::{Progress, ProgressMode};
 use super::records::{
     Event, GameRecord, GameResult, OpeningRecord, RunHeader, Termination, TerminationKind, FORMAT,
 };
-use super::run_files::{self, RunFiles};
 use super::referee::{self, Adjudication, Waits};
 use super::results::Standings;
+use super::run_files::{self, RunFiles};
 use super::schedule::{schedule, GameSpec, Shard};
 use crate::games::{Game, Side, Variant};
 
@@ -342,7 +342,10 @@ fn execute(
             w.write(&Event::Summary(summary_json(&standings, &header)))?;
         }
     }
-    let title = opts.out.as_ref().map_or(String::new(), |p| p.display().to_string());
+    let title = opts
+        .out
+        .as_ref()
+        .map_or(String::new(), |p| p.display().to_string());
     files.finish(&standings, &title)?;
     Ok(RunReport {
         header,
