@@ -90,7 +90,10 @@ fn same_seed_same_bytes() {
     // Concurrency changes only the order in which games are written to the records; the PGN
     // is in game order.
     assert_eq!(outputs[0].2, outputs[2].2);
-    assert_eq!(outputs[0].1, outputs[2].1, "PGN in game order at concurrency 2");
+    assert_eq!(
+        outputs[0].1, outputs[2].1,
+        "PGN in game order at concurrency 2"
+    );
     assert_eq!(
         wait_gone(&tag, Duration::from_secs(2)),
         Vec::<String>::new()

@@ -202,13 +202,20 @@ pub fn open_fresh(header: &mut RunHeader, opts: &RunOptions) -> Result<RunFiles>
 }
 
 /// The records file of a run to resume, locked, its torn last line cut, and every output the
-/// header records opened again. Returns the options the header fixes (shard, outputs).
-pub fn open_resume(path: &Path, opts: &RunOptions) -> Result<(RecordsFile, RunFiles, RunOptions)> {
+/// header records opened again, once `check` accepted the recorded configuration. Returns the
+/// options the header fixes (shard, outputs).
+pub fn open_resume(
+    path: &Path,
+    opts: &RunOptions,
+    check: impl FnOnce(&RunConfig) -> Result<()>,
+) -> Result<(RecordsFile, RunFiles, RunOptions)> {
     // Locked before it is read: another run appending meanwhile would change what is read.
     let mut writer = RecordWriter::open_existing(path)?;
     let file = RecordsFile::read(path)?;
+    check(&file.header.config)?;
     let mut opts = opts.clone();
     opts.shard = file.header.shard;
+    opts.out = Some(path.to_path_buf());
     let mut keep = 0;
     if let Some(o) = &file.header.outputs {
         let pgn = o.pgn.as_ref().map(|p| outputs::from_record(path, p));

@@ -148,8 +148,7 @@ pub fn run(config: RunConfig, opts: &RunOptions) -> Result<RunReport> {
 /// Continues the run recorded in `path`: same configuration, schedule, openings, shard and
 /// outputs; plays only the games not yet recorded, appending to the same file.
 pub fn resume(path: &Path, opts: &RunOptions) -> Result<RunReport> {
-    let (file, files, opts) = run_files::open_resume(path, opts)?;
-    check_config(&file.header.config)?;
+    let (file, files, opts) = run_files::open_resume(path, opts, check_config)?;
     let mut done = new_standings(&file.header.config);
     for g in file.games.values() {
         done.add(g);
