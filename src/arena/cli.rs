@@ -27,7 +27,7 @@ Examples:
       --out new-vs-old.jsonl --pgn new-vs-old.pgn
   otau-arena --engine cmd=./mybot depth=6 --engine cmd=builtin:otau option.Level=10 depth=6 \\
       --game toguz-kumalak-7 --rounds 50 --seed 42
-  otau-arena --resume new-vs-old.jsonl          (continue an interrupted run)
+  otau-arena --resume new-vs-old.jsonl          (continue an interrupted run, PGN included)
   otau-arena ... --shard 3/8 --out part3.jsonl  (one of 8 slices of the same run)
   otau-arena merge part*.jsonl --out all.jsonl  (the slices' joint results)
   otau-arena --check ./mybot                    (UGI protocol compliance report)
