@@ -120,7 +120,7 @@ pub fn write_outputs(
 /// Writes a merged run as one records file, games in schedule order.
 fn write(merged: &Merged, out: &Named) -> Result<()> {
     // Written whole or not at all: a half-written merge would read as a run with missing games.
-    let mut bytes = event_line(&Event::Run(merged.header.clone()))?;
+    let mut bytes = event_line(&Event::Run(Box::new(merged.header.clone())))?;
     for g in merged.games.values() {
         bytes.extend(event_line(&Event::Game(Box::new(g.clone())))?);
     }

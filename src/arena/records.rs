@@ -262,7 +262,7 @@ fn is_zero(n: &u64) -> bool {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "lowercase")]
 pub enum Event {
-    Run(RunHeader),
+    Run(Box<RunHeader>),
     Game(Box<GameRecord>),
     Summary(serde_json::Value),
 }
@@ -294,16 +294,18 @@ impl RecordWriter {
             ),
             Ok(Target::Absent) | Err(_) => {}
         }
+        // Through a dangling link: its target is created, the link stays.
+        let real = outputs::real_path(path);
         let file = OpenOptions::new()
             .append(true)
             .create_new(true)
-            .open(path)
+            .open(&real)
             .with_context(|| {
                 format!(
                     "--out {shown}: cannot create (if it exists: --resume {shown} continues it)"
                 )
             })?;
-        created.file(path);
+        created.file(&real);
         outputs::lock_exclusive(&file, path)?;
         Ok(RecordWriter {
             file,
@@ -430,7 +432,7 @@ impl RecordsFile {
                             h.format
                         );
                     }
-                    header = Some(h);
+                    header = Some(*h);
                 }
                 Event::Game(g) => {
                     let Some(h) = &header else {

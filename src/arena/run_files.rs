@@ -171,13 +171,14 @@ pub fn open_fresh(header: &mut RunHeader, opts: &RunOptions) -> Result<RunFiles>
                 log_dir: outputs::to_record(&o.path, &opts.log_dir),
             });
             let mut w = RecordWriter::create(&o.path, &mut created)?;
-            w.write(&Event::Run(header.clone())).with_context(|| {
-                format!(
-                    "the run header could not be written, so nothing was kept: free space (or \
+            w.write(&Event::Run(Box::new(header.clone())))
+                .with_context(|| {
+                    format!(
+                        "the run header could not be written, so nothing was kept: free space (or \
                      fix the cause) and start the run again ({} was removed)",
-                    o.path.display()
-                )
-            })?;
+                        o.path.display()
+                    )
+                })?;
             Some(w)
         }
         None => None,
