@@ -325,32 +325,56 @@ fn io_errors_name_their_file_and_leave_no_trap() {
     }
     // The header write fails (here: a file-size limit of 100 bytes, as a full disk would):
     // the error names the file and the half-written file is removed.
+    let o = limited_run(&dir, 100);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("r.jsonl: cannot write the run header"),
+        "{err}"
+    );
+    assert!(err.contains("start the run again"), "{err}");
+    assert!(!dir.join("r.jsonl").exists(), "no empty records file left");
+    // ... so the same command works once the cause is gone.
+    assert!(run_in(&dir, &["--out", "r.jsonl"]).status.success());
+    // A write failing mid-run: the error names the file and the command that goes on.
+    let header = read(&dir.join("r.jsonl"))
+        .iter()
+        .position(|&b| b == b'\n')
+        .unwrap() as u64
+        + 1;
+    std::fs::remove_file(dir.join("r.jsonl")).unwrap();
+    let o = limited_run(&dir, header + 10);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("r.jsonl: cannot record game") && err.contains("--resume r.jsonl"),
+        "{err}"
+    );
+    let o = arena(&["--resume", "r.jsonl", "-q"], &dir);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let file = otau::arena::records::RecordsFile::read(&dir.join("r.jsonl")).unwrap();
+    assert_eq!(file.games.len(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A two-game run into `r.jsonl` under a file-size limit of `bytes` (as a full disk would be).
+fn limited_run(dir: &Path, bytes: u64) -> Output {
     let args = run_args(&["--out", "r.jsonl"]);
     let mut cmd = Command::new(ARENA);
-    cmd.args(&args).current_dir(&dir).stdin(Stdio::null());
+    cmd.args(&args).current_dir(dir).stdin(Stdio::null());
     // SAFETY: only async-signal-safe calls between fork and exec.
     unsafe {
-        cmd.pre_exec(|| {
+        cmd.pre_exec(move || {
             libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
             let limit = libc::rlimit {
-                rlim_cur: 100,
-                rlim_max: 100,
+                rlim_cur: bytes,
+                rlim_max: bytes,
             };
             libc::setrlimit(libc::RLIMIT_FSIZE, &limit);
             Ok(())
         });
     }
-    let o = cmd.output().unwrap();
-    assert_eq!(o.status.code(), Some(1));
-    let err = stderr(&o);
-    assert!(
-        err.contains("r.jsonl") && err.contains("start the run again"),
-        "{err}"
-    );
-    assert!(!dir.join("r.jsonl").exists(), "no empty records file left");
-    // ... so the same command works once the cause is gone.
-    assert!(run_in(&dir, &["--out", "r.jsonl"]).status.success());
-    let _ = std::fs::remove_dir_all(&dir);
+    cmd.output().unwrap()
 }
 
 /// Item 8: resuming a finished run adds no summary; a game outside the schedule and a complete

@@ -178,7 +178,9 @@ fn parent_dir(path: &Path) -> PathBuf {
 /// Checks, before anything is written, that `out` can be written: an existing file is writable,
 /// or its directory lets a file be created. Returns what is there.
 pub fn check_location(out: &Named) -> Result<Target> {
-    let t = target(&out.path).with_context(|| format!("{out}: cannot be examined"))?;
+    let t = target(&out.path).with_context(|| {
+        format!("{out}: no file can be written there; create its directory or choose another place")
+    })?;
     match t {
         Target::Directory => bail!("{out}: is a directory; give a file name"),
         Target::Regular(_) => access(&out.path, libc::W_OK)

@@ -185,7 +185,13 @@ impl PgnWriter {
         self.file
             .write_all(bytes)
             .and_then(|_| self.file.flush())
-            .with_context(|| format!("{}: cannot write", self.out))
+            .with_context(|| {
+                format!(
+                    "{}: cannot write (the records hold every game: fix the cause, then \
+                     --resume rewrites the PGN from them)",
+                    self.out
+                )
+            })
     }
 }
 

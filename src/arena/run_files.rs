@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 
 use super::config::RunConfig;
 use super::outputs::{self, check_distinct, check_location, Created, Named, Target};
@@ -32,14 +32,16 @@ impl RunFiles {
     /// Records a finished game: its records line, then its PGN.
     pub fn record(&mut self, g: &GameRecord) -> Result<()> {
         if let Some(w) = self.records.as_mut() {
-            w.write(&Event::Game(Box::new(g.clone())))
-                .with_context(|| {
-                    format!(
-                        "the games recorded so far are kept: free space (or fix the cause), then \
-                     otau-arena --resume {} continues the run",
-                        w.path().display()
-                    )
-                })?;
+            w.write(&Event::Game(Box::new(g.clone()))).map_err(|e| {
+                anyhow::anyhow!(
+                    "{}: cannot record game {} ({}); the games recorded so far are kept: free \
+                     space (or fix the cause), then otau-arena --resume {} continues the run",
+                    w.path().display(),
+                    g.index + 1,
+                    e.root_cause(),
+                    w.path().display()
+                )
+            })?;
         }
         if let Some(p) = self.pgn.as_mut() {
             p.add(g)?;
@@ -172,11 +174,12 @@ pub fn open_fresh(header: &mut RunHeader, opts: &RunOptions) -> Result<RunFiles>
             });
             let mut w = RecordWriter::create(&o.path, &mut created)?;
             w.write(&Event::Run(Box::new(header.clone())))
-                .with_context(|| {
-                    format!(
-                        "the run header could not be written, so nothing was kept: free space (or \
-                     fix the cause) and start the run again ({} was removed)",
-                        o.path.display()
+                .map_err(|e| {
+                    anyhow::anyhow!(
+                        "{}: cannot write the run header ({}); nothing was kept (the file is \
+                     removed): free space (or fix the cause) and start the run again",
+                        o.path.display(),
+                        e.root_cause()
                     )
                 })?;
             Some(w)
