@@ -244,7 +244,7 @@ pub struct RecordedOutputs {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pgn: Option<PathBuf>,
     /// Bytes the PGN held before the run (`--pgn-append`): the run's games follow them.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_no_bytes")]
     pub pgn_start: u64,
     /// The HTML report, rewritten at the end of each session.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -255,7 +255,7 @@ pub struct RecordedOutputs {
     pub log_dir: PathBuf,
 }
 
-fn is_zero(n: &u64) -> bool {
+fn is_no_bytes(n: &u64) -> bool {
     *n == 0
 }
 
