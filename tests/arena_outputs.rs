@@ -200,7 +200,7 @@ fn a_second_run_on_the_same_records_is_refused() {
     }
     args.extend(
         [
-            "--each", "st=0.3", "--rounds", "3", "--out", "r.jsonl", "-q",
+            "--each", "st=0.3", "--rounds", "3", "--out", "r.jsonl", "--pgn", "r.pgn", "-q",
         ]
         .map(String::from),
     );
@@ -229,7 +229,23 @@ fn a_second_run_on_the_same_records_is_refused() {
         "{}",
         stderr(&o)
     );
+    // Its PGN too: a second run appending to it would interleave the games.
+    let o = run_in(
+        &dir,
+        &["--out", "r2.jsonl", "--pgn", "r.pgn", "--pgn-append"],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("r.pgn: another run holds it"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        !dir.join("r2.jsonl").exists(),
+        "the refused start left nothing"
+    );
     assert!(first.wait().unwrap().success());
+    assert_eq!(count(&dir.join("r.pgn"), "[Event "), 6);
     let file = otau::arena::records::RecordsFile::read(&dir.join("r.jsonl")).unwrap();
     assert_eq!(file.games.len(), 6, "the first run's file is whole");
     assert_eq!(count(&dir.join("r.jsonl"), "\"event\":\"summary\""), 1);

@@ -351,7 +351,7 @@ pub fn lock_exclusive(file: &File, path: &Path) -> Result<()> {
     if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
         bail!(
             "{}: another run holds it (an otau-arena process is writing it); wait for that run \
-             to end, or stop it, before resuming",
+             to end, or stop it, first",
             path.display()
         );
     }

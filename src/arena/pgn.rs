@@ -78,7 +78,7 @@ impl PgnWriter {
             Target::Regular(len) if len != keep => {
                 bail!("{out}: changed while the run started ({len} bytes, {keep} expected)")
             }
-            Target::Regular(_) => append(&out)?,
+            Target::Regular(_) => locked(&out, append(&out)?)?,
             Target::Absent => {
                 // Through a dangling link: its target is created, the link stays.
                 let path = outputs::real_path(&out.path);
@@ -88,7 +88,7 @@ impl PgnWriter {
                     .open(&path)
                     .with_context(|| format!("{out}: cannot be created"))?;
                 created.file(&path);
-                f
+                locked(&out, f)?
             }
         };
         Ok(PgnWriter {
@@ -148,7 +148,7 @@ impl PgnWriter {
                     w.write_all(&prefix)?;
                     write_games(w)
                 })?;
-                append(&out)?
+                locked(&out, append(&out)?)?
             }
         };
         Ok(PgnWriter {
@@ -193,6 +193,13 @@ impl PgnWriter {
                 )
             })
     }
+}
+
+/// A regular PGN file is held under an exclusive lock for the run, as its records are: two runs
+/// appending to one PGN would interleave their games.
+fn locked(out: &Named, file: File) -> Result<File> {
+    outputs::lock_exclusive(&file, &out.path)?;
+    Ok(file)
 }
 
 fn append(out: &Named) -> Result<File> {
