@@ -143,6 +143,12 @@ impl PgnWriter {
             }
             Target::Directory => bail!("{out}: is a directory; give a file name"),
             Target::Regular(_) | Target::Absent => {
+                // Not while another run appends to it (the rename would leave it writing to a
+                // file no name reaches): its lock is tested first, and held until replaced.
+                let _old = match outputs::target(&out.path) {
+                    Ok(Target::Regular(_)) => Some(locked(&out, append(&out)?)?),
+                    _ => None,
+                };
                 let prefix = prefix(&out, keep)?;
                 outputs::write_whole_with(&out, false, |w| {
                     w.write_all(&prefix)?;
