@@ -104,6 +104,26 @@ fn colliding_outputs_are_refused_before_anything_is_written() {
     let o = run_in(&dir, &["--log-dir", ".", "--out", "a.stderr.log"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("engine log"), "{}", stderr(&o));
+    // An engine program given by path is an input (appending a PGN to it would break it).
+    std::fs::copy(ARENA, dir.join("eng")).unwrap();
+    let program = read(&dir.join("eng"));
+    let mut args: Vec<String> = Vec::new();
+    for name in ["a", "b"] {
+        args.extend([
+            "--engine".into(),
+            format!("name={name}"),
+            "cmd=./eng".into(),
+            "args=fake-engine ok".into(),
+        ]);
+    }
+    args.extend(["--each", "depth=1", "--pgn", "eng", "--pgn-append"].map(String::from));
+    let o = arena(&args.iter().map(String::as_str).collect::<Vec<_>>(), &dir);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("the engine program"), "{}", stderr(&o));
+    assert!(
+        read(&dir.join("eng")) == program,
+        "the program is untouched"
+    );
     // The openings file is an input.
     std::fs::write(dir.join("book.txt"), "1 2\n").unwrap();
     let o = run_in(&dir, &["--openings", "file=book.txt", "--pgn", "book.txt"]);
