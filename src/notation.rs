@@ -241,9 +241,27 @@ impl PositionFields {
     }
 }
 
-/// A plain decimal number of at most 9 digits (no sign, no spaces).
+/// The largest full-move number: the most a field of 9 digits holds. A position there stays
+/// there (the number no longer grows), so every position a game reaches prints a number its
+/// parser reads back.
+pub const MAX_FULLMOVE: u32 = 999_999_999;
+
+/// The full-move number after a North move: one more, up to [`MAX_FULLMOVE`].
+pub fn next_fullmove(n: u32) -> u32 {
+    n.saturating_add(1).min(MAX_FULLMOVE)
+}
+
+/// A plain decimal number of at most 9 digits, as otau writes numbers: no sign, no spaces, no
+/// leading zero (`0` itself is fine). One rule for every number of every game, stone counts,
+/// hole numbers and move numbers alike, so each number has one spelling and what is read prints
+/// back the same.
 pub fn parse_number(s: &str) -> Option<u32> {
-    if s.is_empty() || s.len() > 9 || !s.bytes().all(|b| b.is_ascii_digit()) {
+    let b = s.as_bytes();
+    if b.is_empty()
+        || b.len() > 9
+        || !b.iter().all(u8::is_ascii_digit)
+        || (b[0] == b'0' && b.len() > 1)
+    {
         return None;
     }
     s.parse().ok()
@@ -305,6 +323,10 @@ pub fn parse_hole(token: &str, holes: usize) -> Result<usize, MoveError> {
             token,
             format!("hole {n} is outside 1..{holes}"),
         )),
+        None if token.len() > 1 && token.starts_with('0') => Err(MoveError::malformed(
+            token,
+            format!("hole numbers are written without a leading zero (1..{holes})"),
+        )),
         None => Err(MoveError::malformed(
             token,
             format!("expected a hole number 1..{holes}"),
@@ -348,6 +370,23 @@ mod tests {
             let err = PositionFields::split(text).unwrap_err();
             assert_eq!(err.field, field, "{text}: {err}");
         }
+    }
+
+    #[test]
+    fn numbers_have_one_spelling() {
+        assert_eq!(parse_number("0"), Some(0));
+        assert_eq!(parse_number("10"), Some(10));
+        assert_eq!(parse_number("999999999"), Some(MAX_FULLMOVE));
+        for bad in ["", "01", "00", "001", "+1", "-1", " 1", "1a", "1000000000"] {
+            assert_eq!(parse_number(bad), None, "{bad}");
+        }
+        let err = parse_hole("01", 9).unwrap_err().to_string();
+        assert!(err.contains("without a leading zero"), "{err}");
+        assert!(PositionFields::split("modiar 7,7,7/7,7,7 0/0 s 01").is_err());
+        assert!(PositionFields::split("modiar 07,7,7/7,7,7 0/0 s 1").is_err());
+        assert_eq!(next_fullmove(1), 2);
+        assert_eq!(next_fullmove(MAX_FULLMOVE), MAX_FULLMOVE);
+        assert_eq!(next_fullmove(u32::MAX), MAX_FULLMOVE);
     }
 
     #[test]

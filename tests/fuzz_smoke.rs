@@ -44,8 +44,9 @@ fn position_parser_survives_random_and_mutated_strings() {
         oracles::position_string(&buf);
         accepted += AnyGame::from_position(&String::from_utf8_lossy(&buf)).is_ok() as usize;
     }
-    // Mutations keep a share of the strings valid, so the round trip itself is exercised.
-    assert!(accepted > 500, "only {accepted} mutated strings parsed");
+    // Mutations keep a share of the strings valid, so the round trip itself is exercised (fewer
+    // since numbers with a leading zero are refused: 477 of these 27,000).
+    assert!(accepted > 400, "only {accepted} mutated strings parsed");
 }
 
 #[test]

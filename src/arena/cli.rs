@@ -63,15 +63,16 @@ struct Cli {
     #[arg(long, default_value = "toguz-kumalak")]
     game: String,
     /// Total games (rounded up to whole pairs of games).
-    #[arg(long, conflicts_with = "rounds")]
+    #[arg(long, conflicts_with = "rounds",
+          value_parser = clap::value_parser!(u64).range(1..=super::schedule::MAX_GAMES))]
     games: Option<u64>,
     /// Rounds: each pairing plays one opening twice per round, colours swapped.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     rounds: Option<u32>,
     #[arg(long, value_enum, default_value_t = TournamentKind::Roundrobin)]
     tournament: TournamentKind,
-    /// Games played at once.
-    #[arg(long, default_value_t = 1)]
+    /// Games played at once (1..=1024).
+    #[arg(long, default_value_t = 1, value_parser = concurrency_range())]
     concurrency: usize,
     /// Seed of the openings (random when not given; always recorded).
     #[arg(long)]
@@ -80,7 +81,7 @@ struct Cli {
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     openings: Vec<String>,
     /// Stop games after this many plies and score them by stones held (store + own row).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     max_plies: Option<u32>,
     /// Play on when a store already holds more than half the stones (on by default: stop).
     #[arg(long)]
@@ -115,7 +116,7 @@ struct Cli {
     #[arg(long)]
     no_recover: bool,
     /// Start failures in a row after which an engine's games are forfeited.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
     max_start_failures: u32,
     /// Seconds to wait for ugiok and readyok.
     #[arg(long, default_value = "10")]
@@ -194,12 +195,24 @@ fn one_malloc_arena() {
     }
 }
 
+/// The most games played at once: each is a thread keeping up to four engines.
+pub const MAX_CONCURRENCY: u64 = 1024;
+
+fn concurrency_range() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(1..=MAX_CONCURRENCY)
+}
+
 /// The `otau-arena` program.
 pub fn main() -> ExitCode {
     one_malloc_arena();
     let cli = match parse_cli(std::env::args_os()) {
         Ok(cli) => cli,
-        Err(e) => e.exit(),
+        // Bad arguments exit with 1, as every other error (clap's own default would be 2, the
+        // status of a run stopped early); --help and --version with 0.
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(u8::from(e.use_stderr()));
+        }
     };
     match run(cli) {
         Ok(code) => code,
@@ -234,7 +247,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         return check(&cli.game, &cli.check_timeout, cmd);
     }
     let opts = RunOptions {
-        concurrency: cli.concurrency.max(1),
+        concurrency: cli.concurrency,
         shard: cli.shard,
         out: cli.out.clone(),
         pgn: cli.pgn.clone(),
@@ -302,10 +315,9 @@ fn build_config(cli: &Cli) -> Result<RunConfig> {
         (None, Some(g)) => rounds_for_games(cli.tournament, engines.len(), g),
         (None, None) => 1,
     };
-    let startup = super::clock::parse_seconds(&cli.startup_timeout)
-        .filter(|&ms| ms > 0)
-        .context("--startup-timeout: a number of seconds")?;
-    Ok(RunConfig {
+    let startup = super::clock::seconds_in(&cli.startup_timeout, 1)
+        .map_err(|why| anyhow::anyhow!("--startup-timeout {}: {why}", cli.startup_timeout))?;
+    let config = RunConfig {
         game,
         engines,
         tournament: cli.tournament,
@@ -316,7 +328,7 @@ fn build_config(cli: &Cli) -> Result<RunConfig> {
         max_plies: cli.max_plies,
         adjudicate_decided: !cli.no_decided_score,
         startup_timeout_ms: startup,
-        max_start_failures: cli.max_start_failures.max(1),
+        max_start_failures: cli.max_start_failures,
         sprt: if cli.sprt.is_empty() {
             None
         } else {
@@ -325,7 +337,9 @@ fn build_config(cli: &Cli) -> Result<RunConfig> {
                     .map_err(|e| anyhow::anyhow!("--sprt: {e}"))?,
             )
         },
-    })
+    };
+    config.check_values().map_err(anyhow::Error::msg)?;
+    Ok(config)
 }
 
 fn random_seed() -> u64 {
@@ -463,9 +477,8 @@ fn check(game: &str, timeout: &str, cmd: &[String]) -> Result<ExitCode> {
     let Some((program, args)) = cmd.split_first() else {
         bail!("--check needs the engine's program");
     };
-    let timeout_ms = super::clock::parse_seconds(timeout)
-        .filter(|&ms| ms > 0)
-        .context("--check-timeout: a number of seconds")?;
+    let timeout_ms = super::clock::seconds_in(timeout, 1)
+        .map_err(|why| anyhow::anyhow!("--check-timeout {timeout}: {why}"))?;
     let config = crate::ugi::compliance::Config {
         game: game.parse().map_err(anyhow::Error::msg)?,
         reply_timeout: Duration::from_millis(timeout_ms),

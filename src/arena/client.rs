@@ -29,6 +29,17 @@ impl std::fmt::Display for Fault {
     }
 }
 
+/// The ranges of the `info` values the arena keeps (see `protocol/arena.md`, Records). A value
+/// outside them is no real search figure (a wrapped counter, a sign bug, a placeholder): it is
+/// dropped and counted ([`SearchInfo::dropped`]), never recorded, printed in the PGN or averaged.
+pub const MAX_INFO_DEPTH: u32 = 1000;
+/// Nodes of one search: 10^12 is over 15 minutes at a billion nodes a second.
+pub const MAX_INFO_NODES: u64 = 1_000_000_000_000;
+/// Centi-stones: 1,000 stones, more than any of the games has.
+pub const MAX_SCORE_CP: u32 = 100_000;
+/// Moves to a mate (`mate 0` is not a mate the mover can still play).
+pub const MAX_INFO_MATE: u32 = 1000;
+
 /// The engine's last `info` before its `bestmove`, as far as it said.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SearchInfo {
@@ -36,29 +47,42 @@ pub struct SearchInfo {
     /// `cp 35` or `mate -4`, from the mover's view.
     pub score: Option<String>,
     pub nodes: Option<u64>,
+    /// `depth`, `nodes` and `score` values dropped: not numbers, or out of range. Each field
+    /// keeps the last value in range.
+    pub dropped: u32,
 }
 
 impl SearchInfo {
-    /// Folds one `info` line in; unknown or malformed fields are skipped.
+    /// Counts a dropped value (saturating: an engine may flood info lines for as long as it thinks).
+    fn drop_one(&mut self) {
+        self.dropped = self.dropped.saturating_add(1);
+    }
+
+    /// Folds one `info` line in; unknown fields are skipped, bad values of the kept fields
+    /// dropped and counted.
     fn absorb(&mut self, line: &str) {
         let mut tokens = line.split_ascii_whitespace().skip(1);
         while let Some(t) = tokens.next() {
             match t {
-                "depth" => {
-                    if let Some(d) = tokens.next().and_then(|v| v.parse().ok()) {
-                        self.depth = Some(d);
-                    }
-                }
-                "nodes" => {
-                    if let Some(n) = tokens.next().and_then(|v| v.parse().ok()) {
-                        self.nodes = Some(n);
-                    }
-                }
+                "depth" => match tokens.next().and_then(|v| v.parse::<u32>().ok()) {
+                    Some(d) if d <= MAX_INFO_DEPTH => self.depth = Some(d),
+                    _ => self.drop_one(),
+                },
+                "nodes" => match tokens.next().and_then(|v| v.parse::<u64>().ok()) {
+                    Some(n) if n <= MAX_INFO_NODES => self.nodes = Some(n),
+                    _ => self.drop_one(),
+                },
                 "score" => {
                     let kind = tokens.next();
                     let value = tokens.next().and_then(|v| v.parse::<i64>().ok());
-                    if let (Some(k @ ("cp" | "mate")), Some(v)) = (kind, value) {
-                        self.score = Some(format!("{k} {v}"));
+                    let in_range = |v: i64| match kind {
+                        Some("cp") => v.unsigned_abs() <= u64::from(MAX_SCORE_CP),
+                        Some("mate") => (1..=u64::from(MAX_INFO_MATE)).contains(&v.unsigned_abs()),
+                        _ => false,
+                    };
+                    match (kind, value) {
+                        (Some(k), Some(v)) if in_range(v) => self.score = Some(format!("{k} {v}")),
+                        _ => self.drop_one(),
                     }
                 }
                 // The pv and an `info string` run to the end of the line.
@@ -275,10 +299,44 @@ mod tests {
     fn info_lines_are_folded() {
         let mut i = SearchInfo::default();
         i.absorb("info depth 3 seldepth 5 score cp -40 nodes 1200 nps 9 pv 3 4 5");
+        assert_eq!(i.dropped, 0);
         i.absorb("info depth x score mate 7 string depth 99");
         assert_eq!(i.depth, Some(3));
         assert_eq!(i.score.as_deref(), Some("mate 7"));
         assert_eq!(i.nodes, Some(1200));
+        assert_eq!(i.dropped, 1, "depth x");
+    }
+
+    #[test]
+    fn absurd_info_values_are_dropped_and_counted() {
+        let mut i = SearchInfo::default();
+        i.absorb("info depth 12 score cp 35 nodes 5000");
+        // What broken engines sent: a wrapped depth, the most negative mate, mate 0, a
+        // counter past any real search, and a score that is no kind at all.
+        for line in [
+            "info depth 3186588637",
+            "info score mate -9223372036854775808",
+            "info score mate 0",
+            "info nodes 18446744073709551615",
+            "info score cp 100001",
+            "info score wdl 500",
+            "info depth 1001 nodes 1000000000001 score mate 1001",
+        ] {
+            i.absorb(line);
+        }
+        assert_eq!(i.dropped, 9);
+        // The last values in range are kept.
+        assert_eq!(
+            (i.depth, i.score.as_deref(), i.nodes),
+            (Some(12), Some("cp 35"), Some(5000))
+        );
+        i.absorb("info depth 1000 score mate -1000 nodes 1000000000000");
+        i.absorb("info score cp -100000 depth 0");
+        assert_eq!(
+            (i.depth, i.score.as_deref(), i.nodes),
+            (Some(0), Some("cp -100000"), Some(1_000_000_000_000))
+        );
+        assert_eq!(i.dropped, 9);
     }
 
     #[test]

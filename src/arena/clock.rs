@@ -19,23 +19,35 @@ pub struct TimeControl {
 
 impl std::str::FromStr for TimeControl {
     type Err = String;
+    /// `[MOVES/]TIME[+INC]`. TIME is at least 1 ms, since the first move is played on it alone
+    /// (the increment comes after each move): `0+0.1` would lose every game on its first move.
     fn from_str(s: &str) -> Result<TimeControl, String> {
-        let bad = || {
-            format!("bad time control '{s}' (expected moves/time+inc or time+inc, in seconds, e.g. 40/60+0.5 or 10+0.1)")
+        let bad = |why: String| {
+            format!(
+                "bad time control '{s}': {why} (expected [moves/]time[+inc] in seconds, e.g. \
+                 40/60+0.5 or 10+0.1)"
+            )
         };
         let (moves, rest) = match s.split_once('/') {
             Some((m, rest)) => (
-                Some(m.parse::<u32>().ok().filter(|&m| m > 0).ok_or_else(bad)?),
+                Some(
+                    m.parse::<u32>()
+                        .ok()
+                        .filter(|&m| m > 0)
+                        .ok_or_else(|| bad(format!("moves '{m}' is not in 1..={}", u32::MAX)))?,
+                ),
                 rest,
             ),
             None => (None, s),
         };
         let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
-        let base_ms = parse_seconds(base).ok_or_else(bad)?;
-        let inc_ms = parse_seconds(inc).ok_or_else(bad)?;
-        if base_ms == 0 && inc_ms == 0 {
-            return Err(bad());
-        }
+        let base_ms = seconds_in(base, 1).map_err(|e| {
+            bad(format!(
+                "time {e}; the first move is played on the time alone, the increment comes after \
+                 each move"
+            ))
+        })?;
+        let inc_ms = seconds_in(inc, 0).map_err(|e| bad(format!("increment {e}")))?;
         Ok(TimeControl {
             moves,
             base_ms,
@@ -57,10 +69,34 @@ impl fmt::Display for TimeControl {
     }
 }
 
-/// Seconds (fractions allowed, at most a day) as whole milliseconds.
-pub fn parse_seconds(s: &str) -> Option<u64> {
-    let v: f64 = s.trim().parse().ok()?;
-    (v.is_finite() && (0.0..=86_400.0).contains(&v)).then(|| (v * 1000.0).round() as u64)
+/// The longest time any option may give, in ms: a day (clocks, `st`, timeouts, `timemargin`).
+pub const MAX_MS: u64 = 86_400_000;
+
+/// Seconds (fractions allowed) as whole milliseconds, rounded to the nearest, in
+/// `min_ms..=MAX_MS`; the error says why not (`'x' is not ...`, `... is outside ...`, or below the
+/// millisecond resolution), for the caller to prefix with the option.
+pub fn seconds_in(s: &str, min_ms: u64) -> Result<u64, String> {
+    let range = || format!("{}..={} seconds", seconds_text(min_ms), MAX_MS / 1000);
+    let v: f64 = s
+        .trim()
+        .parse()
+        .ok()
+        .filter(|v: &f64| v.is_finite())
+        .ok_or_else(|| format!("'{s}' is not a number of seconds ({})", range()))?;
+    if !(0.0..=(MAX_MS / 1000) as f64).contains(&v) {
+        return Err(format!("{s} is outside {}", range()));
+    }
+    let ms = (v * 1000.0).round() as u64;
+    if v > 0.0 && ms < min_ms.max(1) {
+        return Err(format!(
+            "{s} s rounds to 0 ms: times are whole milliseconds ({})",
+            range()
+        ));
+    }
+    if ms < min_ms {
+        return Err(format!("{s} is outside {}", range()));
+    }
+    Ok(ms)
 }
 
 fn seconds_text(ms: u64) -> String {
@@ -92,6 +128,46 @@ pub struct MoveLimits {
 
 impl MoveLimits {
     pub const DEFAULT_TIMEOUT_MS: u64 = 60_000;
+    /// `depth=`: UGI engines commonly read it as a signed 32-bit number.
+    pub const MAX_DEPTH: u32 = i32::MAX as u32;
+    /// `nodes=`: a signed 64-bit number for the same reason.
+    pub const MAX_NODES: u64 = i64::MAX as u64;
+
+    /// Every value in its range (see `protocol/arena.md`, Engines). The command line builds only
+    /// such limits; this also checks the ones a records file gives `--resume`, so that no sum of
+    /// times or margins can wrap.
+    pub fn check(&self) -> Result<(), String> {
+        if let Some(tc) = self.tc {
+            if tc.moves == Some(0) || tc.base_ms == 0 || tc.base_ms > MAX_MS || tc.inc_ms > MAX_MS {
+                return Err(format!(
+                    "tc={tc}: time 0.001..=86400 s, increment 0..=86400 s, moves 1 or more"
+                ));
+            }
+        }
+        let ms_in = |what: &str, v: u64, min: u64| {
+            if (min..=MAX_MS).contains(&v) {
+                Ok(())
+            } else {
+                Err(format!("{what}: {v} ms is outside {min}..={MAX_MS} ms"))
+            }
+        };
+        if let Some(st) = self.movetime_ms {
+            ms_in("st", st, 1)?;
+        }
+        ms_in("timemargin", self.timemargin_ms, 0)?;
+        ms_in("timeout", self.timeout_ms, 1)?;
+        if let Some(d) = self.depth {
+            if !(1..=Self::MAX_DEPTH).contains(&d) {
+                return Err(format!("depth={d} is outside 1..={}", Self::MAX_DEPTH));
+            }
+        }
+        if let Some(n) = self.nodes {
+            if !(1..=Self::MAX_NODES).contains(&n) {
+                return Err(format!("nodes={n} is outside 1..={}", Self::MAX_NODES));
+            }
+        }
+        Ok(())
+    }
 
     /// Whether the game's outcome can depend on wall time. Games where neither engine is timed
     /// are reproducible, and their records leave out wall times.
@@ -184,6 +260,66 @@ mod tests {
         assert_eq!("8".parse::<TimeControl>().unwrap().base_ms, 8000);
         for bad in ["", "x", "0/10", "10+", "-1+1", "0+0", "1e9", "NaN", "5/6/7"] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
+        }
+        // Each refusal says why: a clock of no time loses every game on move 1, and a value
+        // below the millisecond is not silently zero.
+        for (bad, why) in [
+            ("0+0.1", "the first move is played on the time alone"),
+            ("0.0004", "time 0.0004 s rounds to 0 ms"),
+            ("10+0.0004", "increment 0.0004 s rounds to 0 ms"),
+            ("10+86401", "increment 86401 is outside 0..=86400 seconds"),
+            ("0/10", "moves '0' is not in 1..=4294967295"),
+        ] {
+            let err = bad.parse::<TimeControl>().unwrap_err();
+            assert!(err.contains(why), "{bad}: {err}");
+        }
+        assert_eq!("0.001".parse::<TimeControl>().unwrap().base_ms, 1);
+        assert_eq!("86400+86400".parse::<TimeControl>().unwrap().inc_ms, MAX_MS);
+        assert_eq!(seconds_in("0.0015", 1), Ok(2), "rounded to the nearest ms");
+        assert_eq!(seconds_in("0", 0), Ok(0));
+    }
+
+    #[test]
+    fn limits_out_of_range_are_refused() {
+        let ok = MoveLimits {
+            timeout_ms: MoveLimits::DEFAULT_TIMEOUT_MS,
+            depth: Some(MoveLimits::MAX_DEPTH),
+            nodes: Some(MoveLimits::MAX_NODES),
+            timemargin_ms: MAX_MS,
+            ..MoveLimits::default()
+        };
+        ok.check().unwrap();
+        for bad in [
+            MoveLimits {
+                timemargin_ms: u64::MAX - 99,
+                ..ok.clone()
+            },
+            MoveLimits {
+                movetime_ms: Some(0),
+                ..ok.clone()
+            },
+            MoveLimits {
+                timeout_ms: 0,
+                ..ok.clone()
+            },
+            MoveLimits {
+                depth: Some(0),
+                ..ok.clone()
+            },
+            MoveLimits {
+                nodes: Some(u64::MAX),
+                ..ok.clone()
+            },
+            MoveLimits {
+                tc: Some(TimeControl {
+                    moves: None,
+                    base_ms: 0,
+                    inc_ms: 100,
+                }),
+                ..ok.clone()
+            },
+        ] {
+            assert!(bad.check().is_err(), "{bad:?}");
         }
     }
 

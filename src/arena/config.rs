@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use super::clock::{parse_seconds, MoveLimits};
+use super::clock::{seconds_in, MoveLimits, MAX_MS};
 use super::openings::OpeningConfig;
 use super::schedule::TournamentKind;
 
@@ -110,28 +110,25 @@ impl EngineSpec {
             },
         };
         for (k, v) in each.pairs.iter().chain(&self.pairs) {
-            let num = |what: &str| -> Result<u64, String> {
+            // A whole number in `min..=max`, or an error naming the key and the range.
+            let num = |min: u64, max: u64, unit: &str| -> Result<u64, String> {
                 v.parse::<u64>()
-                    .map_err(|_| format!("{k}={v}: {what} must be a whole number"))
+                    .ok()
+                    .filter(|n| (min..=max).contains(n))
+                    .ok_or_else(|| format!("{k}={v}: a whole number{unit} in {min}..={max}"))
             };
-            let secs =
-                || parse_seconds(v).ok_or_else(|| format!("{k}={v}: not a number of seconds"));
+            let secs = || seconds_in(v, 1).map_err(|why| format!("{k}={v}: {why}"));
             match k.as_str() {
                 "name" => e.name = v.clone(),
                 "cmd" => e.cmd = v.clone(),
                 "args" => e.args = split_args(v)?,
                 "dir" => e.dir = Some(PathBuf::from(v)),
                 "tc" => e.limits.tc = Some(v.parse()?),
-                "st" => {
-                    e.limits.movetime_ms = Some(secs()?.max(1));
-                }
-                "depth" => {
-                    e.limits.depth =
-                        Some(u32::try_from(num("depth")?.max(1)).map_err(|_| "depth too large")?)
-                }
-                "nodes" => e.limits.nodes = Some(num("nodes")?.max(1)),
-                "timemargin" => e.limits.timemargin_ms = num("timemargin (ms)")?,
-                "timeout" => e.limits.timeout_ms = secs()?.max(1),
+                "st" => e.limits.movetime_ms = Some(secs()?),
+                "depth" => e.limits.depth = Some(num(1, MoveLimits::MAX_DEPTH.into(), "")? as u32),
+                "nodes" => e.limits.nodes = Some(num(1, MoveLimits::MAX_NODES, "")?),
+                "timemargin" => e.limits.timemargin_ms = num(0, MAX_MS, " of ms")?,
+                "timeout" => e.limits.timeout_ms = secs()?,
                 key => match key.strip_prefix("option.") {
                     Some(name) if !name.is_empty() => {
                         e.options.retain(|(n, _)| n != name);
@@ -236,6 +233,45 @@ pub struct RunConfig {
 }
 
 impl RunConfig {
+    /// Every number of the run in its range (`protocol/arena.md` gives each): checked on what
+    /// the command line built and on what `--resume` reads back from a records file, so that no
+    /// value wraps, and none is quietly raised or cut.
+    pub fn check_values(&self) -> Result<(), String> {
+        for e in &self.engines {
+            e.limits
+                .check()
+                .map_err(|why| format!("engine {}: {why}", e.name))?;
+        }
+        super::schedule::check_size(self.tournament, self.engines.len(), self.rounds, self.games)?;
+        self.openings.check()?;
+        if let Some(m) = self.max_plies {
+            // Generated openings are `plies` long; a game is adjudicated once it has `m` plies.
+            let opening = if self.openings.file.is_none() {
+                self.openings.plies
+            } else {
+                0
+            };
+            if m <= opening {
+                return Err(format!(
+                    "--max-plies {m}: leaves no move to the engines after {opening}-ply openings \
+                     (give {}..={})",
+                    opening + 1,
+                    u32::MAX
+                ));
+            }
+        }
+        if !(1..=MAX_MS).contains(&self.startup_timeout_ms) {
+            return Err(format!(
+                "--startup-timeout: {} ms is outside 1..={MAX_MS} ms",
+                self.startup_timeout_ms
+            ));
+        }
+        if self.max_start_failures == 0 {
+            return Err(format!("--max-start-failures 0: 1..={}", u32::MAX));
+        }
+        Ok(())
+    }
+
     /// The engines' names, in the order given.
     pub fn engine_names(&self) -> Vec<String> {
         self.engines.iter().map(|e| e.name.clone()).collect()

@@ -33,6 +33,9 @@ pub enum FakeMode {
     Flood,
     /// Plays well, but ignores `quit` and EOF, and leaves a helper process running.
     IgnoreQuit,
+    /// Plays legal moves with absurd `info` values after sane ones (a wrapped depth, the most
+    /// negative mate, `mate 0`, a node count of 2^64-1): 4 values out of range each move.
+    AbsurdInfo,
 }
 
 /// Runs the fake engine over the given streams; returns the process exit code.
@@ -127,6 +130,15 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
                         let _ = out.write_all(&vec![b'z'; 100_000]);
                         say(&mut out, "");
                         say(&mut out, "bestmove \u{1}@#!");
+                    }
+                    FakeMode::AbsurdInfo => {
+                        say(&mut out, "info depth 7 score cp 12 nodes 3000");
+                        say(
+                            &mut out,
+                            "info depth 3186588637 score mate -9223372036854775808",
+                        );
+                        say(&mut out, "info score mate 0 nodes 18446744073709551615");
+                        say(&mut out, &format!("bestmove {}", pick(&line)));
                     }
                     FakeMode::Flood => loop {
                         let info = "info depth 1 score cp 0 nodes 1 pv 1 ".repeat(20);

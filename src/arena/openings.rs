@@ -1,7 +1,9 @@
 //! Openings: seeded random plies, balanced by a short search, or read from a file.
 //!
 //! The opening of pair P depends only on the seed, P and the openings before it (which it must
-//! not repeat), so a resumed run and every shard regenerate exactly the same openings.
+//! not repeat), so a resumed run and every shard regenerate exactly the same openings. They are
+//! made in pair order as the run needs them; the book keeps the one it made last and a hash of
+//! each position it made (to refuse repeats), not the openings themselves.
 
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -63,6 +65,12 @@ impl Default for OpeningConfig {
     }
 }
 
+/// `plies=`: the longest random walk. Longer walks end nearly every game on the way (and are
+/// redrawn), and a walk costs its plies for each of up to 500 draws per pair.
+pub const MAX_PLIES: u32 = 1000;
+/// `margin=`: the widest balance margin, in centi-stones (1,000 stones: more than any game has).
+pub const MAX_MARGIN_CP: u32 = super::client::MAX_SCORE_CP;
+
 impl OpeningConfig {
     /// Parses the `--openings` key=value list.
     pub fn parse(tokens: &[String]) -> Result<OpeningConfig, String> {
@@ -71,12 +79,14 @@ impl OpeningConfig {
             let (k, v) = t
                 .split_once('=')
                 .ok_or_else(|| format!("--openings: '{t}' is not key=value"))?;
-            let num = || {
+            let num = |min: u32, max: u32| {
                 v.parse::<u32>()
-                    .map_err(|_| format!("--openings {k}={v}: not a whole number"))
+                    .ok()
+                    .filter(|n| (min..=max).contains(n))
+                    .ok_or_else(|| format!("--openings {k}={v}: a whole number in {min}..={max}"))
             };
             match k {
-                "plies" => c.plies = num()?,
+                "plies" => c.plies = num(0, MAX_PLIES)?,
                 "policy" => {
                     c.policy = match v {
                         "random" => OpeningPolicy::Random,
@@ -84,8 +94,8 @@ impl OpeningConfig {
                         _ => return Err(format!("--openings policy={v}: random or balanced")),
                     }
                 }
-                "margin" => c.margin_cp = num()? as i32,
-                "depth" => c.depth = num()?.max(1),
+                "margin" => c.margin_cp = num(0, MAX_MARGIN_CP)? as i32,
+                "depth" => c.depth = num(1, crate::search::MAX_DEPTH)?,
                 "file" => c.file = Some(PathBuf::from(v)),
                 "order" => {
                     c.order = match v {
@@ -102,6 +112,24 @@ impl OpeningConfig {
             }
         }
         Ok(c)
+    }
+
+    /// Every value in the range [`OpeningConfig::parse`] allows (for a configuration read back
+    /// from a records file).
+    pub fn check(&self) -> Result<(), String> {
+        let fine = self.plies <= MAX_PLIES
+            && (0..=MAX_MARGIN_CP as i32).contains(&self.margin_cp)
+            && (1..=crate::search::MAX_DEPTH).contains(&self.depth);
+        fine.then_some(()).ok_or_else(|| {
+            format!(
+                "--openings plies={} margin={} depth={}: plies 0..={MAX_PLIES}, margin \
+                 0..={MAX_MARGIN_CP}, depth 1..={}",
+                self.plies,
+                self.margin_cp,
+                self.depth,
+                crate::search::MAX_DEPTH
+            )
+        })
     }
 }
 
@@ -146,7 +174,10 @@ pub struct OpeningBook {
     seed: u64,
     /// The file's openings, in the order they are used.
     file: Vec<Opening>,
-    made: Vec<Opening>,
+    /// Generated openings: the pair the next one is for, and the last one made.
+    next: u64,
+    last: Option<Opening>,
+    /// The final position of every opening made so far (8 bytes a pair).
     seen: HashSet<u64>,
     searcher: Option<Searcher>,
     /// Openings have started repeating.
@@ -190,7 +221,8 @@ impl OpeningBook {
             variant,
             seed,
             file,
-            made: Vec::new(),
+            next: 0,
+            last: None,
             seen: HashSet::new(),
             searcher,
             exhausted: false,
@@ -198,7 +230,8 @@ impl OpeningBook {
         })
     }
 
-    /// The opening of pair `pair`.
+    /// The opening of pair `pair`. Pairs are asked for in order (each one twice, for its two
+    /// games); asking for an earlier pair than the last makes the openings again from pair 0.
     pub fn get(&mut self, pair: u64) -> Opening {
         if !self.file.is_empty() {
             let n = self.file.len() as u64;
@@ -209,12 +242,15 @@ impl OpeningBook {
             }
             return self.file[(pair % n) as usize].clone();
         }
-        while self.made.len() as u64 <= pair {
-            let next = self.made.len() as u64;
-            let o = self.generate(next);
-            self.made.push(o);
+        if pair + 1 < self.next {
+            self.next = 0;
+            self.seen.clear();
         }
-        self.made[pair as usize].clone()
+        while self.next <= pair {
+            self.last = Some(self.generate(self.next));
+            self.next += 1;
+        }
+        self.last.clone().expect("made above")
     }
 
     fn generate(&mut self, pair: u64) -> Opening {
@@ -419,5 +455,25 @@ mod tests {
         for bad in ["plies", "plies=x", "policy=best", "order=up", "colour=1"] {
             assert!(OpeningConfig::parse(&[bad.to_string()]).is_err(), "{bad}");
         }
+        // Numbers out of range are refused with the range, never wrapped or raised: margin=2^32-1
+        // used to become -1 (no opening balanced), depth=0 silently 1.
+        for (bad, range) in [
+            ("plies=1001", "0..=1000"),
+            ("margin=4294967295", "0..=100000"),
+            ("margin=-1", "0..=100000"),
+            ("depth=0", "1..=120"),
+            ("depth=121", "1..=120"),
+        ] {
+            let err = OpeningConfig::parse(&[bad.to_string()]).unwrap_err();
+            assert!(err.contains(range), "{bad}: {err}");
+        }
+        let c = cfg("plies=1000 margin=100000 depth=120");
+        assert_eq!((c.plies, c.margin_cp, c.depth), (1000, 100_000, 120));
+        c.check().unwrap();
+        let wrapped = OpeningConfig {
+            margin_cp: -1,
+            ..OpeningConfig::default()
+        };
+        assert!(wrapped.check().is_err());
     }
 }

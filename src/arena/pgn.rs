@@ -346,7 +346,9 @@ fn score_text(score: &str, depth: Option<u32>) -> String {
     let mut it = score.split(' ');
     let text = match (it.next(), it.next().and_then(|v| v.parse::<i64>().ok())) {
         (Some("cp"), Some(cp)) => format!("{:+.2}", cp as f64 / 100.0),
-        (Some("mate"), Some(m)) => format!("{}M{}", if m < 0 { "-" } else { "+" }, m.abs()),
+        (Some("mate"), Some(m)) => {
+            format!("{}M{}", if m < 0 { "-" } else { "+" }, m.unsigned_abs())
+        }
         _ => score.to_string(),
     };
     match depth {
@@ -399,6 +401,7 @@ mod tests {
                     score: Some("cp -35".into()),
                     depth: Some(4),
                     nodes: None,
+                    info_dropped: 0,
                 });
             }
         }

@@ -186,6 +186,14 @@ pub struct MoveRecord {
     pub depth: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nodes: Option<u64>,
+    /// `info` values the engine sent for this move that were not numbers in range
+    /// (`client::SearchInfo`): dropped, only counted. Absent when none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub info_dropped: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// One finished game.

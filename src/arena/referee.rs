@@ -157,6 +157,7 @@ pub fn play(
             score: thought.info.score,
             depth: thought.info.depth,
             nodes: thought.info.nodes,
+            info_dropped: thought.info.dropped,
         });
     };
     Ok(GameEnd {

@@ -30,6 +30,7 @@ pub fn stats_record(g: &GameRecord) -> stats::GameRecord {
     for (m, side) in g.moves.iter().zip(move_sides(g)) {
         let time_us = m.time_ms.unwrap_or(0) * 1000;
         moves[side.index()].record(time_us, m.depth, m.nodes);
+        moves[side.index()].info_dropped += u64::from(m.info_dropped);
     }
     stats::GameRecord {
         pair: g.pair,
@@ -103,6 +104,11 @@ impl Standings {
             t.add(&record);
         }
         self.games.insert(g.index, record);
+    }
+
+    /// The numbers of the games recorded, ascending.
+    pub fn indices(&self) -> impl Iterator<Item = u64> + '_ {
+        self.games.keys().copied()
     }
 
     pub fn contains(&self, index: u64) -> bool {

@@ -5,7 +5,6 @@
 //! restarted for its next one; an engine that fails to start `max_start_failures` times in a row
 //! is disqualified and its remaining games are forfeited instead of looping.
 
-use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Sender};
@@ -27,7 +26,7 @@ use super::records::{
 use super::referee::{self, Adjudication, Waits};
 use super::results::Standings;
 use super::run_files::{self, RunFiles};
-use super::schedule::{schedule, GameSpec, Shard};
+use super::schedule::{GameSpec, Schedule, Shard};
 use crate::games::{Game, Side, Variant};
 
 /// How to run (not part of the run's identity: may differ when resuming).
@@ -131,7 +130,7 @@ fn own_cpu() -> Duration {
 /// Starts a new run.
 pub fn run(config: RunConfig, opts: &RunOptions) -> Result<RunReport> {
     check_config(&config)?;
-    let scheduled = full_schedule(&config).len() as u64;
+    let scheduled = full_schedule(&config).len();
     let mut header = RunHeader {
         format: FORMAT,
         arena: env!("CARGO_PKG_VERSION").to_string(),
@@ -162,6 +161,7 @@ pub fn new_standings(config: &RunConfig) -> Standings {
 }
 
 fn check_config(config: &RunConfig) -> Result<()> {
+    config.check_values().map_err(anyhow::Error::msg)?;
     let variant: Variant = config.game.parse().map_err(anyhow::Error::msg)?;
     if crate::games::AnyGame::start(variant)
         .legal_moves()
@@ -189,9 +189,9 @@ fn check_config(config: &RunConfig) -> Result<()> {
     Ok(())
 }
 
-/// The schedule of the whole run (all shards).
-pub fn full_schedule(config: &RunConfig) -> Vec<GameSpec> {
-    schedule(
+/// The schedule of the whole run (all shards), computed game by game (never listed).
+pub fn full_schedule(config: &RunConfig) -> Schedule {
+    Schedule::new(
         config.tournament,
         config.engines.len(),
         config.rounds,
@@ -216,11 +216,38 @@ struct Shared<'a> {
     config: &'a RunConfig,
     variant: Variant,
     opts: &'a RunOptions,
-    queue: Mutex<VecDeque<GameSpec>>,
-    book: Mutex<OpeningBook>,
+    /// The games still to play, each with its opening.
+    feed: Mutex<Feed>,
     health: Mutex<Health>,
     /// Set to stop handing out games (a fault under --no-recover).
     stop: AtomicBool,
+}
+
+/// Hands out the slice's unplayed games in game order, each with its opening: one lock for both,
+/// so the openings are made in pair order and the book never has to go back. Holds the games
+/// already recorded (their numbers) and the openings' state, nothing per game still to play.
+struct Feed {
+    games: Box<dyn Iterator<Item = GameSpec> + Send>,
+    /// Numbers of the games recorded before this session, ascending; `done[skip..]` is still ahead.
+    done: Vec<u64>,
+    skip: usize,
+    book: OpeningBook,
+}
+
+impl Feed {
+    fn next(&mut self) -> Option<(GameSpec, Opening, Option<String>)> {
+        let spec = loop {
+            let spec = self.games.next()?;
+            while self.done.get(self.skip).is_some_and(|&d| d < spec.index) {
+                self.skip += 1;
+            }
+            if self.done.get(self.skip) != Some(&spec.index) {
+                break spec;
+            }
+        };
+        let opening = self.book.get(spec.pair);
+        Some((spec, opening, self.book.take_note()))
+    }
 }
 
 fn execute(
@@ -241,24 +268,22 @@ fn execute(
         .then(Guardian::start);
     let config = &header.config;
     let variant: Variant = config.game.parse().map_err(anyhow::Error::msg)?;
-    let slice: Vec<GameSpec> = full_schedule(config)
-        .into_iter()
-        .filter(|g| opts.shard.is_none_or(|s| s.contains(g.pair)))
-        .collect();
-    let slice_len = slice.len() as u64;
-    let todo: VecDeque<GameSpec> = slice
-        .into_iter()
-        .filter(|g| !standings.contains(g.index))
-        .collect();
+    let schedule = full_schedule(config);
+    let slice_len = schedule.slice_len(opts.shard);
     let book =
         OpeningBook::new(&config.openings, variant, config.seed).map_err(anyhow::Error::msg)?;
+    let feed = Feed {
+        games: Box::new(schedule.games(opts.shard)),
+        done: standings.indices().collect(),
+        skip: 0,
+        book,
+    };
     let engines = config.engines.len();
     let shared = Shared {
         config,
         variant,
         opts,
-        queue: Mutex::new(todo),
-        book: Mutex::new(book),
+        feed: Mutex::new(feed),
         health: Mutex::new(Health {
             failures_in_a_row: vec![0; engines],
             disqualified: vec![false; engines],
@@ -390,19 +415,14 @@ fn worker(shared: &Shared<'_>, tx: Sender<Msg>) {
         if interrupt::requested() || shared.stop.load(Ordering::SeqCst) {
             break;
         }
-        let Some(spec) = shared
-            .queue
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .pop_front()
+        let Some((spec, opening, note)) =
+            shared.feed.lock().unwrap_or_else(|e| e.into_inner()).next()
         else {
             break;
         };
-        let opening = shared
-            .book
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(spec.pair);
+        if let Some(note) = note {
+            let _ = tx.send(Msg::Note(note));
+        }
         clock += 1;
         last_used[spec.south] = clock;
         last_used[spec.north] = clock;
@@ -412,14 +432,6 @@ fn worker(shared: &Shared<'_>, tx: Sender<Msg>) {
             [spec.south, spec.north],
             shared.opts.quit_grace,
         );
-        if let Some(note) = shared
-            .book
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take_note()
-        {
-            let _ = tx.send(Msg::Note(note));
-        }
         match play_scheduled(shared, &spec, &opening, &mut sessions, &tx) {
             // A game that ended as Ctrl-C came may have ended *because* of it (its engines were
             // killed): it is dropped, and a resumed run plays it again.

@@ -295,7 +295,7 @@ impl Giuthi {
     #[inline]
     fn pass_turn(&mut self) {
         if self.side == Side::North {
-            self.fullmove += 1;
+            self.fullmove = notation::next_fullmove(self.fullmove);
         }
         self.side = self.side.other();
     }

@@ -328,7 +328,7 @@ impl Game for Modiar {
         self.ring[..RING].copy_from_slice(&board);
         self.piles[self.side.index()] += sowing.captured;
         if self.side == Side::North {
-            self.fullmove = self.fullmove.saturating_add(1);
+            self.fullmove = notation::next_fullmove(self.fullmove);
         }
         self.side = self.side.other();
         self.first_move = false;

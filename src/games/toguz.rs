@@ -258,7 +258,7 @@ impl Game for Toguz {
             }
         }
         if me == Side::North {
-            self.fullmove += 1;
+            self.fullmove = notation::next_fullmove(self.fullmove);
         }
         self.side = me.other();
         effect
@@ -352,6 +352,12 @@ impl Game for Toguz {
             ));
         }
         let landing = (rb[0] - b'0') as usize;
+        if landing == 0 || landing > n {
+            return Err(MoveError::malformed(
+                token,
+                format!("landing hole {landing} is outside 1..{n}"),
+            ));
+        }
         let mut tail = &rest[1..];
         let mut tuzdik_mark = false;
         if let Some(t) = tail.strip_prefix(['x', 'X']) {

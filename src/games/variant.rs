@@ -146,12 +146,14 @@ impl std::str::FromStr for Variant {
             other => {
                 let size = other.strip_prefix("giuthi-").ok_or_else(err)?;
                 let (h, s) = size.split_once('x').ok_or_else(err)?;
-                let holes: u8 = h.parse().map_err(|_| err())?;
-                let seeds: u8 = s.parse().map_err(|_| err())?;
-                if !(5..=10).contains(&holes) || !(4..=9).contains(&seeds) {
-                    return Err(err());
+                // Numbers as everywhere in the notation: no sign, no leading zero.
+                let number = crate::notation::parse_number;
+                let holes = number(h).filter(|n| (5..=10).contains(n)).ok_or_else(err)?;
+                let seeds = number(s).filter(|n| (4..=9).contains(n)).ok_or_else(err)?;
+                Variant::Giuthi {
+                    holes: holes as u8,
+                    seeds: seeds as u8,
                 }
-                Variant::Giuthi { holes, seeds }
             }
         })
     }

@@ -35,7 +35,7 @@ use worker::{Completed, Shared, Worker};
 /// Depth of a search given no limit at all (and not `infinite`).
 pub const DEFAULT_DEPTH: u32 = 10;
 /// Deepest iteration a search ever starts.
-const MAX_DEPTH: u32 = (worker::MAX_PLY - 8) as u32;
+pub const MAX_DEPTH: u32 = (worker::MAX_PLY - 8) as u32;
 /// Stack of each helper thread: the search keeps a few positions per ply on the stack.
 const HELPER_STACK: usize = 16 << 20;
 

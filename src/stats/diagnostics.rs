@@ -120,6 +120,13 @@ pub fn diagnostics_text(engines: &[EngineDiagnostics]) -> String {
             endings.join(", ")
         ));
     }
+    // Values the arena refused to average (or print) are said, not hidden: a line per engine.
+    for d in engines.iter().filter(|d| d.moves.info_dropped > 0) {
+        out.push_str(&format!(
+            "{}: {} search value(s) out of range dropped (depth, nodes or score)\n",
+            d.name, d.moves.info_dropped
+        ));
+    }
     out
 }
 
@@ -181,5 +188,13 @@ mod tests {
         let text = diagnostics_text(&d);
         assert!(text.contains("time-loss 0-0-1"), "{text}");
         assert!(text.lines().nth(2).unwrap().starts_with("a "), "{text}");
+        assert!(!text.contains("dropped"), "{text}");
+        let mut odd = games[0].clone();
+        odd.south_moves.info_dropped = 2;
+        let text = diagnostics_text(&engine_diagnostics(&[odd.clone(), odd], &[]));
+        assert!(
+            text.contains("a: 4 search value(s) out of range dropped"),
+            "{text}"
+        );
     }
 }

@@ -96,6 +96,10 @@ pub struct MoveSummary {
     pub nodes_moves: u64,
     pub nodes: u64,
     pub nodes_time_us: u64,
+    /// Search figures the engine reported out of range, which the arena dropped instead of
+    /// counting them above (see `protocol/arena.md`, Records).
+    #[serde(default)]
+    pub info_dropped: u64,
 }
 
 impl MoveSummary {
@@ -122,6 +126,7 @@ impl MoveSummary {
         self.nodes_moves += other.nodes_moves;
         self.nodes += other.nodes;
         self.nodes_time_us += other.nodes_time_us;
+        self.info_dropped += other.info_dropped;
     }
 
     /// Mean reported depth.

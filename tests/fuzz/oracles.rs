@@ -456,7 +456,9 @@ const ENGINE_WAIT: std::time::Duration = std::time::Duration::from_millis(30);
 /// token). It must not panic, every wait must end by its deadline, and what it keeps of the
 /// engine's words is bounded.
 pub fn engine_output(data: &[u8]) {
-    use otau::arena::client::{EngineSession, ThinkError};
+    use otau::arena::client::{
+        EngineSession, ThinkError, MAX_INFO_DEPTH, MAX_INFO_MATE, MAX_INFO_NODES, MAX_SCORE_CP,
+    };
     use otau::arena::process::{EngineIo, MAX_LINE};
     use std::io::{BufRead, Write};
     use std::time::{Duration, Instant};
@@ -538,9 +540,16 @@ pub fn engine_output(data: &[u8]) {
                 );
                 if let Some(score) = &th.info.score {
                     let (kind, value) = score.split_once(' ').expect("score '<kind> <value>'");
-                    assert!(matches!(kind, "cp" | "mate"), "{score}");
-                    assert!(value.parse::<i64>().is_ok(), "{score}");
+                    let v = value.parse::<i64>().expect("score value").unsigned_abs();
+                    match kind {
+                        "cp" => assert!(v <= MAX_SCORE_CP.into(), "{score}"),
+                        "mate" => assert!((1..=MAX_INFO_MATE.into()).contains(&v), "{score}"),
+                        _ => panic!("score {score}"),
+                    }
                 }
+                // Out-of-range search figures never reach a record.
+                assert!(th.info.depth.is_none_or(|d| d <= MAX_INFO_DEPTH));
+                assert!(th.info.nodes.is_none_or(|n| n <= MAX_INFO_NODES));
                 let pos = line.position().clone();
                 match line.play_token(&th.token) {
                     Ok((mv, _)) => {
@@ -594,12 +603,18 @@ pub fn random_engine_script(rng: &mut ChaCha8Rng, pick: u8) -> Vec<u8> {
         let mv = moves[rng.gen_range(0..moves.len())];
         let name = line.position().move_name(mv);
         reply(&mut out, ""); // position
-        let info = match rng.gen_range(0..4) {
+        let info = match rng.gen_range(0..5) {
             0 => format!(
                 "info depth 3 seldepth 5 score cp {} nodes 1234 nps 99 pv {name}\n",
                 rng.gen_range(-500..500)
             ),
             1 => "info depth x score mate -3 nodes -1 string hello depth 9\n".to_string(),
+            3 => format!(
+                "info depth {} score mate {} nodes {}\n",
+                rng.gen::<u32>(),
+                rng.gen::<i64>(),
+                rng.gen::<u64>()
+            ),
             2 => format!("info {}\n", "9".repeat(rng.gen_range(1..40_000))),
             _ => String::new(),
         };
