@@ -12,7 +12,7 @@
 //! - [`outputs`]: every file a command writes (collisions, special files, locks);
 //!   [`run_files`]: a run's outputs, checked and created at start, completed at the end;
 //! - [`tournament`]: workers, engine reuse and restarts, forfeits, resume;
-//! - [`merge`]: joining shards;
+//! - [`merge`]: joining shards; [`rate`]: the rating table of any games (`ratings`);
 //! - [`results`]: the minimal results table; [`progress`]: what the user sees;
 //! - [`cli`]: the command line; [`interrupt`]: Ctrl-C.
 //!
@@ -32,6 +32,7 @@ pub mod outputs;
 pub mod pgn;
 pub mod process;
 pub mod progress;
+pub mod rate;
 pub mod records;
 pub mod referee;
 pub mod results;

@@ -388,6 +388,9 @@ pub struct RecordsFile {
     pub header: RunHeader,
     /// Games by index (a game recorded twice keeps its first record).
     pub games: BTreeMap<u64, GameRecord>,
+    /// The indices of `games` in the order their lines appear: the order the games finished
+    /// (the SPRT's stop and the report's charts replay it).
+    pub order: Vec<u64>,
     /// Bytes of whole, valid lines: a torn last line starts here.
     pub valid_len: u64,
     /// The last event is a summary: the file already ends with the statistics of every game it
@@ -403,6 +406,7 @@ impl RecordsFile {
         let mut reader = BufReader::new(file);
         let mut header: Option<RunHeader> = None;
         let mut games = BTreeMap::new();
+        let mut order = Vec::new();
         let mut valid_len = 0u64;
         let mut summarized = false;
         let mut buf = Vec::new();
@@ -467,7 +471,10 @@ impl RecordsFile {
                             g.index
                         );
                     }
-                    games.entry(g.index).or_insert(*g);
+                    if let std::collections::btree_map::Entry::Vacant(slot) = games.entry(g.index) {
+                        order.push(g.index);
+                        slot.insert(*g);
+                    }
                     summarized = false;
                 }
                 Event::Summary(_) => summarized = true,
@@ -488,6 +495,7 @@ impl RecordsFile {
         Ok(RecordsFile {
             header,
             games,
+            order,
             valid_len,
             summarized,
         })

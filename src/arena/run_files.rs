@@ -59,7 +59,7 @@ impl RunFiles {
                 title: title.to_string(),
                 summary: standings.options(),
             };
-            let page = crate::stats::render_html(&standings.records(), &options);
+            let page = crate::stats::render_html(&standings.records_as_finished(), &options);
             outputs::write_whole(out, page.as_bytes(), false)?;
         }
         Ok(())
@@ -211,12 +211,12 @@ pub fn open_fresh(header: &mut RunHeader, opts: &RunOptions) -> Result<RunFiles>
 pub fn open_resume(
     path: &Path,
     opts: &RunOptions,
-    check: impl FnOnce(&RunConfig) -> Result<()>,
+    check: impl FnOnce(&RunHeader) -> Result<()>,
 ) -> Result<(RecordsFile, RunFiles, RunOptions)> {
     // Locked before it is read: another run appending meanwhile would change what is read.
     let mut writer = RecordWriter::open_existing(path)?;
     let file = RecordsFile::read(path)?;
-    check(&file.header.config)?;
+    check(&file.header)?;
     let mut opts = opts.clone();
     opts.shard = file.header.shard;
     opts.out = Some(path.to_path_buf());

@@ -52,6 +52,8 @@ pub struct RunOptions {
     pub event: String,
     /// Time an engine gets to exit after `quit` before it is killed.
     pub quit_grace: Duration,
+    /// The rating table's prior (`--rating-prior`).
+    pub rating: crate::stats::RatingOptions,
 }
 
 impl Default for RunOptions {
@@ -69,6 +71,7 @@ impl Default for RunOptions {
             log_dir: PathBuf::from("otau-arena-logs"),
             event: "otau-arena".into(),
             quit_grace: Duration::from_millis(300),
+            rating: crate::stats::RatingOptions::default(),
         }
     }
 }
@@ -130,6 +133,7 @@ fn own_cpu() -> Duration {
 /// Starts a new run.
 pub fn run(config: RunConfig, opts: &RunOptions) -> Result<RunReport> {
     check_config(&config)?;
+    check_sprt_shard(&config, opts.shard)?;
     let scheduled = full_schedule(&config).len();
     let mut header = RunHeader {
         format: FORMAT,
@@ -140,17 +144,23 @@ pub fn run(config: RunConfig, opts: &RunOptions) -> Result<RunReport> {
         outputs: None,
     };
     let files = run_files::open_fresh(&mut header, opts)?;
-    let standings = new_standings(&header.config);
+    let mut standings = new_standings(&header.config);
+    standings.set_rating(opts.rating);
     execute(header, standings, files, opts)
 }
 
 /// Continues the run recorded in `path`: same configuration, schedule, openings, shard and
 /// outputs; plays only the games not yet recorded, appending to the same file.
 pub fn resume(path: &Path, opts: &RunOptions) -> Result<RunReport> {
-    let (file, files, opts) = run_files::open_resume(path, opts, check_config)?;
+    let (file, files, opts) = run_files::open_resume(path, opts, |h| {
+        check_config(&h.config)?;
+        check_sprt_shard(&h.config, h.shard)
+    })?;
     let mut done = new_standings(&file.header.config);
-    for g in file.games.values() {
-        done.add(g);
+    done.set_rating(opts.rating);
+    // In the order the games finished: the SPRT finds the decision where the run found it.
+    for index in &file.order {
+        done.add(&file.games[index]);
     }
     execute(file.header, done, files, &opts)
 }
@@ -158,6 +168,22 @@ pub fn resume(path: &Path, opts: &RunOptions) -> Result<RunReport> {
 /// Empty standings for a run's engines and SPRT.
 pub fn new_standings(config: &RunConfig) -> Standings {
     Standings::new(config.engine_names(), config.sprt)
+}
+
+/// `--sprt` with `--shard` is refused: a sequential test's error rates hold only if it sees
+/// every game as it finishes and stops at the first crossing; a shard sees a part of the games
+/// and would stop on its own part, and a merge of such shards is no sequential test at all.
+pub fn check_sprt_shard(config: &RunConfig, shard: Option<Shard>) -> Result<()> {
+    if let (Some(_), Some(shard)) = (config.sprt, shard) {
+        bail!(
+            "--sprt cannot be combined with --shard {shard}: a sequential test must see every \
+             game as it finishes to stop at the right one, and each shard would stop on its own \
+             part of the results. Run the SPRT unsharded (use --concurrency for speed), or play \
+             fixed-size shards without --sprt (--games N --shard k/n) and get a fixed-sample \
+             verdict on the merged counts with: otau-arena merge PART.jsonl... --sprt elo0=A elo1=B"
+        );
+    }
+    Ok(())
 }
 
 fn check_config(config: &RunConfig) -> Result<()> {
@@ -386,13 +412,16 @@ fn execute(
     })
 }
 
-/// The SPRT's decision once it is final (H0 or H1 accepted).
+/// The SPRT's decision once it is final (H0 or H1 accepted), as it stood at the game that
+/// crossed the bound.
 fn sprt_decision(standings: &Standings) -> Option<String> {
-    let status = standings.sprt_status()?;
-    status
-        .decision
-        .is_final()
-        .then(|| format!("{} ({})", status.decision.describe(), status.line()))
+    let stop = standings.sprt_stop()?;
+    Some(format!(
+        "{} ({}) after {} games",
+        stop.status.decision.describe(),
+        stop.status.line(),
+        stop.games
+    ))
 }
 
 /// The summary event: the statistics of every game recorded (`crate::stats::Summary`), and the
