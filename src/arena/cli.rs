@@ -200,7 +200,7 @@ enum Command {
     FakeEngine {
         #[arg(value_enum)]
         mode: FakeMode,
-        /// Ignored: lets a test tag its processes.
+        /// Lets a test tag its processes (and names the `*-restart` modes' marker file).
         tag: Option<String>,
     },
 }
@@ -536,6 +536,8 @@ fn check(game: &str, timeout: &str, cmd: &[String]) -> Result<ExitCode> {
         reply_timeout: Duration::from_millis(timeout_ms),
         ..Default::default()
     };
+    // As in a run: a kill -9 of the arena during the check leaves nothing the engine started.
+    let _guardian = super::process::Guardian::start();
     let report = crate::ugi::compliance::check(program, args, &config);
     println!("{report}");
     Ok(if report.passed() {

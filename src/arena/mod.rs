@@ -6,6 +6,7 @@
 //! - [`client`]: the UGI client (handshake, options, `go`/`bestmove`, the `isready` fence);
 //! - [`clock`]: time controls and the arena's clocks;
 //! - [`openings`]: seeded random, balanced, or file openings;
+//! - [`preflight`]: every engine started and checked once before the first game;
 //! - [`schedule`]: round robin and gauntlet pairings, shards;
 //! - [`referee`]: one game, every move checked, every termination named;
 //! - [`records`] and [`pgn`]: JSON-lines events and PGN;
@@ -30,6 +31,7 @@ pub mod merge;
 pub mod openings;
 pub mod outputs;
 pub mod pgn;
+pub mod preflight;
 pub mod process;
 pub mod progress;
 pub mod rate;

@@ -210,12 +210,16 @@ pub fn check_location(out: &Named) -> Result<Target> {
     Ok(t)
 }
 
-/// Checks that a directory exists or can be created, and that files can be created in it;
-/// returns whether it was created (so a failed start can remove it again).
-pub fn prepare_dir(dir: &Named) -> Result<bool> {
+/// Checks that a directory exists or can be created, and that files can be created in it. With
+/// `create` it is created; returns whether it was (so a failed start can remove it again).
+pub fn prepare_dir(dir: &Named, create: bool) -> Result<bool> {
     let existed = dir.path.exists();
     if existed && !dir.path.is_dir() {
         bail!("{dir}: is not a directory; give a directory");
+    }
+    if !existed && !create {
+        check_location(dir)?;
+        return Ok(false);
     }
     std::fs::create_dir_all(&dir.path)
         .with_context(|| format!("{dir}: cannot create the directory; choose another place"))?;

@@ -286,22 +286,8 @@ impl RecordWriter {
     /// A new file, locked (refused if the path exists: use `--resume` to continue one). The file
     /// is registered in `created`, so a start-up that fails later removes it again.
     pub fn create(path: &Path, created: &mut Created) -> Result<RecordWriter> {
+        check_new(path)?;
         let shown = path.display();
-        match outputs::target(path) {
-            Ok(Target::Regular(0)) => bail!(
-                "--out {shown}: exists and is empty: no run was recorded in it; remove it and \
-                 start the run again"
-            ),
-            Ok(Target::Regular(_)) => bail!(
-                "--out {shown}: exists (an existing file is never replaced): --resume {shown} \
-                 continues the run it records, or choose another name"
-            ),
-            Ok(Target::Stream | Target::Directory) => bail!(
-                "--out {shown}: not a regular file: records need a file that --resume and merge \
-                 can read back"
-            ),
-            Ok(Target::Absent) | Err(_) => {}
-        }
         // Through a dangling link: its target is created, the link stays.
         let real = outputs::real_path(path);
         let file = OpenOptions::new()
@@ -360,6 +346,28 @@ pub fn event_line(event: &Event) -> Result<Vec<u8>> {
     let mut line = serde_json::to_vec(event)?;
     line.push(b'\n');
     Ok(line)
+}
+
+/// Checks that `path` can be a new records file (refused if anything is there: an existing run
+/// is continued with `--resume`, never replaced).
+pub fn check_new(path: &Path) -> Result<()> {
+    let shown = path.display();
+    match outputs::target(path) {
+        Ok(Target::Regular(0)) => bail!(
+            "--out {shown}: exists and is empty: no run was recorded in it; remove it and \
+                 start the run again"
+        ),
+        Ok(Target::Regular(_)) => bail!(
+            "--out {shown}: exists (an existing file is never replaced): --resume {shown} \
+                 continues the run it records, or choose another name"
+        ),
+        Ok(Target::Stream | Target::Directory) => bail!(
+            "--out {shown}: not a regular file: records need a file that --resume and merge \
+                 can read back"
+        ),
+        Ok(Target::Absent) | Err(_) => {}
+    }
+    outputs::check_location(&outputs::Named::new("--out", path)).map(|_| ())
 }
 
 /// A records path to read: precise errors for what is not a records file.

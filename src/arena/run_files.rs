@@ -73,13 +73,21 @@ fn slice(header: &RunHeader) -> Slice {
     }
 }
 
-/// The engines' stderr logs (external engines only): outputs too.
+/// The engines' stderr logs (external engines only): outputs too. Engines whose names map to one
+/// file name share its log (each process appends, with a line naming its pid), so a log is
+/// listed once.
 fn logs(config: &RunConfig, dir: &Path) -> Vec<Named> {
-    config
+    let mut paths: Vec<PathBuf> = config
         .engines
         .iter()
         .filter(|e| e.builtin().is_none())
-        .map(|e| Named::new("the engine log", log_file(dir, &e.name)))
+        .map(|e| log_file(dir, &e.name))
+        .collect();
+    paths.sort();
+    paths.dedup();
+    paths
+        .into_iter()
+        .map(|p| Named::new("the engine log", p))
         .collect()
 }
 
@@ -106,6 +114,7 @@ fn check_outputs(
     append: bool,
     report: Option<&Named>,
     log_dir: &Path,
+    create_dir: bool,
 ) -> Result<(u64, Option<PathBuf>)> {
     let keep = match pgn {
         Some(p) => match check_location(p)? {
@@ -124,7 +133,7 @@ fn check_outputs(
     let mut created_dir = None;
     let logs = logs(config, log_dir);
     if !logs.is_empty() {
-        if outputs::prepare_dir(&Named::new("--log-dir", log_dir))? {
+        if outputs::prepare_dir(&Named::new("--log-dir", log_dir), create_dir)? {
             created_dir = Some(log_dir.to_path_buf());
         }
         for l in &logs {
@@ -136,9 +145,19 @@ fn check_outputs(
     Ok((keep, created_dir))
 }
 
-/// The outputs of a new run: checked, created, the header written (recording every output).
-pub fn open_fresh(header: &mut RunHeader, opts: &RunOptions) -> Result<RunFiles> {
-    let config = &header.config;
+/// Checks every output of a new run (collisions, locations) and creates nothing: run before the
+/// engines' start-up check, so a wrong path is reported before any engine starts.
+pub fn check_fresh(config: &RunConfig, opts: &RunOptions) -> Result<()> {
+    fresh_checks(config, opts, false).map(|_| ())
+}
+
+/// The checks of a new run's outputs; with `create_dir` the log directory is created. Returns
+/// the PGN bytes to keep and the log directory if it was created.
+fn fresh_checks(
+    config: &RunConfig,
+    opts: &RunOptions,
+    create_dir: bool,
+) -> Result<(u64, Option<PathBuf>)> {
     let out = opts.out.as_ref().map(|p| Named::new("--out", p));
     let pgn = opts.pgn.as_ref().map(|p| Named::new("--pgn", p));
     let report = opts.report.as_ref().map(|p| Named::new("--report", p));
@@ -150,15 +169,25 @@ pub fn open_fresh(header: &mut RunHeader, opts: &RunOptions) -> Result<RunFiles>
     all.extend(logs(config, &opts.log_dir));
     check_distinct(&all, &inputs(config))?;
     if let Some(o) = &out {
-        check_location(o)?;
+        super::records::check_new(&o.path)?;
     }
-    let (keep, created_dir) = check_outputs(
+    check_outputs(
         config,
         pgn.as_ref(),
         opts.pgn_append,
         report.as_ref(),
         &opts.log_dir,
-    )?;
+        create_dir,
+    )
+}
+
+/// The outputs of a new run: checked, created, the header written (recording every output).
+pub fn open_fresh(header: &mut RunHeader, opts: &RunOptions) -> Result<RunFiles> {
+    let config = &header.config;
+    let (keep, created_dir) = fresh_checks(config, opts, true)?;
+    let out = opts.out.as_ref().map(|p| Named::new("--out", p));
+    let pgn = opts.pgn.as_ref().map(|p| Named::new("--pgn", p));
+    let report = opts.report.as_ref().map(|p| Named::new("--report", p));
     let mut created = Created::default();
     if let Some(d) = &created_dir {
         created.dir(d);
@@ -206,17 +235,16 @@ pub fn open_fresh(header: &mut RunHeader, opts: &RunOptions) -> Result<RunFiles>
 }
 
 /// The records file of a run to resume, locked, its torn last line cut, and every output the
-/// header records opened again, once `check` accepted the recorded configuration. Returns the
-/// options the header fixes (shard, outputs).
+/// header records opened again, once `check` accepted the recorded run with the options the
+/// header fixes (shard, outputs), which are returned.
 pub fn open_resume(
     path: &Path,
     opts: &RunOptions,
-    check: impl FnOnce(&RunHeader) -> Result<()>,
+    check: impl FnOnce(&RunHeader, &RunOptions) -> Result<()>,
 ) -> Result<(RecordsFile, RunFiles, RunOptions)> {
     // Locked before it is read: another run appending meanwhile would change what is read.
     let mut writer = RecordWriter::open_existing(path)?;
     let file = RecordsFile::read(path)?;
-    check(&file.header)?;
     let mut opts = opts.clone();
     opts.shard = file.header.shard;
     opts.out = Some(path.to_path_buf());
@@ -255,8 +283,17 @@ pub fn open_resume(
     ins.extend(inputs(config));
     check_distinct(&all, &ins)?;
     // The PGN is the run's own: rewritten from the records, whatever it holds.
-    let (_, created_dir) =
-        check_outputs(config, pgn.as_ref(), true, report.as_ref(), &opts.log_dir)?;
+    let (_, created_dir) = check_outputs(
+        config,
+        pgn.as_ref(),
+        true,
+        report.as_ref(),
+        &opts.log_dir,
+        true,
+    )?;
+    // The configuration (and the engines' start-up check) after every cheap check, and before
+    // any file is changed.
+    check(&file.header, &opts)?;
     let mut created = Created::default();
     if let Some(d) = &created_dir {
         created.dir(d);

@@ -132,8 +132,11 @@ fn own_cpu() -> Duration {
 
 /// Starts a new run.
 pub fn run(config: RunConfig, opts: &RunOptions) -> Result<RunReport> {
-    check_config(&config)?;
+    // The start-up check of the engines (in check_config) comes last, after every check
+    // that costs nothing.
     check_sprt_shard(&config, opts.shard)?;
+    run_files::check_fresh(&config, opts)?;
+    check_config(&config, opts)?;
     let scheduled = full_schedule(&config).len();
     let mut header = RunHeader {
         format: FORMAT,
@@ -152,9 +155,9 @@ pub fn run(config: RunConfig, opts: &RunOptions) -> Result<RunReport> {
 /// Continues the run recorded in `path`: same configuration, schedule, openings, shard and
 /// outputs; plays only the games not yet recorded, appending to the same file.
 pub fn resume(path: &Path, opts: &RunOptions) -> Result<RunReport> {
-    let (file, files, opts) = run_files::open_resume(path, opts, |h| {
-        check_config(&h.config)?;
-        check_sprt_shard(&h.config, h.shard)
+    let (file, files, opts) = run_files::open_resume(path, opts, |h, opts| {
+        check_sprt_shard(&h.config, h.shard)?;
+        check_config(&h.config, opts)
     })?;
     let mut done = new_standings(&file.header.config);
     done.set_rating(opts.rating);
@@ -186,7 +189,8 @@ pub fn check_sprt_shard(config: &RunConfig, shard: Option<Shard>) -> Result<()> 
     Ok(())
 }
 
-fn check_config(config: &RunConfig) -> Result<()> {
+/// The configuration can be played, and every engine starts (before any file is written).
+fn check_config(config: &RunConfig, opts: &RunOptions) -> Result<()> {
     config.check_values().map_err(anyhow::Error::msg)?;
     let variant: Variant = config.game.parse().map_err(anyhow::Error::msg)?;
     if crate::games::AnyGame::start(variant)
@@ -212,7 +216,7 @@ fn check_config(config: &RunConfig) -> Result<()> {
             w[0]
         );
     }
-    Ok(())
+    super::preflight::check_engines(config, &opts.log_dir).map_err(anyhow::Error::msg)
 }
 
 /// The schedule of the whole run (all shards), computed game by game (never listed).
