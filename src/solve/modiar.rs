@@ -458,20 +458,19 @@ impl Table {
         };
         const GAME: [usize; 4] = [GAME_UPPER, GAME_UPPER, GAME_ROUND_UPPER, GAME_ROUND_LOWER];
         const LAYER: [usize; 4] = [VALUE, UPPER, ROUND_UPPER, ROUND_LOWER];
-        // (rated value, game progress, layer progress, move)
-        let safe: Vec<(i32, u8, u8, MoveValue)> = values
+        // Every move rated: (rated value, game progress, layer progress, move), a progress of
+        // `u8::MAX` meaning the move does not keep forcing that bound.
+        let rated: Vec<(i32, u8, u8, MoveValue)> = values
             .iter()
-            .filter_map(|m| {
-                let game = forces(m, e.game_lower, GAME)?;
-                Some((
+            .map(|m| {
+                (
                     m.value,
-                    game,
+                    forces(m, e.game_lower, GAME).unwrap_or(u8::MAX),
                     forces(m, e.lower, LAYER).unwrap_or(u8::MAX),
                     *m,
-                ))
+                )
             })
             .collect();
-        debug_assert!(!safe.is_empty(), "no move keeps the forced bound in {pos}");
         let keeps_upper = |m: &MoveValue| {
             if m.captured > 0 {
                 m.value >= e.upper
@@ -479,22 +478,32 @@ impl Table {
                 -self.byte(LOWER, child_index(m)) >= e.upper
             }
         };
-        let mut chosen: Vec<(i32, u8, u8, MoveValue)> = if e.value == e.game_lower {
-            safe.clone()
-        } else if e.value == e.lower {
-            safe.iter().filter(|s| s.2 != u8::MAX).copied().collect()
-        } else if !e.cyclic {
-            safe.iter().filter(|s| s.0 == e.value).copied().collect()
-        } else {
-            let kept: Vec<_> = safe.iter().filter(|s| keeps_upper(&s.3)).copied().collect();
-            let top = kept.iter().map(|s| s.0).max();
-            kept.into_iter().filter(|s| Some(s.0) == top).collect()
+        // The moves that keep the position's value, each with the progress that makes the value
+        // happen rather than be promised for ever. The value comes first: where it rests on the
+        // convention, keeping the game-forced bound as well is only a preference (64 positions
+        // allow no move that does both).
+        let keeps = |&(value, game, layer, m): &(i32, u8, u8, MoveValue)| {
+            if e.value == e.game_lower {
+                game != u8::MAX
+            } else if e.value == e.lower {
+                layer != u8::MAX
+            } else if !e.cyclic {
+                value == e.value
+            } else {
+                keeps_upper(&m)
+            }
         };
+        let mut chosen: Vec<_> = rated.iter().filter(|r| keeps(r)).copied().collect();
+        debug_assert!(
+            e.cyclic || !chosen.is_empty(),
+            "no move keeps the value in {pos}"
+        );
         if chosen.is_empty() {
-            let top = safe.iter().map(|s| s.0).max();
-            chosen = safe.into_iter().filter(|s| Some(s.0) == top).collect();
+            chosen = rated;
         }
-        chosen.sort_by_key(|&(value, game, layer, m)| (-value, game, layer, m.mv));
+        let top = chosen.iter().map(|r| r.0).max();
+        chosen.retain(|r| Some(r.0) == top);
+        chosen.sort_by_key(|&(_, game, layer, m)| (game, layer, m.mv));
         for (_, _, _, m) in chosen {
             out.push(m.mv);
         }

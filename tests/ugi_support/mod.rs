@@ -24,8 +24,14 @@ pub struct Engine {
 
 impl Engine {
     pub fn start(args: &[&str]) -> Engine {
+        Engine::start_env(args, &[])
+    }
+
+    /// [`Engine::start`] with extra environment variables (such as `OTAU_CACHE_DIR`).
+    pub fn start_env(args: &[&str], env: &[(&str, &std::path::Path)]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_otau"))
             .args(args)
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
