@@ -400,25 +400,30 @@ impl Table {
         totals
     }
 
-    /// The moves that play perfectly by the table, best first. Empty when the game is over.
+    /// The moves that keep the table's value, the engine's choice first. Empty when the game is
+    /// over. The guarantee in full is in `protocol/rules-modiar.md` ("How the engine plays from
+    /// it"); in short, every move returned in a non-cyclic position is worth exactly the
+    /// position's value, with the progress that makes a forced value happen:
     ///
-    /// Every move returned keeps the bound forced to the end of the game: it is a capture worth
-    /// at least `game_lower` by the smaller board's `game_upper`, or it leads to a reply whose
-    /// `game_upper` allows no more than `-game_lower` and was settled in an earlier round (the
-    /// progress that makes the forcing finish). Played move after move, such moves never repeat
-    /// a position and end the game with at least `game_lower` for real, whatever the opponent
-    /// does and whatever the repetition rule. Where the value is forced to the end of the game
-    /// (`value == game_lower`: almost every position, the start included) that is the value.
+    /// - `value == game_lower` (every position whose value rests on no convention, the start's
+    ///   moves included): a capture worth at least `game_lower` by the smaller board's
+    ///   `game_upper`, or a move to a reply whose `game_upper` allows no more than `-game_lower`
+    ///   and was settled in an earlier round. Played move after move, such moves never repeat a
+    ///   position and end the game with at least the value for real, whatever the opponent does
+    ///   and whatever the repetition rule.
+    /// - `value == lower > game_lower`: the moves that keep forcing `lower` within the stone
+    ///   count, with that fixpoint's progress (one always exists, and each is worth the value).
+    /// - other non-cyclic positions: the moves of the minimax value.
+    /// - cyclic positions, where the convention scores the position itself and no move need be
+    ///   worth its value: the moves that keep the opponent from forcing less than `upper`, rated
+    ///   highest (the highest rated of all if none does).
     ///
-    /// Where the value rests on the cycle convention (`value > game_lower`), the moves are further
-    /// narrowed to those that go for it: the moves that keep forcing `lower` within the stone
-    /// count (with that fixpoint's progress) when `value == lower`; the moves whose value equals
-    /// the position's when it is not cyclic; in a cyclic position, the moves that keep the
-    /// opponent from forcing less than `upper`, rated highest by the table. Should none of those
-    /// keep the forced bound, the safe moves rated highest are returned.
-    ///
-    /// Order: highest rated first, then fastest progress. On the first move of the game (which
-    /// captures nothing and can never recur) the moves of the best value are returned.
+    /// The value comes before the game-forced bound: restricting the moves to those that keep
+    /// `game_lower` by its progress test first (which judges by the round a reply's bound last
+    /// changed, no distance for a weaker target) made the engine give up the value in 336
+    /// positions. Among the moves kept, those that also keep `game_lower` with its progress come
+    /// first, then the fastest progress within the stone count. On the first move of the game
+    /// (which captures nothing and can never recur) the moves of the best value are returned.
     pub fn best_moves(&self, pos: &Modiar) -> MoveList {
         let mut out = MoveList::new();
         let values = self.move_values(pos);
