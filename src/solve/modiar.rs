@@ -415,8 +415,9 @@ impl Table {
     ///   count, with that fixpoint's progress (one always exists, and each is worth the value).
     /// - other non-cyclic positions: the moves of the minimax value.
     /// - cyclic positions, where the convention scores the position itself and no move need be
-    ///   worth its value: the moves that keep the opponent from forcing less than `upper`, rated
-    ///   highest (the highest rated of all if none does).
+    ///   worth its value: the moves of the value where there are any; else, among the moves that
+    ///   keep `game_lower` with its progress, those that keep the opponent from forcing less than
+    ///   `upper`, rated highest (the highest rated of them if none does).
     ///
     /// The value comes before the game-forced bound: restricting the moves to those that keep
     /// `game_lower` by its progress test first (which judges by the round a reply's bound last
@@ -465,7 +466,7 @@ impl Table {
         const LAYER: [usize; 4] = [VALUE, UPPER, ROUND_UPPER, ROUND_LOWER];
         // Every move rated: (rated value, game progress, layer progress, move), a progress of
         // `u8::MAX` meaning the move does not keep forcing that bound.
-        let rated: Vec<(i32, u8, u8, MoveValue)> = values
+        let mut rated: Vec<(i32, u8, u8, MoveValue)> = values
             .iter()
             .map(|m| {
                 (
@@ -495,9 +496,15 @@ impl Table {
             } else if !e.cyclic {
                 value == e.value
             } else {
-                keeps_upper(&m)
+                value == e.value || keeps_upper(&m)
             }
         };
+        // A cyclic position's value scores the position itself, not a move: where no move is
+        // worth it, the game-forced bound, the one real guarantee, restricts the moves first
+        // (moves that give it up there let the repetition rule end the game below it).
+        if e.cyclic && rated.iter().all(|r| r.0 != e.value) {
+            rated.retain(|r| r.1 != u8::MAX);
+        }
         let mut chosen: Vec<_> = rated.iter().filter(|r| keeps(r)).copied().collect();
         debug_assert!(
             e.cyclic || !chosen.is_empty(),
