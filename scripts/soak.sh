@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Arena soak: thousands of games in ONE run at concurrency 2, well-behaved engines (external
 # `otau` at depth=1, the arena's test engine in mode `ok`, the built-in otau, random and greedy
-# players) in a round robin with every misbehaving test engine (crash-start, crash-mid,
-# stall-start, no-answer, late, illegal, garbage, flood, ignore-quit), so each fault meets the
+# players) in a round robin with every misbehaving test engine (crash-restart, crash-mid,
+# stall-restart, no-answer, late, illegal, garbage, flood, ignore-quit), so each fault meets the
 # sound engines hundreds of times. Samples the arena's memory (RSS) and open files every second,
 # then prints the games played, the terminations by kind, RSS and fds first/max/last, and checks
 # that no engine process outlived the run. Exit status 1 when games are missing, processes are
@@ -40,7 +40,9 @@ engines=(
   --engine name=random cmd=builtin:random option.Hash=1 depth=1
   --engine name=greedy cmd=builtin:greedy option.Hash=1 depth=1
 )
-for mode in crash-start crash-mid stall-start illegal garbage ignore-quit; do
+# crash-restart and stall-restart pass the start-up check before the first game (an engine that
+# cannot start at all stops the run there), then fail every restart.
+for mode in crash-restart crash-mid stall-restart illegal garbage ignore-quit; do
   engines+=(--engine name="$mode" cmd="$arena" "args=fake-engine $mode $tag" depth=1)
 done
 for mode in no-answer late flood; do
@@ -62,6 +64,8 @@ while kill -0 "$pid" 2>/dev/null; do
 done
 status=0
 wait "$pid" || status=$?
+# The *-restart modes' marker files (fake_engine::first_start_marker).
+rm -f "${TMPDIR:-/tmp}"/otau-fake-engine-"$pid"-*-"$tag"
 # The rating table and the per-engine endings (not the head-to-head blocks of every pairing).
 awk '/# PLAYER/ { p = 1 } p' table.txt
 cat cost.txt

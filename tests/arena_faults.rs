@@ -6,6 +6,7 @@ mod arena_support;
 use std::time::Duration;
 
 use arena_support::*;
+use otau::arena::fake_engine::{first_start_marker, FakeMode};
 use otau::arena::records::{GameRecord, RecordsFile, TerminationKind};
 use otau::arena::tournament::{run, RunOptions};
 use otau::games::Side;
@@ -30,6 +31,9 @@ fn match_against(mode: &str, limits: &str, rounds: u32) -> Vec<GameRecord> {
         ..RunOptions::default()
     };
     let report = run(config, &opts).expect("the match runs");
+    for m in [FakeMode::CrashRestart, FakeMode::StallRestart] {
+        let _ = std::fs::remove_file(first_start_marker(m, &tag, std::process::id()));
+    }
     assert_eq!(report.missing, 0, "the match completes");
     assert_eq!(report.standings.len() as u32, 2 * rounds);
     let games = RecordsFile::read(&dir.join("r.jsonl")).unwrap().games;
@@ -60,9 +64,11 @@ fn assert_all(games: &[GameRecord], kind: TerminationKind) {
     }
 }
 
+/// An engine that passed the start-up check (`tests/arena_preflight.rs` has those that do not)
+/// and then fails every restart.
 #[test]
 fn crash_at_start_is_lost_then_forfeited() {
-    let games = match_against("crash-start", "depth=1", 3);
+    let games = match_against("crash-restart", "depth=1", 3);
     let kinds: Vec<_> = games.iter().map(|g| g.termination.kind).collect();
     use TerminationKind::*;
     assert_eq!(kinds, [Crash, Crash, Crash, Forfeit, Forfeit, Forfeit]);
@@ -72,7 +78,7 @@ fn crash_at_start_is_lost_then_forfeited() {
 
 #[test]
 fn stall_at_start_is_named() {
-    let games = match_against("stall-start", "depth=1", 2);
+    let games = match_against("stall-restart", "depth=1", 2);
     let kinds: Vec<_> = games.iter().map(|g| g.termination.kind).collect();
     use TerminationKind::*;
     assert_eq!(kinds, [Stall, Stall, Stall, Forfeit]);

@@ -751,7 +751,9 @@ fn the_reported_position_is_won_by_hole_3() {
     let dir = std::env::temp_dir().join(format!("otau-modiar-ugi-{}", std::process::id()));
     t.save(&dir.join(otau::solve::modiar::cache_file_name()))
         .unwrap();
-    let mut engine = ugi_support::Engine::start_env(&[], &[("OTAU_CACHE_DIR", &dir)]);
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_otau"));
+    command.env("OTAU_CACHE_DIR", &dir);
+    let mut engine = ugi_support::Engine::start_command(command);
     engine.send("ugi");
     engine.expect("ugiok");
     engine.send("position fen modiar 3,13,9/3,3,11 0/0 s 7");

@@ -72,7 +72,7 @@ fn a_missing_program_fails_at_start() {
 }
 
 #[test]
-fn an_engine_that_exits_at_once_fails_every_item() {
+fn an_engine_that_exits_at_once_fails_the_handshake_and_nothing_more() {
     let config = Config {
         reply_timeout: Duration::from_millis(500),
         search_timeout: Duration::from_millis(500),
@@ -83,7 +83,9 @@ fn an_engine_that_exits_at_once_fails_every_item() {
     let handshake = report.item("handshake").unwrap();
     assert_eq!(handshake.status, Status::Fail);
     assert!(handshake.detail.contains("exited"), "{}", handshake.detail);
-    assert_eq!(report.item("go depth").unwrap().status, Status::Fail);
+    // One verdict: the check stops at the handshake instead of failing every item in turn.
+    assert!(report.item("go depth").is_none(), "{report}");
+    assert!(report.stopped.is_some(), "{report}");
 }
 
 #[test]
@@ -116,4 +118,30 @@ fn an_engine_that_answers_only_the_handshake_fails_the_rest() {
         let item = report.item(name).unwrap();
         assert_eq!(item.status, status, "{name}: {}\n{report}", item.detail);
     }
+}
+
+#[test]
+fn an_engine_that_stops_answering_ends_the_check() {
+    // Answers the handshake and one isready, then reads on in silence: after the first item
+    // that fails, one more isready goes unanswered and the check stops (instead of waiting out
+    // every later item's timeout in turn).
+    let script = r#"
+        read -r cmd; echo "id name once"; echo "ugiok"
+        read -r cmd; echo "readyok"
+        while read -r cmd; do :; done"#;
+    let config = Config {
+        reply_timeout: Duration::from_millis(300),
+        search_timeout: Duration::from_millis(300),
+        ..Config::default()
+    };
+    let report = check("sh", &["-c".into(), script.into()], &config);
+    let names: Vec<&str> = report.items.iter().map(|i| i.name).collect();
+    assert_eq!(
+        names,
+        ["start", "handshake", "isready", "options"],
+        "{report}"
+    );
+    assert_eq!(report.items[3].status, Status::Fail, "{report}");
+    let stopped = report.stopped.as_deref().unwrap_or_default();
+    assert!(stopped.contains("no longer answers isready"), "{report}");
 }

@@ -16,6 +16,7 @@ use super::openings::OpeningConfig;
 use super::progress::ProgressMode;
 use super::schedule::{rounds_for_games, Shard, TournamentKind};
 use super::tournament::{self, RunOptions, RunReport};
+use crate::stats::RatingOptions;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -29,6 +30,7 @@ Examples:
   otau-arena --resume new-vs-old.jsonl          (continue an interrupted run)
   otau-arena ... --shard 3/8 --out part3.jsonl  (one of 8 slices of the same run)
   otau-arena merge part*.jsonl --out all.jsonl  (the slices' joint results)
+  otau-arena ratings games.pgn                  (rating table of any PGN, as BayesElo/Ordo)
   otau-arena --check ./mybot                    (UGI protocol compliance report)
 
 Engine keys: name=, cmd= (a program, or builtin:otau|random|greedy), args=\"...\", dir=,
@@ -127,6 +129,10 @@ struct Cli {
     /// elo0=A elo1=B [alpha=0.05] [beta=0.05] [model=normalized|logistic].
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     sprt: Vec<String>,
+    /// Rating tables' prior: virtual draws per player (2, BayesElo's default; 0: plain maximum
+    /// likelihood, as Ordo).
+    #[arg(long, value_name = "DRAWS", default_value = "2", value_parser = super::rate::parse_prior)]
+    rating_prior: RatingOptions,
     /// Only the final table.
     #[arg(long, short)]
     quiet: bool,
@@ -152,6 +158,22 @@ enum Command {
         pgn: Option<PathBuf>,
         #[arg(long, default_value = "otau-arena")]
         event: String,
+        /// A fixed-sample verdict of this test on the merged counts of the first two engines
+        /// (for shards played without --sprt): elo0=A elo1=B [alpha=] [beta=] [model=].
+        #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+        sprt: Vec<String>,
+        /// Rating table's prior: virtual draws per player (0: plain maximum likelihood).
+        #[arg(long, value_name = "DRAWS", default_value = "2", value_parser = super::rate::parse_prior)]
+        rating_prior: RatingOptions,
+    },
+    /// The joint rating table (with the first-player advantage and draw rate) of any games:
+    /// arena records (.jsonl) or PGN from any runner (.pgn; White is the first player).
+    Ratings {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Virtual draws per player (2, BayesElo's default; 0: plain maximum likelihood, as Ordo).
+        #[arg(long, value_name = "DRAWS", default_value = "2", value_parser = super::rate::parse_prior)]
+        rating_prior: RatingOptions,
     },
     /// Check an SPRT by hand from its counts (the numbers of a run, or another tool's).
     Sprt(crate::stats::SprtCalcArgs),
@@ -162,13 +184,16 @@ enum Command {
         /// The page to write.
         #[arg(long, default_value = "report.html")]
         out: PathBuf,
+        /// Rating table's prior: virtual draws per player (0: plain maximum likelihood).
+        #[arg(long, value_name = "DRAWS", default_value = "2", value_parser = super::rate::parse_prior)]
+        rating_prior: RatingOptions,
     },
     /// A misbehaving engine for the arena's own tests.
     #[command(hide = true)]
     FakeEngine {
         #[arg(value_enum)]
         mode: FakeMode,
-        /// Ignored: lets a test tag its processes.
+        /// Lets a test tag its processes (and names the `*-restart` modes' marker file).
         tag: Option<String>,
     },
 }
@@ -228,12 +253,25 @@ fn run(cli: Cli) -> Result<ExitCode> {
             out,
             pgn,
             event,
-        }) => return merge_command(&files, out, pgn, &event),
+            sprt,
+            rating_prior,
+        }) => return merge_command(&files, out, pgn, &event, &sprt, rating_prior),
+        Some(Command::Ratings {
+            files,
+            rating_prior,
+        }) => {
+            print!("{}", super::rate::ratings_text(&files, &rating_prior)?);
+            return Ok(ExitCode::SUCCESS);
+        }
         Some(Command::Sprt(args)) => {
             print!("{}", args.run().map_err(anyhow::Error::msg)?);
             return Ok(ExitCode::SUCCESS);
         }
-        Some(Command::Report { files, out }) => return report_command(&files, &out),
+        Some(Command::Report {
+            files,
+            out,
+            rating_prior,
+        }) => return report_command(&files, &out, rating_prior),
         None => {}
     }
     if let Some(cmd) = &cli.check {
@@ -250,6 +288,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         log_dir: cli.log_dir.clone(),
         event: cli.event.clone(),
         quit_grace: Duration::from_millis(300),
+        rating: cli.rating_prior,
     };
     let report = if let Some(path) = &cli.resume {
         tournament::resume(path, &opts)?
@@ -419,8 +458,16 @@ fn merge_command(
     out: Option<PathBuf>,
     pgn: Option<PathBuf>,
     event: &str,
+    sprt: &[String],
+    rating: RatingOptions,
 ) -> Result<ExitCode> {
-    let merged = merge::merge(files)?;
+    let mut merged = merge::merge(files)?;
+    merged.standings.set_rating(rating);
+    if !sprt.is_empty() {
+        let config =
+            crate::stats::SprtConfig::parse(sprt).map_err(|e| anyhow::anyhow!("--sprt: {e}"))?;
+        merged.standings.set_fixed_sample_sprt(Some(config));
+    }
     if let Some(path) = &out {
         merge::write(&merged, path)?;
     }
@@ -442,8 +489,13 @@ fn merge_command(
     Ok(ExitCode::SUCCESS)
 }
 
-fn report_command(files: &[PathBuf], out: &std::path::Path) -> Result<ExitCode> {
-    let merged = merge::merge(files)?;
+fn report_command(
+    files: &[PathBuf],
+    out: &std::path::Path,
+    rating: RatingOptions,
+) -> Result<ExitCode> {
+    let mut merged = merge::merge(files)?;
+    merged.standings.set_rating(rating);
     let title = files
         .iter()
         .map(|f| f.display().to_string())
@@ -454,7 +506,7 @@ fn report_command(files: &[PathBuf], out: &std::path::Path) -> Result<ExitCode> 
         summary: merged.standings.options(),
     };
     // Written like every other results file: a reader never finds half a page.
-    let page = crate::stats::render_html(&merged.standings.records(), &options);
+    let page = crate::stats::render_html(&merged.standings.records_as_finished(), &options);
     super::records::write_atomically(out, page.as_bytes(), false)?;
     eprintln!(
         "otau-arena: report of {} games written to {}",
@@ -476,6 +528,8 @@ fn check(game: &str, timeout: &str, cmd: &[String]) -> Result<ExitCode> {
         reply_timeout: Duration::from_millis(timeout_ms),
         ..Default::default()
     };
+    // As in a run: a kill -9 of the arena during the check leaves nothing the engine started.
+    let _guardian = super::process::Guardian::start();
     let report = crate::ugi::compliance::check(program, args, &config);
     println!("{report}");
     Ok(if report.passed() {

@@ -19,6 +19,11 @@ pub enum FakeMode {
     CrashStart,
     /// Never answers `ugi`.
     StallStart,
+    /// Passes the arena's start-up check (its first process plays like `ok`), then every later
+    /// process exits before the handshake: an engine that breaks during a run.
+    CrashRestart,
+    /// Passes the start-up check, then every later process never answers `ugi`.
+    StallRestart,
     /// Plays two moves, then exits on the next `go`.
     CrashMid,
     /// Answers everything but `go`.
@@ -40,6 +45,24 @@ pub enum FakeMode {
 
 /// Runs the fake engine over the given streams; returns the process exit code.
 pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
+    let mode = match mode {
+        FakeMode::CrashRestart | FakeMode::StallRestart => {
+            let tag = std::env::args().nth(3).unwrap_or_default();
+            let marker = first_start_marker(mode, &tag, std::os::unix::process::parent_id());
+            // The first process of this arena creates the marker; every later one finds it.
+            let first = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&marker)
+                .is_ok();
+            match (first, mode) {
+                (true, _) => FakeMode::Ok,
+                (false, FakeMode::CrashRestart) => FakeMode::CrashStart,
+                (false, _) => FakeMode::StallStart,
+            }
+        }
+        m => m,
+    };
     if mode == FakeMode::CrashStart {
         return 3;
     }
@@ -160,6 +183,13 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
         std::thread::sleep(Duration::from_secs(300));
     }
     0
+}
+
+/// The file by which the `*-restart` modes know that the arena process `parent` has started
+/// them before (in the temporary directory; remove it after the run).
+pub fn first_start_marker(mode: FakeMode, tag: &str, parent: u32) -> std::path::PathBuf {
+    let mode = format!("{mode:?}").to_lowercase();
+    std::env::temp_dir().join(format!("otau-fake-engine-{parent}-{mode}-{tag}"))
 }
 
 fn position_line(p: &PositionCommand<'_>, variant: Variant) -> Option<GameLine<AnyGame>> {

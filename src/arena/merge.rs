@@ -16,7 +16,11 @@ pub struct Merged {
     /// The run's header, without a shard.
     pub header: RunHeader,
     pub games: BTreeMap<u64, GameRecord>,
+    /// The standings, fed in file order (each file in the order its games finished). The SPRT
+    /// of shards is a fixed-sample verdict: the shards did not stop on it.
     pub standings: Standings,
+    /// Whether the files are shards (slices) of the run.
+    pub sharded: bool,
 }
 
 impl Merged {
@@ -35,7 +39,9 @@ pub fn merge(files: &[PathBuf]) -> Result<Merged> {
     };
     let base = RecordsFile::read(first)?;
     let mut header = base.header;
+    let mut sharded = header.shard.is_some();
     header.shard = None;
+    let mut order = base.order;
     let mut games = base.games;
     for path in rest {
         let f = RecordsFile::read(path)?;
@@ -46,6 +52,8 @@ pub fn merge(files: &[PathBuf]) -> Result<Merged> {
                 first.display()
             );
         }
+        sharded |= f.header.shard.is_some();
+        order.extend(f.order.iter().filter(|i| !games.contains_key(i)));
         for (index, g) in f.games {
             match games.get(&index) {
                 Some(old) if *old != g => bail!(
@@ -61,13 +69,17 @@ pub fn merge(files: &[PathBuf]) -> Result<Merged> {
         }
     }
     let mut standings = new_standings(&header.config);
-    for g in games.values() {
-        standings.add(g);
+    if sharded {
+        standings.set_fixed_sample_sprt(None);
+    }
+    for index in &order {
+        standings.add(&games[index]);
     }
     Ok(Merged {
         header,
         games,
         standings,
+        sharded,
     })
 }
 

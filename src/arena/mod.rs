@@ -6,11 +6,12 @@
 //! - [`client`]: the UGI client (handshake, options, `go`/`bestmove`, the `isready` fence);
 //! - [`clock`]: time controls and the arena's clocks;
 //! - [`openings`]: seeded random, balanced, or file openings;
+//! - [`preflight`]: every engine started and checked once before the first game;
 //! - [`schedule`]: round robin and gauntlet pairings, shards;
 //! - [`referee`]: one game, every move checked, every termination named;
 //! - [`records`] and [`pgn`]: JSON-lines events and PGN;
 //! - [`tournament`]: workers, engine reuse and restarts, forfeits, resume;
-//! - [`merge`]: joining shards;
+//! - [`merge`]: joining shards; [`rate`]: the rating table of any games (`ratings`);
 //! - [`results`]: the minimal results table; [`progress`]: what the user sees;
 //! - [`cli`]: the command line; [`interrupt`]: Ctrl-C.
 //!
@@ -27,8 +28,10 @@ pub mod interrupt;
 pub mod merge;
 pub mod openings;
 pub mod pgn;
+pub mod preflight;
 pub mod process;
 pub mod progress;
+pub mod rate;
 pub mod records;
 pub mod referee;
 pub mod results;

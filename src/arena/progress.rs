@@ -81,13 +81,7 @@ impl Progress {
                     && done.is_multiple_of(self.table_every)
                     && done < self.total
                 {
-                    let summary = standings.summary();
-                    for m in &summary.matches {
-                        let _ = write!(out, "{}", m.text(None));
-                    }
-                    if let Some(s) = &summary.sprt {
-                        let _ = writeln!(out, "{}", s.line());
-                    }
+                    let _ = write!(out, "{}", standings.interval_text());
                 }
             }
             ProgressMode::Live => {

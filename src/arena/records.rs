@@ -338,6 +338,9 @@ pub struct RecordsFile {
     pub header: RunHeader,
     /// Games by index (a game recorded twice keeps its first record).
     pub games: BTreeMap<u64, GameRecord>,
+    /// The indices of `games` in the order their lines appear: the order the games finished
+    /// (the SPRT's stop and the report's charts replay it).
+    pub order: Vec<u64>,
     /// Bytes of whole, valid lines: a torn last line starts here.
     pub valid_len: u64,
 }
@@ -348,6 +351,7 @@ impl RecordsFile {
         let mut reader = BufReader::new(file);
         let mut header = None;
         let mut games = BTreeMap::new();
+        let mut order = Vec::new();
         let mut valid_len = 0u64;
         let mut buf = String::new();
         let mut line_no = 0;
@@ -400,7 +404,10 @@ impl RecordsFile {
                             );
                         }
                     }
-                    games.entry(g.index).or_insert(*g);
+                    if let std::collections::btree_map::Entry::Vacant(slot) = games.entry(g.index) {
+                        order.push(g.index);
+                        slot.insert(*g);
+                    }
                 }
                 Event::Summary(_) => {}
             }
@@ -409,6 +416,7 @@ impl RecordsFile {
         Ok(RecordsFile {
             header,
             games,
+            order,
             valid_len,
         })
     }

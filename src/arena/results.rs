@@ -10,7 +10,8 @@ use super::records::{GameRecord, GameResult};
 use super::referee::stones_held;
 use crate::games::{AnyGame, Game, Outcome, Side};
 use crate::stats::{
-    self, MoveSummary, PairTracker, RatingOptions, SprtConfig, SprtStatus, Summary, SummaryOptions,
+    self, MatchStats, MoveSummary, PairTracker, RatingOptions, SprtConfig, SprtStatus, SprtStop,
+    SprtTest, Summary, SummaryOptions,
 };
 
 /// The statistics' view of one arena game.
@@ -79,11 +80,18 @@ fn move_sides(g: &GameRecord) -> Vec<Side> {
 pub struct Standings {
     players: Vec<String>,
     sprt: Option<SprtConfig>,
+    sprt_test: SprtTest,
+    rating: RatingOptions,
     /// Statistics records by game index: summaries read them in schedule order, so a run, its
     /// resumption and the merge of its shards compute from the very same sequence.
     games: BTreeMap<u64, stats::GameRecord>,
-    /// Head-to-head of the first two engines, kept incrementally for the live line and SPRT.
+    /// Game indices in the order they were added (the order the games finished).
+    order: Vec<u64>,
+    /// Head-to-head of the first two engines, fed in the order games finish, for the live line
+    /// and the SPRT.
     first_pairing: Option<PairTracker>,
+    /// Where the sequential test decided, the moment it did.
+    sprt_stop: Option<SprtStop>,
 }
 
 impl Standings {
@@ -93,17 +101,59 @@ impl Standings {
         Standings {
             players,
             sprt,
+            sprt_test: SprtTest::Sequential,
+            rating: RatingOptions::default(),
             games: BTreeMap::new(),
+            order: Vec::new(),
             first_pairing,
+            sprt_stop: None,
         }
     }
 
+    /// The rating fit's settings (`--rating-prior`).
+    pub fn set_rating(&mut self, rating: RatingOptions) {
+        self.rating = rating;
+    }
+
+    /// Reads the SPRT as a fixed-sample verdict on all games (`test`), or sets the test (a
+    /// merge's `--sprt`): the games did not stop on it.
+    pub fn set_fixed_sample_sprt(&mut self, config: Option<SprtConfig>) {
+        if config.is_some() {
+            self.sprt = config;
+        }
+        self.sprt_test = SprtTest::FixedSample;
+        self.sprt_stop = None;
+    }
+
+    /// Counts a finished game (games must come in the order they finished: a sequential SPRT
+    /// notes the game at which it first crosses a bound and never changes its decision after).
     pub fn add(&mut self, g: &GameRecord) {
+        if self.games.contains_key(&g.index) {
+            return;
+        }
         let record = stats_record(g);
+        let mut paired = false;
         if let Some(t) = self.first_pairing.as_mut() {
+            let before = t.pentanomial().pairs();
             t.add(&record);
+            paired = t.pentanomial().pairs() != before;
         }
         self.games.insert(g.index, record);
+        self.order.push(g.index);
+        if paired && self.sprt_stop.is_none() && self.sprt_test == SprtTest::Sequential {
+            if let Some(status) = self.sprt_status() {
+                if status.decision.is_final() {
+                    self.sprt_stop = Some(SprtStop {
+                        status,
+                        games: self.len(),
+                        pairs: self
+                            .first_pairing
+                            .as_ref()
+                            .map_or(0, |t| t.pentanomial().pairs()),
+                    });
+                }
+            }
+        }
     }
 
     /// The numbers of the games recorded, ascending.
@@ -128,11 +178,18 @@ impl Standings {
         self.games.values().cloned().collect()
     }
 
+    /// The statistics records in the order the games finished (the report's charts).
+    pub fn records_as_finished(&self) -> Vec<stats::GameRecord> {
+        self.order.iter().map(|i| self.games[i].clone()).collect()
+    }
+
     pub fn options(&self) -> SummaryOptions {
         SummaryOptions {
             players: self.players.clone(),
             sprt: self.sprt,
-            rating: RatingOptions::default(),
+            sprt_test: self.sprt_test,
+            sprt_stop: self.sprt_stop,
+            rating: self.rating,
         }
     }
 
@@ -147,6 +204,21 @@ impl Standings {
         Some(config.status(&self.first_pairing.as_ref()?.pentanomial()))
     }
 
+    /// Where the sequential test decided, if it has.
+    pub fn sprt_stop(&self) -> Option<SprtStop> {
+        self.sprt_stop
+    }
+
+    /// The `--ratinginterval` block: fastchess's block for the first two engines (with the LLR
+    /// under `--sprt`), then one line per other pairing.
+    pub fn interval_text(&self) -> String {
+        let records = self.records();
+        let trackers = stats::summary::pair_trackers(&records, &self.players);
+        let matches: Vec<MatchStats> = trackers.iter().map(MatchStats::from_tracker).collect();
+        let sprt = self.sprt_status();
+        stats::summary::interval_text(&matches, &self.players, sprt.as_ref())
+    }
+
     /// One line for the live display: the first pairing's score and Elo.
     pub fn headline(&self) -> String {
         let Some(t) = &self.first_pairing else {
@@ -154,16 +226,24 @@ impl Standings {
         };
         let wdl = t.wdl();
         let mut line = format!(
-            "{} vs {}: W {} L {} D {} ({:.1}%)",
+            "{} vs {}: W {} L {} D {} ({}%)",
             t.first(),
             t.second(),
             wdl.wins,
             wdl.losses,
             wdl.draws,
-            100.0 * wdl.score()
+            stats::elo::figure(100.0 * wdl.score(), 1)
         );
         if let Some(e) = t.pentanomial().estimate().or_else(|| wdl.estimate()) {
-            line.push_str(&format!(" Elo {:+.1} +/- {:.1}", e.elo, e.elo_error));
+            let elo = if e.elo.is_finite() {
+                format!("{:+.1}", e.elo)
+            } else {
+                stats::elo::figure(e.elo, 1)
+            };
+            line.push_str(&format!(
+                " Elo {elo} +/- {}",
+                stats::elo::figure(e.elo_error, 1)
+            ));
         }
         if let Some(s) = self.sprt_status() {
             line.push_str(&format!(
@@ -175,5 +255,166 @@ impl Standings {
             line.push_str(&format!(" ({} engines)", self.players.len()));
         }
         line
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::records::{OpeningRecord, Termination, TerminationKind};
+    use crate::stats::{SprtDecision, SprtModel};
+
+    /// Game `index` of pair `index / 2`: `a` is South in even games; `a_points` is a's result.
+    fn game(index: u64, a_points: f64) -> GameRecord {
+        let a_south = index.is_multiple_of(2);
+        let south_wins = (a_points == 1.0) == a_south;
+        GameRecord {
+            index,
+            pair: index / 2,
+            round: 0,
+            game: "toguz-kumalak".into(),
+            south: if a_south { "a" } else { "b" }.into(),
+            north: if a_south { "b" } else { "a" }.into(),
+            opening: OpeningRecord {
+                start: String::new(),
+                moves: Vec::new(),
+            },
+            moves: Vec::new(),
+            final_position: String::new(),
+            result: if a_points == 0.5 {
+                GameResult::Draw
+            } else if south_wins {
+                GameResult::SouthWins
+            } else {
+                GameResult::NorthWins
+            },
+            termination: Termination::of(TerminationKind::Rules),
+            totals: Some([81, 81]),
+        }
+    }
+
+    fn config() -> SprtConfig {
+        SprtConfig::new(0.0, 100.0, 0.05, 0.05, SprtModel::Logistic).unwrap()
+    }
+
+    /// The first game at which the LLR of `a` winning every pair reaches the upper bound.
+    fn crossing() -> u64 {
+        let mut s = Standings::new(vec!["a".into(), "b".into()], Some(config()));
+        (0..)
+            .find(|&i| {
+                s.add(&game(i, 1.0));
+                s.sprt_status().unwrap().decision.is_final()
+            })
+            .unwrap()
+            + 1
+    }
+
+    /// Issue 16, item 1: games in flight when the test decides finish after it; they are counted
+    /// as extra games and pull the LLR back under the bound, but the decision, its LLR and its
+    /// game count stay those of the crossing, in the text and the stored summary alike.
+    #[test]
+    fn the_decision_is_kept_from_the_crossing_game() {
+        let n = crossing();
+        let mut s = Standings::new(vec!["a".into(), "b".into()], Some(config()));
+        for i in 0..n {
+            s.add(&game(i, 1.0));
+        }
+        let stop = s.sprt_stop().expect("decided at the crossing");
+        assert_eq!(stop.games, n);
+        assert_eq!(stop.status.decision, SprtDecision::AcceptH1);
+        // Six games that were in flight: three pairs lost by a.
+        for i in n..n + 6 {
+            s.add(&game(i, 0.0));
+        }
+        assert_eq!(
+            s.sprt_status().unwrap().decision,
+            SprtDecision::Continue,
+            "the extra games move the LLR back under the bound"
+        );
+        assert_eq!(s.sprt_stop(), Some(stop), "the decision never changes");
+        let summary = s.summary();
+        let sprt = summary.sprt.as_ref().unwrap();
+        assert_eq!(sprt.status, stop.status);
+        assert_eq!((sprt.games, sprt.pairs, sprt.extra_games), (n, n / 2, 6));
+        assert!(sprt.all_games.unwrap().llr < stop.status.llr);
+        let text = summary.text();
+        assert!(
+            text.contains(&format!(
+                "SPRT: H1 accepted (LLR reached the upper bound) after {n} games"
+            )),
+            "{text}"
+        );
+        assert!(text.contains("6 more game(s) were in flight"), "{text}");
+        // The stored summary says the same.
+        let json = serde_json::to_value(&summary).unwrap();
+        assert_eq!(json["sprt"]["decision"], "accept-h1");
+        assert_eq!(json["sprt"]["games"], n);
+        assert_eq!(json["sprt"]["test"], "sequential");
+        // Fed again in the same order (a resumption), the same stop is found.
+        let mut again = Standings::new(vec!["a".into(), "b".into()], Some(config()));
+        for i in 0..n + 6 {
+            again.add(&game(i, if i < n { 1.0 } else { 0.0 }));
+        }
+        assert_eq!(again.sprt_stop(), Some(stop));
+    }
+
+    /// A fixed-sample verdict (merged shards) has no stop: the LLR of every game decides, and
+    /// the text names it.
+    #[test]
+    fn fixed_sample_verdict_is_named() {
+        let n = crossing();
+        let mut s = Standings::new(vec!["a".into(), "b".into()], Some(config()));
+        s.set_fixed_sample_sprt(None);
+        for i in 0..n + 6 {
+            s.add(&game(i, if i < n { 1.0 } else { 0.0 }));
+        }
+        assert_eq!(s.sprt_stop(), None);
+        let summary = s.summary();
+        let sprt = summary.sprt.as_ref().unwrap();
+        assert_eq!(sprt.test, SprtTest::FixedSample);
+        assert_eq!(sprt.games, n + 6);
+        let text = summary.text();
+        assert!(
+            text.contains(&format!(
+                "SPRT (fixed-sample verdict on all {} games, {} pairs; not a sequential test): inconclusive",
+                n + 6,
+                (n + 6) / 2
+            )),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn interval_block_is_short_and_has_no_nan() {
+        let mut s = Standings::new(vec!["a".into(), "b".into(), "c".into()], Some(config()));
+        for i in 0..4 {
+            s.add(&game(i, 1.0));
+        }
+        // c against b: c wins every game (degenerate: b's Elo is -inf).
+        for i in 4..8 {
+            let mut g = game(i, 1.0);
+            for name in [&mut g.south, &mut g.north] {
+                if name == "a" {
+                    *name = "c".into();
+                }
+            }
+            s.add(&g);
+        }
+        let text = s.interval_text();
+        assert!(!text.contains("NaN") && !text.contains("nan"), "{text}");
+        assert!(!s.headline().contains("NaN"), "{}", s.headline());
+        let fresh = Standings::new(vec!["a".into(), "b".into()], Some(config()));
+        assert_eq!(
+            fresh.headline(),
+            "a vs b: W 0 L 0 D 0 (n/a%) LLR 0.00 [-2.94, 2.94]"
+        );
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 1 + 5 + 1 + 1 + 1, "{text}");
+        assert!(lines[1].starts_with("Results of a vs b:"), "{text}");
+        assert!(lines[6].starts_with("LLR: "), "{text}");
+        assert!(
+            lines[7].starts_with("b vs c: Elo: -inf +/- n/a, Games: 4, W-L-D: 0-4-0"),
+            "{text}"
+        );
     }
 }

@@ -52,6 +52,8 @@ pub struct RunOptions {
     pub event: String,
     /// Time an engine gets to exit after `quit` before it is killed.
     pub quit_grace: Duration,
+    /// The rating table's prior (`--rating-prior`).
+    pub rating: crate::stats::RatingOptions,
 }
 
 impl Default for RunOptions {
@@ -67,6 +69,7 @@ impl Default for RunOptions {
             log_dir: PathBuf::from("otau-arena-logs"),
             event: "otau-arena".into(),
             quit_grace: Duration::from_millis(300),
+            rating: crate::stats::RatingOptions::default(),
         }
     }
 }
@@ -127,7 +130,10 @@ fn own_cpu() -> Duration {
 
 /// Starts a new run.
 pub fn run(config: RunConfig, opts: &RunOptions) -> Result<RunReport> {
-    check_config(&config)?;
+    // The start-up check of the engines (in check_config) comes last, after every check
+    // that costs nothing.
+    check_sprt_shard(&config, opts.shard)?;
+    check_config(&config, opts)?;
     let scheduled = full_schedule(&config).len();
     let header = RunHeader {
         format: FORMAT,
@@ -145,7 +151,8 @@ pub fn run(config: RunConfig, opts: &RunOptions) -> Result<RunReport> {
         None => None,
     };
     let pgn = open_pgn(opts.pgn.as_deref(), &BTreeMap::new(), &opts.event)?;
-    let standings = new_standings(&header.config);
+    let mut standings = new_standings(&header.config);
+    standings.set_rating(opts.rating);
     execute(header, standings, writer, pgn, opts)
 }
 
@@ -153,14 +160,17 @@ pub fn run(config: RunConfig, opts: &RunOptions) -> Result<RunReport> {
 /// plays only the games not yet recorded, appending to the same file.
 pub fn resume(path: &Path, opts: &RunOptions) -> Result<RunReport> {
     let file = RecordsFile::read(path)?;
-    check_config(&file.header.config)?;
+    check_sprt_shard(&file.header.config, file.header.shard)?;
+    check_config(&file.header.config, opts)?;
     let writer = RecordWriter::append(path, file.valid_len)?;
     let pgn = open_pgn(opts.pgn.as_deref(), &file.games, &opts.event)?;
     let mut opts = opts.clone();
     opts.shard = file.header.shard;
     let mut done = new_standings(&file.header.config);
-    for g in file.games.values() {
-        done.add(g);
+    done.set_rating(opts.rating);
+    // In the order the games finished: the SPRT finds the decision where the run found it.
+    for index in &file.order {
+        done.add(&file.games[index]);
     }
     execute(file.header, done, Some(writer), pgn, &opts)
 }
@@ -170,7 +180,24 @@ pub fn new_standings(config: &RunConfig) -> Standings {
     Standings::new(config.engine_names(), config.sprt)
 }
 
-fn check_config(config: &RunConfig) -> Result<()> {
+/// `--sprt` with `--shard` is refused: a sequential test's error rates hold only if it sees
+/// every game as it finishes and stops at the first crossing; a shard sees a part of the games
+/// and would stop on its own part, and a merge of such shards is no sequential test at all.
+pub fn check_sprt_shard(config: &RunConfig, shard: Option<Shard>) -> Result<()> {
+    if let (Some(_), Some(shard)) = (config.sprt, shard) {
+        bail!(
+            "--sprt cannot be combined with --shard {shard}: a sequential test must see every \
+             game as it finishes to stop at the right one, and each shard would stop on its own \
+             part of the results. Run the SPRT unsharded (use --concurrency for speed), or play \
+             fixed-size shards without --sprt (--games N --shard k/n) and get a fixed-sample \
+             verdict on the merged counts with: otau-arena merge PART.jsonl... --sprt elo0=A elo1=B"
+        );
+    }
+    Ok(())
+}
+
+/// The configuration can be played, and every engine starts (before any file is written).
+fn check_config(config: &RunConfig, opts: &RunOptions) -> Result<()> {
     config.check_values().map_err(anyhow::Error::msg)?;
     let variant: Variant = config.game.parse().map_err(anyhow::Error::msg)?;
     if crate::games::AnyGame::start(variant)
@@ -196,7 +223,7 @@ fn check_config(config: &RunConfig) -> Result<()> {
             w[0]
         );
     }
-    Ok(())
+    super::preflight::check_engines(config, &opts.log_dir).map_err(anyhow::Error::msg)
 }
 
 /// The schedule of the whole run (all shards), computed game by game (never listed).
@@ -425,13 +452,16 @@ fn record_game(
     Ok(())
 }
 
-/// The SPRT's decision once it is final (H0 or H1 accepted).
+/// The SPRT's decision once it is final (H0 or H1 accepted), as it stood at the game that
+/// crossed the bound.
 fn sprt_decision(standings: &Standings) -> Option<String> {
-    let status = standings.sprt_status()?;
-    status
-        .decision
-        .is_final()
-        .then(|| format!("{} ({})", status.decision.describe(), status.line()))
+    let stop = standings.sprt_stop()?;
+    Some(format!(
+        "{} ({}) after {} games",
+        stop.status.decision.describe(),
+        stop.status.line(),
+        stop.games
+    ))
 }
 
 /// The summary event: the statistics of every game recorded (`crate::stats::Summary`), and the
@@ -736,7 +766,7 @@ fn start_engine(shared: &Shared<'_>, e: usize, tx: &Sender<Msg>) -> Result<Engin
 }
 
 /// An engine name as a file name: letters, digits, `-`, `_`, `.`; anything else becomes `_`.
-fn file_safe(name: &str) -> String {
+pub(super) fn file_safe(name: &str) -> String {
     let s: String = name
         .chars()
         .map(|c| {

@@ -100,7 +100,8 @@ enum Command {
         /// Stones on the board (default: what builds in about a minute).
         #[arg(long)]
         max_stones: Option<usize>,
-        /// Directory to write to (default: $OTAU_CACHE, $XDG_CACHE_HOME/otau or ~/.cache/otau).
+        /// Directory to write to (default: $OTAU_CACHE_DIR, else $XDG_CACHE_HOME/otau, else
+        /// ~/.cache/otau).
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
     },
@@ -316,6 +317,8 @@ fn check(game: Variant, timeout: f64, engine: &[String]) -> Result<()> {
             .context("--timeout must be a non-negative number of seconds")?,
         ..Default::default()
     };
+    // As in an arena run: a kill -9 of the check leaves nothing the engine started.
+    let _guardian = otau::arena::process::Guardian::start();
     let report = otau::ugi::compliance::check(&engine[0], &engine[1..], &config);
     println!("{report}");
     anyhow::ensure!(report.passed(), "the engine is not UGI compliant");

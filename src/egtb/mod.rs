@@ -48,8 +48,21 @@ pub fn install_toguz(tables: toguz::Tables) -> Result<(), toguz::Tables> {
         .map_err(|t| t.expect("installed tables are Some"))
 }
 
+/// The Toguz tables of a board size if they have been read (or installed) already: never waits.
+/// The search probes through this, after [`toguz_tables_read`] said the read was over.
+pub fn loaded_toguz_tables(variant: Variant) -> Option<&'static toguz::Tables> {
+    TOGUZ[slot(variant)].get().and_then(Option::as_ref)
+}
+
+/// Whether the first read of a board size's tables is over (found or not): then
+/// [`loaded_toguz_tables`] has its final answer.
+pub fn toguz_tables_read(variant: Variant) -> bool {
+    TOGUZ[slot(variant)].get().is_some()
+}
+
 /// The Toguz tables of a board size, loaded from the cache directory on first call (None when
-/// the file is missing or unreadable, or tables are turned off by `OTAU_NO_TABLES`).
+/// the file is missing or unreadable, or tables are turned off by `OTAU_NO_TABLES`). The first
+/// call reads 57 MB (2x9): a search never makes it, see [`crate::search`]'s table loading.
 pub fn toguz_tables(variant: Variant) -> Option<&'static toguz::Tables> {
     TOGUZ[slot(variant)]
         .get_or_init(|| {

@@ -103,11 +103,19 @@ pub trait Evaluate: Game {
         4
     }
 
-    /// Loads this game's endgame tables now, if it has any, so that the first probe deep in a
-    /// game (often on a short clock) does not pay for reading them.
+    /// Reads (or builds) this game's tables now, if it has any, waiting for them: on a thread of
+    /// its own (`crate::search::prepare_tables_in_background`), never on a search's clock.
     fn prepare_tables(&self) {}
 
-    /// The perfect move from a solved game's table, for the root of a search (Modiar).
+    /// Whether this game's tables are ready to use without waiting: read (or found missing), or
+    /// the game has none. [`Evaluate::probe_tables`] and [`Evaluate::solved`] never wait: before
+    /// this is true they know nothing.
+    fn tables_ready(&self) -> bool {
+        true
+    }
+
+    /// The perfect move from a solved game's table, for the root of a search (Modiar), once the
+    /// table is ready.
     fn solved(&self) -> Option<Solved> {
         None
     }
@@ -155,5 +163,9 @@ impl Evaluate for AnyGame {
 
     fn prepare_tables(&self) {
         crate::with_game!(self, g => g.prepare_tables())
+    }
+
+    fn tables_ready(&self) -> bool {
+        crate::with_game!(self, g => g.tables_ready())
     }
 }

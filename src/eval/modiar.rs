@@ -24,9 +24,14 @@ impl Evaluate for Modiar {
         let _ = crate::solve::modiar::Table::get();
     }
 
-    /// Modiar is solved: the table (built on first use, then cached) gives the perfect move.
+    fn tables_ready(&self) -> bool {
+        crate::solve::modiar::Table::loaded().is_some()
+    }
+
+    /// Modiar is solved: the table (built on first use, then cached) gives the perfect move, once
+    /// it is loaded.
     fn solved(&self) -> Option<Solved> {
-        let table = crate::solve::modiar::Table::get();
+        let table = crate::solve::modiar::Table::loaded()?;
         let best = *table.best_moves(self).first()?;
         let me = self.side_to_move();
         let piles = self.store(me) as i32 - self.store(me.other()) as i32;

@@ -236,9 +236,13 @@ impl Evaluate for Toguz {
         let _ = crate::egtb::toguz_tables(self.variant());
     }
 
+    fn tables_ready(&self) -> bool {
+        crate::egtb::toguz_tables_read(self.variant())
+    }
+
     #[inline]
     fn probe_tables(&self) -> Option<TableBounds> {
-        let tables = crate::egtb::toguz_tables(self.variant())?;
+        let tables = crate::egtb::loaded_toguz_tables(self.variant())?;
         let b = tables.probe(self)?;
         let store = self.store(self.side_to_move());
         Some(TableBounds {

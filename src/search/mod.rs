@@ -162,6 +162,9 @@ pub struct Info {
 pub struct Report {
     pub best: Option<Move>,
     pub info: Info,
+    /// Things the search could not do as asked and worked around (a helper thread that could not
+    /// be started), for the front end to pass on (`info string warning ...`).
+    pub warnings: Vec<String>,
 }
 
 /// Owns the engine state that persists between searches: options and the transposition table.
@@ -270,10 +273,22 @@ impl Searcher {
         }
         let report = {
             match self.options.player {
-                Player::Search => match self.features.tables.then(|| pos.solved()).flatten() {
-                    Some(solved) => Self::solved_report(&solved, started),
-                    None => self.search_game(pos, history, limits, stop, on_info, started),
-                },
+                Player::Search => {
+                    let tables = self.features.tables && tables_for_search(pos, limits, stop);
+                    let mut report = match tables.then(|| pos.solved()).flatten() {
+                        Some(solved) => Self::solved_report(&solved, started),
+                        None => {
+                            self.search_game(pos, history, limits, stop, on_info, started, tables)
+                        }
+                    };
+                    if self.features.tables && !tables {
+                        report.warnings.push(format!(
+                            "the tables of {} are still being read; this search went without them",
+                            pos.variant()
+                        ));
+                    }
+                    report
+                }
                 Player::Random | Player::Greedy => {
                     let best = if self.options.player == Player::Random {
                         baseline::random(pos, history, self.options.seed)
@@ -291,6 +306,7 @@ impl Searcher {
                             hashfull: 0,
                             pv: best.into_iter().collect(),
                         },
+                        warnings: Vec::new(),
                     }
                 }
             }
@@ -330,6 +346,7 @@ impl Searcher {
                 hashfull: 0,
                 pv,
             },
+            warnings: Vec::new(),
         }
     }
 
@@ -346,9 +363,12 @@ impl Searcher {
                 hashfull: self.table.hashfull(),
                 pv: Vec::new(),
             },
+            warnings: Vec::new(),
         }
     }
 
+    /// The search proper; `tables`: whether it uses the game's tables (ready, and wanted).
+    #[allow(clippy::too_many_arguments)]
     fn search_game<G: Evaluate>(
         &mut self,
         root: &G,
@@ -357,13 +377,9 @@ impl Searcher {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info),
         started: Instant,
+        tables: bool,
     ) -> Report {
         let legal = root.legal_moves();
-        if self.features.tables {
-            // Reads the tables if nothing has yet (the UGI loop starts this at `isready`;
-            // self-play and built-in players come here first); afterwards a lookup.
-            root.prepare_tables();
-        }
         let strength = Strength::of_level(self.options.level);
         let budget = Budget::new(limits, self.options.move_overhead, legal.len() == 1);
         let max_nodes = match (limits.nodes, strength.max_nodes) {
@@ -391,7 +407,12 @@ impl Searcher {
             deadline: budget.hard.map(|d| started + d),
             max_nodes,
             node_counts: &node_counts,
-            features: self.features,
+            // One answer for the whole search: tables that finish loading halfway through are
+            // left for the next one (the search treats a root inside the tables differently).
+            features: Features {
+                tables,
+                ..self.features
+            },
             weights: self.weights.clone(),
             noise: strength.noise,
             seed: self.options.seed,
@@ -407,22 +428,34 @@ impl Searcher {
         };
         let soft = budget.soft;
         let timed = budget.hard.is_some();
+        let mut warnings = Vec::new();
         let done = std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..threads)
-                .map(|id| {
-                    let shared = &shared;
-                    std::thread::Builder::new()
-                        .stack_size(HELPER_STACK)
-                        .spawn_scoped(scope, move || {
-                            Worker::new(shared, id, root, history).iterate(
-                                root,
-                                MAX_DEPTH,
-                                |_, _| true,
-                            )
-                        })
-                        .expect("spawning a search thread")
-                })
-                .collect();
+            // A helper that cannot be started (threads or address space exhausted: `Threads=256`
+            // under `ulimit -v`) is done without: the search goes on with the threads it has.
+            // Panicking here instead would leave the started helpers searching forever, since
+            // only the main thread ends them, and `go depth 5` would never answer.
+            let mut helpers = Vec::with_capacity(threads - 1);
+            for id in 1..threads {
+                let shared = &shared;
+                let spawned = std::thread::Builder::new()
+                    .stack_size(HELPER_STACK)
+                    .spawn_scoped(scope, move || {
+                        Worker::new(shared, id, root, history).iterate(root, MAX_DEPTH, |_, _| true)
+                    });
+                match spawned {
+                    Ok(h) => helpers.push(h),
+                    Err(e) => {
+                        warnings.push(format!(
+                            "could not start search thread {} of {threads} ({e}); searching with {id}",
+                            id + 1
+                        ));
+                        break;
+                    }
+                }
+            }
+            // However the main thread leaves this scope (a panic in its search included), the
+            // helpers are told to end: the scope waits for them, and they end only when told.
+            let _end_helpers = SetOnDrop(&internal_stop);
             let mut main = Worker::new(&shared, 0, root, history);
             let done = main.iterate(root, max_depth, |done, _| {
                 on_info(&info_of(done, shared.total_nodes()));
@@ -455,6 +488,94 @@ impl Searcher {
         if info.pv.is_empty() {
             info.pv = best.into_iter().collect();
         }
-        Report { best, info }
+        Report {
+            best,
+            info,
+            warnings,
+        }
+    }
+}
+
+/// Sets its flag when dropped (on every way out of a scope).
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Whether a search of `pos` under `limits` uses the game's tables (Modiar's solution, the Toguz
+/// endgame tables), which may still be loading: reading them takes up to seconds, a first build
+/// of Modiar's about 10 s.
+///
+/// - Ready: yes.
+/// - A search on a clock (`movetime`, `p1time`...) never waits: it goes without them, and their
+///   loading is started on a thread of its own for the moves to come. No move is late because of
+///   a table.
+/// - Any other search (depth, nodes, infinite: no time limit to exceed) waits for them, so that
+///   such a search gives the same move on every run, cold cache or warm; `stop` ends the wait
+///   at once (and the search goes without them).
+fn tables_for_search<G: Evaluate>(pos: &G, limits: &Limits, stop: &AtomicBool) -> bool {
+    let timed = limits.movetime.is_some() || limits.clock.is_some();
+    loop {
+        match prepare_tables_in_background(pos) {
+            Tables::Ready => return true,
+            Tables::Loading if timed || stop.load(Ordering::Relaxed) => return false,
+            Tables::Loading => std::thread::sleep(Duration::from_millis(1)),
+            Tables::NoThread if timed => return false,
+            Tables::NoThread => {
+                // No thread to read them on: read them here (there is no clock to run out).
+                pos.prepare_tables();
+                return true;
+            }
+            // The reading thread ended without them (it panicked): not waited for again.
+            Tables::Failed => return false,
+        }
+    }
+}
+
+/// Where a game's tables are, for [`prepare_tables_in_background`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Tables {
+    /// Read (or known to be missing), or the game has none: use them now.
+    Ready,
+    /// A thread is reading or building them.
+    Loading,
+    /// No thread could be started to read them.
+    NoThread,
+    /// The thread that read them ended without them.
+    Failed,
+}
+
+/// Starts reading `pos`'s game's tables on a thread of its own, once per game in this process
+/// (later calls only report), and says where they are.
+pub fn prepare_tables_in_background<G: Evaluate>(pos: &G) -> Tables {
+    use std::sync::Mutex;
+    use std::thread::JoinHandle;
+    /// Games whose tables a thread is reading or has read, with that thread.
+    static STARTED: Mutex<Vec<(crate::games::Variant, JoinHandle<()>)>> = Mutex::new(Vec::new());
+    if pos.tables_ready() {
+        return Tables::Ready;
+    }
+    let variant = pos.variant();
+    let mut started = STARTED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, thread)) = started.iter().find(|(v, _)| *v == variant) {
+        return match (thread.is_finished(), pos.tables_ready()) {
+            (_, true) => Tables::Ready,
+            (false, false) => Tables::Loading,
+            (true, false) => Tables::Failed,
+        };
+    }
+    // The tables are the game's (its board size), whatever the position.
+    let spawned = std::thread::Builder::new()
+        .name("otau-tables".into())
+        .spawn(move || AnyGame::start(variant).prepare_tables());
+    match spawned {
+        Ok(thread) => {
+            started.push((variant, thread));
+            Tables::Loading
+        }
+        Err(_) => Tables::NoThread,
     }
 }

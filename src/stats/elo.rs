@@ -166,35 +166,30 @@ impl EloEstimate {
         let (score, variance) = mean_variance(values, &weights);
         let n = samples as f64;
         let sigma_mean = (variance / n).sqrt();
-        // Clamped to the possible scores, so a one-sided sample gives an infinite error rather
-        // than the NaN of the logarithm of a negative number.
-        let upper = (score + Z95 * sigma_mean).min(1.0);
-        let lower = (score - Z95 * sigma_mean).max(0.0);
         let elo = score_to_elo(score);
-        let elo_error = if variance > 0.0 {
-            (score_to_elo(upper) - score_to_elo(lower)) / 2.0
-        } else {
-            0.0
-        };
-        let sigma_per_game = (games_per_unit as f64 * variance).sqrt();
-        let (nelo, nelo_error, los) = if variance > 0.0 {
+        let (elo_error, nelo, nelo_error, los) = if variance > 0.0 {
+            // The score interval clamped to the possible scores: an end at 0 or 1 is an infinite
+            // Elo, so a one-sided interval has an infinite error (fastchess takes the logarithm
+            // of a negative number there and prints nan).
+            let upper = (score + Z95 * sigma_mean).min(1.0);
+            let lower = (score - Z95 * sigma_mean).max(0.0);
+            let sigma_per_game = (games_per_unit as f64 * variance).sqrt();
             (
+                (score_to_elo(upper) - score_to_elo(lower)) / 2.0,
                 (score - 0.5) / sigma_per_game * NELO_PER_T,
                 Z95 * sigma_mean / sigma_per_game * NELO_PER_T,
                 normal_cdf((score - 0.5) / sigma_mean),
             )
+        } else if score == 0.5 {
+            // Every unit even (all draws, or all pairs 1-1): the Elo and its error are 0, as in
+            // fastchess; nElo and LOS divide 0 by 0 and are undefined.
+            (0.0, f64::NAN, f64::NAN, f64::NAN)
         } else {
-            // Every unit scored the same: no spread to normalise by.
-            let sign = (score - 0.5).signum();
-            if score == 0.5 {
-                (0.0, 0.0, 0.5)
-            } else {
-                (
-                    sign * f64::INFINITY,
-                    0.0,
-                    if sign > 0.0 { 1.0 } else { 0.0 },
-                )
-            }
+            // Every unit the same one-sided result (all wins, say): infinite Elo and nElo, the
+            // sign certain (LOS 0 or 1, as fastchess), and no spread to give an error from.
+            let up = score > 0.5;
+            let inf = if up { f64::INFINITY } else { f64::NEG_INFINITY };
+            (f64::NAN, inf, f64::NAN, if up { 1.0 } else { 0.0 })
         };
         Some(EloEstimate {
             samples,
@@ -208,12 +203,57 @@ impl EloEstimate {
         })
     }
 
-    /// `Elo: x +/- y, nElo: x +/- y`, two decimals, as fastchess prints it.
+    /// The ends of the 95% Elo interval: the Elo of the score interval's ends (clamped to the
+    /// possible scores), so the interval is as asymmetric as the logistic curve makes it; the
+    /// printed `+/-` is half its width. Both ends are the Elo itself when there is no spread.
+    pub fn elo_interval(&self) -> (f64, f64) {
+        let half = Z95 * (self.variance / self.samples as f64).sqrt();
+        (
+            score_to_elo((self.score - half).max(0.0)),
+            score_to_elo((self.score + half).min(1.0)),
+        )
+    }
+
+    /// `Elo: x +/- y, nElo: x +/- y`, two decimals, as fastchess prints it (non-finite
+    /// figures as [`figure`] writes them).
     pub fn elo_line(&self) -> String {
         format!(
-            "Elo: {:.2} +/- {:.2}, nElo: {:.2} +/- {:.2}",
-            self.elo, self.elo_error, self.nelo, self.nelo_error
+            "Elo: {} +/- {}, nElo: {} +/- {}",
+            figure(self.elo, 2),
+            figure(self.elo_error, 2),
+            figure(self.nelo, 2),
+            figure(self.nelo_error, 2)
         )
+    }
+
+    /// `LOS: x %, DrawRatio: y %[, PairsRatio: z]`, as fastchess prints it.
+    pub fn los_line(&self, draw_ratio: f64, pairs_ratio: Option<f64>) -> String {
+        let los = if self.los.is_nan() {
+            "n/a".to_string()
+        } else {
+            format!("{:.2} %", 100.0 * self.los)
+        };
+        let mut line = format!("LOS: {los}, DrawRatio: {:.2} %", 100.0 * draw_ratio);
+        if let Some(ratio) = pairs_ratio {
+            line.push_str(&format!(", PairsRatio: {}", figure(ratio, 2)));
+        }
+        line
+    }
+}
+
+/// A figure with `digits` decimals, or `inf` / `-inf` when it is infinite and `n/a` when it is
+/// undefined (NaN): the one convention for every printed statistic, so that a degenerate result
+/// never prints as a certainty (`0.00`) or as a platform's `NaN`.
+pub fn figure(x: f64, digits: usize) -> String {
+    if x.is_nan() {
+        "n/a".into()
+    } else if x == f64::INFINITY {
+        "inf".into()
+    } else if x == f64::NEG_INFINITY {
+        "-inf".into()
+    } else {
+        // `+ 0.0` turns a -0 into 0, which prints without a sign.
+        format!("{:.digits$}", x + 0.0)
     }
 }
 
@@ -279,13 +319,13 @@ impl Wdl {
     /// `Games: N, Wins: .., Losses: .., Draws: .., Points: .. (..%)` as fastchess prints it.
     pub fn games_line(&self) -> String {
         format!(
-            "Games: {}, Wins: {}, Losses: {}, Draws: {}, Points: {:.1} ({:.2} %)",
+            "Games: {}, Wins: {}, Losses: {}, Draws: {}, Points: {:.1} ({} %)",
             self.games(),
             self.wins,
             self.losses,
             self.draws,
             self.points(),
-            100.0 * self.score()
+            figure(100.0 * self.score(), 2)
         )
     }
 }
@@ -362,6 +402,10 @@ mod tests {
         let hi = score_to_elo(0.7 + Z95 * 0.04);
         let lo = score_to_elo(0.7 - Z95 * 0.04);
         assert!(close(e.elo_error, (hi - lo) / 2.0, 1e-9));
+        // The interval is asymmetric: further above the estimate than below it.
+        let (below, above) = e.elo_interval();
+        assert!(close(below, lo, 1e-9) && close(above, hi, 1e-9));
+        assert!(above - e.elo > e.elo - below);
         // nElo: (0.7 - 0.5)/0.4 · 800/ln 10 = 0.5 · 347.4355855 = 173.7177928.
         assert!(close(e.nelo, 0.5 * NELO_PER_T, 1e-9));
         assert!(close(e.nelo_error, Z95 * 0.1 * NELO_PER_T, 1e-9));
@@ -373,28 +417,47 @@ mod tests {
         );
     }
 
+    /// The convention for degenerate samples (protocol/statistics.md, "Degenerate results"):
+    /// fastchess's figure where it is finite, `inf` or `n/a` where it is not.
     #[test]
-    fn degenerate_samples_do_not_produce_nan() {
-        let all_draws = Wdl {
-            wins: 0,
-            draws: 10,
-            losses: 0,
-        }
-        .estimate()
-        .unwrap();
+    fn degenerate_samples_follow_the_documented_convention() {
+        let wdl = |wins, draws, losses| Wdl {
+            wins,
+            draws,
+            losses,
+        };
+        let all_draws = wdl(0, 100, 0).estimate().unwrap();
+        assert_eq!((all_draws.elo, all_draws.elo_error), (0.0, 0.0));
+        assert!(all_draws.nelo.is_nan() && all_draws.nelo_error.is_nan() && all_draws.los.is_nan());
         assert_eq!(
-            (all_draws.elo, all_draws.nelo, all_draws.los),
-            (0.0, 0.0, 0.5)
+            all_draws.elo_line(),
+            "Elo: 0.00 +/- 0.00, nElo: n/a +/- n/a"
         );
-        let all_wins = Wdl {
-            wins: 10,
-            draws: 0,
-            losses: 0,
-        }
-        .estimate()
-        .unwrap();
+        assert_eq!(
+            all_draws.los_line(1.0, None),
+            "LOS: n/a, DrawRatio: 100.00 %"
+        );
+        let all_wins = wdl(10, 0, 0).estimate().unwrap();
         assert_eq!(all_wins.elo, f64::INFINITY);
+        assert_eq!(all_wins.nelo, f64::INFINITY);
         assert_eq!(all_wins.los, 1.0);
+        assert_eq!(all_wins.elo_line(), "Elo: inf +/- n/a, nElo: inf +/- n/a");
+        let all_losses = wdl(0, 0, 7).estimate().unwrap();
+        assert_eq!(
+            all_losses.elo_line(),
+            "Elo: -inf +/- n/a, nElo: -inf +/- n/a"
+        );
+        assert_eq!(all_losses.los, 0.0);
+        // One-sided but spread (9 wins, 1 draw): the score interval reaches 1, so the Elo error
+        // is infinite; nElo's interval is linear in the score and stays finite.
+        let nearly = wdl(9, 1, 0).estimate().unwrap();
+        assert!(nearly.elo.is_finite());
+        assert_eq!(nearly.elo_error, f64::INFINITY);
+        assert!(nearly.nelo.is_finite() && nearly.nelo_error.is_finite());
+        assert!(nearly.elo_line().contains(" +/- inf, nElo: "));
         assert!(Wdl::default().estimate().is_none());
+        assert_eq!(figure(f64::NAN, 2), "n/a");
+        assert_eq!(figure(-0.0, 2), "0.00");
+        assert_eq!(figure(f64::NEG_INFINITY, 1), "-inf");
     }
 }

@@ -29,8 +29,11 @@ pub use pentanomial::{PairTracker, Pentanomial};
 pub use ratings::{fit_ratings, RatingOptions, RatingTable};
 pub use record::{GameRecord, MoveSummary};
 pub use report::{render_html, ReportOptions};
-pub use sprt::{sprt_cli_text, SprtCalcArgs, SprtConfig, SprtDecision, SprtModel, SprtStatus};
-pub use summary::{summarize, MatchStats, Summary, SummaryOptions};
+pub use sprt::{
+    sprt_cli_text, SprtCalcArgs, SprtConfig, SprtDecision, SprtModel, SprtStatus, SprtStop,
+    SprtTest,
+};
+pub use summary::{summarize, MatchStats, SprtSummary, Summary, SummaryOptions};
 
 /// Reads a number that JSON may hold as `null`: serde_json writes non-finite floats (an infinite
 /// Elo after a perfect score, a NaN interval) as `null`, and summaries must read back.

@@ -106,13 +106,13 @@ impl Pentanomial {
     pub fn ptnml_line(&self) -> String {
         let b = self.buckets();
         format!(
-            "Ptnml(0-2): [{}, {}, {}, {}, {}], WL/DD Ratio: {:.2}",
+            "Ptnml(0-2): [{}, {}, {}, {}, {}], WL/DD Ratio: {}",
             b[0],
             b[1],
             b[2],
             b[3],
             b[4],
-            self.wl_dd_ratio()
+            super::elo::figure(self.wl_dd_ratio(), 2)
         )
     }
 }

@@ -22,7 +22,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::elo::{normal_cdf, Wdl, Z95};
+use super::elo::{figure, normal_cdf, Wdl, Z95};
 use super::record::GameRecord;
 use crate::games::{Outcome, Side};
 
@@ -31,9 +31,29 @@ const LN10_400: f64 = std::f64::consts::LN_10 / 400.0;
 /// Fit settings.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RatingOptions {
-    /// Virtual draws each player gets, spread over its opponents and both colours (BayesElo's
-    /// prior; 0 for the plain maximum-likelihood fit).
+    /// BayesElo's prior: virtual draws per player in total (2, BayesElo's default), spread over
+    /// its opponents in proportion to the games played; 0 for the plain maximum-likelihood fit
+    /// (as Ordo).
     pub prior_draws: f64,
+}
+
+impl RatingOptions {
+    /// The prior as the table states it.
+    pub fn describe(&self) -> String {
+        if self.prior_draws > 0.0 {
+            format!(
+                "{} virtual draws per player{}",
+                self.prior_draws,
+                if self.prior_draws == 2.0 {
+                    " (BayesElo's default)"
+                } else {
+                    " (BayesElo's prior)"
+                }
+            )
+        } else {
+            "none (plain maximum likelihood, as Ordo)".into()
+        }
+    }
 }
 
 impl Default for RatingOptions {
@@ -64,7 +84,12 @@ impl std::fmt::Display for RatingError {
                 }
                 Ok(())
             }
-            RatingError::Diverged => write!(f, "the rating fit did not converge"),
+            RatingError::Diverged => write!(
+                f,
+                "the ratings have no finite maximum-likelihood values (a player won or lost \
+                 every game, or results separate the players): rate with a prior \
+                 (--rating-prior 2, BayesElo's default)"
+            ),
         }
     }
 }
@@ -117,6 +142,13 @@ pub struct RatingTable {
     pub scale: f64,
     /// Real games rated.
     pub games: u64,
+    /// The prior the fit used ([`RatingOptions::prior_draws`]).
+    #[serde(default)]
+    pub prior_draws: f64,
+    /// The games could not determine the draw parameter (separable results): it was held at
+    /// the share of draws between equals instead of fitted.
+    #[serde(default)]
+    pub draw_held: bool,
 }
 
 impl RatingTable {
@@ -136,34 +168,47 @@ impl RatingTable {
         for (rank, p) in self.players.iter().enumerate() {
             let cfs = p
                 .cfs_next
-                .map(|c| format!("{:.0}", 100.0 * c))
+                .map(|c| figure(100.0 * c, 0))
                 .unwrap_or_else(|| "---".into());
             out.push_str(&format!(
-                "{:>4} {:<width$} : {:>7.1} {:>6} {:>8.1} {:>6} {:>6.1} {:>6} {:>6} {:>6} {:>6.1} {:>7.1} {:>6}\n",
+                "{:>4} {:<width$} : {:>7} {:>6} {:>8.1} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>7} {:>6}\n",
                 rank + 1,
                 p.name,
-                p.rating,
-                if p.error.is_finite() { format!("{:.1}", p.error) } else { "-".into() },
+                figure(p.rating, 1),
+                figure(p.error, 1),
                 p.wdl.points(),
                 p.wdl.games(),
-                100.0 * p.wdl.score(),
+                figure(100.0 * p.wdl.score(), 1),
                 p.wdl.wins,
                 p.wdl.draws,
                 p.wdl.losses,
-                100.0 * p.wdl.draw_ratio(),
-                p.opponents,
+                figure(100.0 * p.wdl.draw_ratio(), 1),
+                figure(p.opponents, 1),
                 cfs
             ));
         }
         out.push_str(&format!(
-            "\nFirst-player (South) advantage = {:.1} +/- {:.1} (South takes {:.1} % of decisive games between equals)\n",
-            self.first_player_advantage,
-            self.first_player_advantage_error,
-            100.0 * self.first_player_decisive_share
+            "\nFirst-player (South) advantage = {} +/- {} (South takes {} % of decisive games between equals)\n",
+            figure(self.first_player_advantage, 1),
+            figure(self.first_player_advantage_error, 1),
+            figure(100.0 * self.first_player_decisive_share, 1)
         ));
         out.push_str(&format!(
-            "Draw rate (equal opponents) = {:.1} %\n",
-            100.0 * self.draw_rate_equal
+            "Draw rate (equal opponents) = {} %\n",
+            figure(100.0 * self.draw_rate_equal, 1)
+        ));
+        if self.draw_held {
+            out.push_str(
+                "Draw parameter held at the share of draws: the games cannot determine it \
+                 (no decisive game went against the rating order)\n",
+            );
+        }
+        out.push_str(&format!(
+            "Prior: {}\n",
+            RatingOptions {
+                prior_draws: self.prior_draws
+            }
+            .describe()
         ));
         out
     }
@@ -237,14 +282,24 @@ pub fn fit_ratings(
             losses: c[2] as f64,
         })
         .collect();
-    add_prior(&mut cells, n, options.prior_draws);
+    if options.prior_draws > 0.0 {
+        both_colours(&mut cells);
+        add_prior(&mut cells, n, options.prior_draws);
+    }
 
-    let fit = maximise(&cells, n)?;
+    let (fit, draw_held) = fit_joint(&cells, n)?;
     let (r, a, d) = (&fit.params[..n], fit.params[n], fit.params[n + 1]);
     let f = |x: f64| 1.0 / (1.0 + 10f64.powf(-x / 400.0));
     let scale = 4.0 * f(d) * (1.0 - f(d));
     let cov = &fit.covariance;
-    let sd = |k: usize| cov[k][k].max(0.0).sqrt();
+    // NaN stays NaN (only draws: nothing measured); `max` alone would turn it into 0.
+    let sd = |k: usize| {
+        if cov[k][k].is_nan() {
+            f64::NAN
+        } else {
+            cov[k][k].max(0.0).sqrt()
+        }
+    };
 
     // Real-game records and opponents.
     let mut wdl = vec![Wdl::default(); n];
@@ -274,6 +329,8 @@ pub fn fit_ratings(
                 let var = cov[i][i] + cov[j][j] - 2.0 * cov[i][j];
                 if var > 0.0 {
                     normal_cdf((r[i] - r[j]) / var.sqrt())
+                } else if var.is_nan() {
+                    f64::NAN // No spread to measure (only draws): undefined.
                 } else {
                     0.5
                 }
@@ -299,37 +356,58 @@ pub fn fit_ratings(
         advantage_elo_raw: a,
         scale,
         games: counts.iter().flatten().sum(),
+        prior_draws: options.prior_draws,
+        draw_held,
     })
 }
 
-/// Each player's virtual draws, spread evenly over the opponents it met and over both colours.
-fn add_prior(cells: &mut Vec<Cell>, n: usize, prior: f64) {
+/// BayesElo's prior (`CCondensedResults::AddPrior`): each player gives `prior / 2` virtual draws,
+/// spread over its opponents in proportion to the games it played against each and split evenly
+/// between the two colours. A player also takes part in the virtual draws its opponents give, so
+/// in a balanced pool each player has `prior` virtual draws in all (2 by default): in a round
+/// robin half its own, half from its opponents; in a two-player match one per colour.
+fn add_prior(cells: &mut [Cell], n: usize, prior: f64) {
     if prior <= 0.0 {
         return;
     }
-    let mut opponents: Vec<Vec<usize>> = vec![Vec::new(); n];
+    // Real games of each player, and of each pair of players (both colours).
+    let mut games = vec![0.0; n];
+    let mut between: Vec<((usize, usize), f64)> = Vec::new();
     for c in cells.iter() {
-        for (x, y) in [(c.south, c.north), (c.north, c.south)] {
-            if !opponents[x].contains(&y) {
-                opponents[x].push(y);
-            }
+        let g = c.wins + c.draws + c.losses;
+        games[c.south] += g;
+        games[c.north] += g;
+        let key = (c.south.min(c.north), c.south.max(c.north));
+        match between.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, total)) => *total += g,
+            None => between.push((key, g)),
         }
     }
-    for (i, opps) in opponents.iter().enumerate() {
-        let share = prior / opps.len() as f64 / 2.0;
-        for &j in opps {
-            for (s, t) in [(i, j), (j, i)] {
-                match cells.iter_mut().find(|c| c.south == s && c.north == t) {
-                    Some(c) => c.draws += share,
-                    None => cells.push(Cell {
-                        south: s,
-                        north: t,
-                        draws: share,
-                        ..Cell::default()
-                    }),
-                }
-            }
-        }
+    // Each cell (one colour of one pair) gets a quarter of the prior of each of its two players,
+    // weighted by the share of that player's games the pair's games are.
+    for c in cells.iter_mut() {
+        let key = (c.south.min(c.north), c.south.max(c.north));
+        let g = between
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map_or(0.0, |(_, t)| *t);
+        c.draws += prior / 4.0 * g * (1.0 / games[c.south] + 1.0 / games[c.north]);
+    }
+}
+
+/// Adds the empty colour of every pair that met with one colour only, so the prior reaches both.
+fn both_colours(cells: &mut Vec<Cell>) {
+    let missing: Vec<(usize, usize)> = cells
+        .iter()
+        .map(|c| (c.north, c.south))
+        .filter(|&(s, t)| !cells.iter().any(|c| c.south == s && c.north == t))
+        .collect();
+    for (south, north) in missing {
+        cells.push(Cell {
+            south,
+            north,
+            ..Cell::default()
+        });
     }
 }
 
@@ -375,7 +453,8 @@ fn sigmoid(z: f64) -> f64 {
 }
 
 /// Log-likelihood, and with `derivatives` its gradient and Hessian, in raw Elo parameters.
-/// With `fit_draws` false the draw parameter is held at 0 (no draws to fit it from).
+/// With `fit_draws` false the draw parameter is held where it is (0 when there are no draws to
+/// fit it from).
 fn evaluate(
     cells: &[Cell],
     params: &[f64],
@@ -457,15 +536,32 @@ fn evaluate(
     (ll, grad, hess)
 }
 
-/// Newton's method with backtracking on the concave log-likelihood, ratings pinned to mean 0.
-fn maximise(cells: &[Cell], n: usize) -> Result<Fit, RatingError> {
+/// The joint fit. The draw parameter is fitted with the ratings, except when the games cannot
+/// determine it: when no decisive game went against the order of the fitted ratings (a player
+/// that won every game; more generally separable results), the likelihood keeps rising as the
+/// ratings spread apart and the draw parameter grows with them, never reaching a maximum. The
+/// fit is then repeated with the draw parameter held at the value the share of draws (virtual
+/// ones included) gives between equal players, and the table says so; the prior's draws then
+/// keep the ratings finite.
+fn fit_joint(cells: &[Cell], n: usize) -> Result<(Fit, bool), RatingError> {
+    match maximise(cells, n, false) {
+        Err(RatingError::Diverged) if cells.iter().any(|c| c.draws > 0.0) => {
+            maximise(cells, n, true).map(|fit| (fit, true))
+        }
+        other => other.map(|fit| (fit, false)),
+    }
+}
+
+/// Newton's method with backtracking on the concave log-likelihood, ratings pinned to mean 0;
+/// with `hold_draw` the draw parameter stays at its start value.
+fn maximise(cells: &[Cell], n: usize, hold_draw: bool) -> Result<Fit, RatingError> {
     let m = n + 2;
     let (mut decisive, mut draws) = (0.0, 0.0);
     for c in cells {
         decisive += c.wins + c.losses;
         draws += c.draws;
     }
-    let fit_draws = draws > 0.0;
+    let fit_draws = draws > 0.0 && !hold_draw;
     let mut params = vec![0.0; m];
     if decisive == 0.0 {
         // Only draws: every rating equal, the draw parameter unbounded. Nothing to measure.
@@ -475,8 +571,8 @@ fn maximise(cells: &[Cell], n: usize) -> Result<Fit, RatingError> {
             covariance: vec![vec![f64::NAN; m]; m],
         });
     }
-    if fit_draws {
-        // Start from the draw rate of equal players: P(draw) = 2F(d) - 1.
+    if draws > 0.0 {
+        // Start from (or hold at) the draw rate of equal players: P(draw) = 2F(d) - 1.
         let rate = draws / (draws + decisive);
         params[n + 1] = (400.0 * ((1.0 + rate) / (1.0 - rate)).log10()).max(1.0);
     }
@@ -784,6 +880,85 @@ mod tests {
         );
     }
 
+    /// `tests/data/roundrobin-240.pgn` with BayesElo's default prior: within 1 Elo of the
+    /// ratings BayesElo gives (`tests/data/ratings_reference.md`: L3 200, L2 65, L1 57,
+    /// greedy -323); without the prior, within 1 of the plain maximum-likelihood fit given there
+    /// (210.2, 70.4, 61.4, -342.0; advantage 94.1, draw rate 2.05 %) and of Ordo's ratings.
+    #[test]
+    fn round_robin_matches_bayeselo_and_ordo() {
+        let text = include_str!("../../tests/data/roundrobin-240.pgn");
+        let (all, unfinished) =
+            crate::stats::record::from_pgn(&crate::pgn::parse(text).unwrap()).unwrap();
+        assert_eq!((all.len(), unfinished), (240, 0));
+        let rating =
+            |t: &RatingTable, name: &str| t.players.iter().find(|p| p.name == name).unwrap().rating;
+        let t = fit_ratings(&all, &[], &RatingOptions::default()).unwrap();
+        for (name, bayeselo) in [
+            ("L3", 200.0),
+            ("L2", 65.0),
+            ("L1", 57.0),
+            ("greedy", -323.0),
+        ] {
+            let r = rating(&t, name);
+            assert!(
+                (r - bayeselo).abs() <= 1.0,
+                "{name}: {r} vs BayesElo {bayeselo}\n{}",
+                t.text()
+            );
+        }
+        assert!(t
+            .text()
+            .contains("Prior: 2 virtual draws per player (BayesElo's default)"));
+        let t = fit_ratings(&all, &[], &NO_PRIOR).unwrap();
+        for (name, ml, ordo) in [
+            ("L3", 210.2, 210.4),
+            ("L2", 70.4, 70.4),
+            ("L1", 61.4, 61.8),
+            ("greedy", -342.0, -342.6),
+        ] {
+            let r = rating(&t, name);
+            assert!(
+                (r - ml).abs() <= 0.1,
+                "{name}: {r} vs ML {ml}\n{}",
+                t.text()
+            );
+            assert!((r - ordo).abs() <= 1.0, "{name}: {r} vs Ordo {ordo}");
+        }
+        assert!(
+            (t.first_player_advantage - 94.1).abs() <= 0.1,
+            "{}",
+            t.text()
+        );
+        assert!(
+            (100.0 * t.draw_rate_equal - 2.05).abs() <= 0.01,
+            "{}",
+            t.text()
+        );
+        assert!(t
+            .text()
+            .contains("Prior: none (plain maximum likelihood, as Ordo)"));
+    }
+
+    /// Two engines, one winning every game: the prior's virtual draws keep both ratings finite
+    /// (BayesElo's prior: one virtual draw per colour between them).
+    #[test]
+    fn two_engine_perfect_score_has_a_table() {
+        let mut all = games("A", "B", 20, 0, 0);
+        all.extend(games("B", "A", 0, 0, 20));
+        let t = fit_ratings(&all, &[], &RatingOptions::default()).unwrap();
+        let (a, b) = (&t.players[0], &t.players[1]);
+        assert_eq!((a.name.as_str(), b.name.as_str()), ("A", "B"));
+        assert!(a.rating.is_finite() && a.rating > 200.0, "{}", t.text());
+        assert!((a.rating + b.rating).abs() < 1e-6);
+        assert!(a.error.is_finite() && a.error > 0.0);
+        assert!(t.first_player_advantage.abs() < 1e-6, "{}", t.text());
+        assert!(!t.text().contains("NaN"));
+        assert_eq!(
+            fit_ratings(&all, &[], &NO_PRIOR),
+            Err(RatingError::Diverged)
+        );
+    }
+
     #[test]
     fn separate_groups_are_reported() {
         let mut all = games("A", "B", 3, 1, 2);
@@ -806,9 +981,19 @@ mod tests {
     #[test]
     fn only_draws_gives_equal_ratings() {
         let all = games("A", "B", 0, 5, 0);
-        let t = fit_ratings(&all, &[], &NO_PRIOR).unwrap();
-        assert!(t.players.iter().all(|p| p.rating == 0.0));
-        assert!(t.text().contains("Draw rate"));
+        for options in [NO_PRIOR, RatingOptions::default()] {
+            let t = fit_ratings(&all, &[], &options).unwrap();
+            assert!(t.players.iter().all(|p| p.rating == 0.0));
+            let text = t.text();
+            assert!(
+                text.contains("Draw rate (equal opponents) = 100.0 %"),
+                "{text}"
+            );
+            // Degenerate figures by the convention: n/a, never NaN.
+            assert!(!text.contains("NaN"), "{text}");
+            assert!(text.contains("advantage = 0.0 +/- n/a"), "{text}");
+            assert!(t.players.iter().all(|p| p.error.is_nan()), "{text}");
+        }
     }
 
     #[test]

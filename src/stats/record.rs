@@ -81,6 +81,47 @@ impl GameRecord {
     }
 }
 
+/// The games of a PGN file (any runner's: only the `White`, `Black` and `Result` tags are
+/// read, White being South, the first player), for the rating table. Each game is its own pair
+/// (PGN does not say which games share an opening). Returns the games and the number of
+/// unfinished ones left out (result `*` or none); a game without both player tags is an error
+/// naming it.
+pub fn from_pgn(games: &[crate::pgn::PgnGame]) -> Result<(Vec<GameRecord>, usize), String> {
+    let mut out = Vec::new();
+    let mut unfinished = 0;
+    for (i, g) in games.iter().enumerate() {
+        let result = g.tag("Result").or(g.result.as_deref()).unwrap_or("*");
+        let outcome = match result {
+            "1-0" => Outcome::Win(Side::South),
+            "0-1" => Outcome::Win(Side::North),
+            "1/2-1/2" => Outcome::Draw,
+            _ => {
+                unfinished += 1;
+                continue;
+            }
+        };
+        let player = |tag: &str| {
+            g.tag(tag)
+                .filter(|name| !name.trim().is_empty())
+                .map(str::to_string)
+                .ok_or_else(|| format!("game {} has no {tag} tag", i + 1))
+        };
+        out.push(GameRecord {
+            pair: i as u64,
+            south: player("White")?,
+            north: player("Black")?,
+            outcome,
+            termination: g.tag("Termination").unwrap_or("pgn").to_string(),
+            plies: g.moves.len() as u32,
+            south_total: 0,
+            north_total: 0,
+            south_moves: MoveSummary::default(),
+            north_moves: MoveSummary::default(),
+        });
+    }
+    Ok((out, unfinished))
+}
+
 /// Totals of one engine's moves in a game (or over many games): enough for averages without
 /// keeping every move. Depth and nodes are summed only over the moves that reported them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -160,6 +201,24 @@ mod tests {
         assert_eq!(m.nodes_per_second(), Some(5_000_000.0));
         assert!((m.average_time_ms().unwrap() - 7.0 / 3.0).abs() < 1e-12);
         assert_eq!(MoveSummary::default().average_depth(), None);
+    }
+
+    #[test]
+    fn pgn_games_of_other_runners() {
+        let text = "[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n\
+                    [White \"b\"]\n[Black \"a\"]\n[Result \"1/2-1/2\"]\n\n1/2-1/2\n\n\
+                    [White \"a\"]\n[Black \"c\"]\n[Result \"*\"]\n\n*\n";
+        let (games, unfinished) = from_pgn(&crate::pgn::parse(text).unwrap()).unwrap();
+        assert_eq!(unfinished, 1);
+        assert_eq!(games.len(), 2);
+        assert_eq!(
+            (games[0].south.as_str(), games[0].outcome, games[0].plies),
+            ("a", Outcome::Win(Side::South), 2)
+        );
+        assert_eq!(games[1].outcome, Outcome::Draw);
+        let err = from_pgn(&crate::pgn::parse("[White \"a\"]\n[Result \"0-1\"]\n\n0-1\n").unwrap())
+            .unwrap_err();
+        assert_eq!(err, "game 1 has no Black tag");
     }
 
     #[test]

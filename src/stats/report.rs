@@ -8,6 +8,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+use super::elo::figure;
 use super::pentanomial::PairTracker;
 use super::ratings::fit_ratings;
 use super::record::GameRecord;
@@ -24,7 +25,8 @@ pub struct ReportOptions {
     pub summary: SummaryOptions,
 }
 
-/// The page for `games` (in the order they finished).
+/// The page for `games`, given in the order they finished: the charts replay them in that order
+/// (the summary's figures do not depend on it).
 pub fn render_html(games: &[GameRecord], options: &ReportOptions) -> String {
     let summary = summarize(games, &options.summary);
     let title = if options.title.is_empty() {
@@ -106,33 +108,44 @@ fn ratings_html(summary: &Summary) -> String {
     for (rank, p) in table.players.iter().enumerate() {
         let _ = writeln!(
             out,
-            "<tr><td>{}</td><td class=\"name\">{}</td><td>{:.1}</td><td>{:.1}</td><td>{:.1}</td><td>{}</td><td>{:.1}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{:.1}</td><td>{}</td></tr>",
+            "<tr><td>{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             rank + 1,
             escape(&p.name),
-            p.rating,
-            p.error,
+            figure(p.rating, 1),
+            figure(p.error, 1),
             p.wdl.points(),
             p.wdl.games(),
-            100.0 * p.wdl.score(),
+            figure(100.0 * p.wdl.score(), 1),
             p.wdl.wins,
             p.wdl.draws,
             p.wdl.losses,
-            100.0 * p.wdl.draw_ratio(),
-            p.opponents,
-            p.cfs_next.map(|c| format!("{:.0}", 100.0 * c)).unwrap_or_else(|| "&mdash;".into())
+            figure(100.0 * p.wdl.draw_ratio(), 1),
+            figure(p.opponents, 1),
+            p.cfs_next.map(|c| figure(100.0 * c, 0)).unwrap_or_else(|| "&mdash;".into())
         );
     }
     out.push_str("</table>\n");
     let _ = write!(
         out,
-        "<p>First-player (South) advantage: {:.1} &plusmn; {:.1} Elo; South takes {:.1}% of decisive games between equal players. Draw rate between equal players: {:.1}%. South scored {}-{}-{} (W-D-L) over all games.</p>",
-        table.first_player_advantage,
-        table.first_player_advantage_error,
-        100.0 * table.first_player_decisive_share,
-        100.0 * table.draw_rate_equal,
+        "<p>First-player (South) advantage: {} &plusmn; {} Elo; South takes {}% of decisive games between equal players. Draw rate between equal players: {}%. South scored {}-{}-{} (W-D-L) over all games. Prior: {}.{}</p>",
+        figure(table.first_player_advantage, 1),
+        figure(table.first_player_advantage_error, 1),
+        figure(100.0 * table.first_player_decisive_share, 1),
+        figure(100.0 * table.draw_rate_equal, 1),
         summary.south.wins,
         summary.south.draws,
-        summary.south.losses
+        summary.south.losses,
+        escape(
+            &super::ratings::RatingOptions {
+                prior_draws: table.prior_draws
+            }
+            .describe()
+        ),
+        if table.draw_held {
+            " The draw parameter was held at the share of draws (the games cannot determine it)."
+        } else {
+            ""
+        }
     );
     out
 }
@@ -150,36 +163,67 @@ fn checkpoints(len: usize, count: usize) -> Vec<usize> {
     out
 }
 
+/// The first two engines of the run (the SPRT's and the two-engine chart's pairing).
+fn first_two(summary: &Summary) -> Option<(&str, &str)> {
+    match summary.players.as_slice() {
+        [a, b, ..] => Some((a.as_str(), b.as_str())),
+        _ => None,
+    }
+}
+
+/// The Elo of `first` against `second` after the games so far (in the given order), with the
+/// 95% interval's own ends (asymmetric: the logistic curve stretches the side towards the
+/// nearer end of the score range), at about 300 points.
+fn head_to_head_series(games: &[GameRecord], first: &str, second: &str) -> Series {
+    let mut tracker = PairTracker::new(first, second);
+    let mut series = Series {
+        name: format!("{first} vs {second}"),
+        ..Series::default()
+    };
+    let marks = checkpoints(games.len(), 300);
+    let mut next = marks.iter().peekable();
+    for (i, g) in games.iter().enumerate() {
+        tracker.add(g);
+        if next.peek() == Some(&&i) {
+            next.next();
+            if let Some(e) = MatchStats::from_tracker(&tracker).estimate() {
+                let x = (i + 1) as f64;
+                series.points.push((x, e.elo));
+                let (low, high) = e.elo_interval();
+                series.band.push((x, low, high));
+            }
+        }
+    }
+    series
+}
+
 fn elo_history_svg(games: &[GameRecord], summary: &Summary, options: &ReportOptions) -> String {
     if summary.matches.len() == 1 {
         let m = &summary.matches[0];
-        let mut tracker = PairTracker::new(&m.first, &m.second);
-        let mut series = Series {
-            name: format!("{} vs {}", m.first, m.second),
-            ..Series::default()
-        };
-        let marks = checkpoints(games.len(), 300);
-        let mut next = marks.iter().peekable();
-        for (i, g) in games.iter().enumerate() {
-            tracker.add(g);
-            if next.peek() == Some(&&i) {
-                next.next();
-                if let Some(e) = MatchStats::from_tracker(&tracker).estimate() {
-                    let x = (i + 1) as f64;
-                    series.points.push((x, e.elo));
-                    series
-                        .band
-                        .push((x, e.elo - e.elo_error, e.elo + e.elo_error));
-                }
-            }
+        let series = head_to_head_series(games, &m.first, &m.second);
+        let infinite = series.points.iter().filter(|p| !p.1.is_finite()).count();
+        if infinite == series.points.len() {
+            // A perfect score from the first game on: the Elo is infinite at every point.
+            return format!(
+                "<p class=\"note\">The Elo of {} was infinite throughout ({}): nothing finite to plot.</p>",
+                escape(&m.first),
+                escape(&m.wdl.games_line())
+            );
         }
         let chart = LineChart {
-            x_label: "games".into(),
+            x_label: "games (in the order they finished)".into(),
             y_label: format!("Elo of {} (95% band)", m.first),
             series: vec![series],
             rules: vec![(0.0, "0".into())],
         };
-        return chart.svg("Elo as games accumulated");
+        let note = if infinite > 0 {
+            format!(
+                "\n<p class=\"note\">{infinite} point(s) with an infinite Elo (a perfect score so far) are left out.</p>"
+            )
+        } else {
+            String::new()
+        };
+        return chart.svg("Elo as games accumulated") + &note;
     }
     // More players: refit the joint ratings on growing prefixes of the run.
     let players = player_order(games, &options.summary.players);
@@ -203,7 +247,7 @@ fn elo_history_svg(games: &[GameRecord], summary: &Summary, options: &ReportOpti
         }
     }
     LineChart {
-        x_label: "games".into(),
+        x_label: "games (in the order they finished)".into(),
         y_label: "rating (95% band)".into(),
         series,
         rules: vec![],
@@ -212,12 +256,12 @@ fn elo_history_svg(games: &[GameRecord], summary: &Summary, options: &ReportOpti
 }
 
 fn sprt_svg(games: &[GameRecord], summary: &Summary) -> String {
-    let Some(status) = &summary.sprt else {
+    let (Some(sprt), Some((first, second))) = (&summary.sprt, first_two(summary)) else {
         return "<p class=\"note\">No SPRT in this run.</p>".into();
     };
-    let m = &summary.matches[0];
+    let status = &sprt.status;
     let config = status.config;
-    let mut tracker = PairTracker::new(&m.first, &m.second);
+    let mut tracker = PairTracker::new(first, second);
     let mut pairs = 0;
     let mut path = vec![(0.0, 0.0)];
     for (i, g) in games.iter().enumerate() {
@@ -229,7 +273,7 @@ fn sprt_svg(games: &[GameRecord], summary: &Summary) -> String {
         }
     }
     let chart = LineChart {
-        x_label: "games".into(),
+        x_label: "games (in the order they finished)".into(),
         y_label: "LLR".into(),
         series: vec![Series {
             name: format!("{} [{}, {}]", config.model.name(), config.elo0, config.elo1),
@@ -242,10 +286,9 @@ fn sprt_svg(games: &[GameRecord], summary: &Summary) -> String {
         ],
     };
     format!(
-        "{}\n<p>{} &mdash; {}.</p>",
+        "{}\n<pre>{}</pre>",
         chart.svg("SPRT log-likelihood ratio"),
-        escape(&status.line()),
-        escape(status.decision.describe())
+        escape(&sprt.text())
     )
 }
 
@@ -479,6 +522,62 @@ mod tests {
         let empty = render_html(&[], &ReportOptions::default());
         assert!(empty.contains("No rating table"));
         assert_balanced(&empty);
+    }
+
+    fn decided(south: &str, north: &str, winner: Side, pair: u64) -> GameRecord {
+        GameRecord {
+            pair,
+            south: south.into(),
+            north: north.into(),
+            outcome: Outcome::Win(winner),
+            termination: "rules".into(),
+            plies: 40,
+            south_total: 90,
+            north_total: 70,
+            south_moves: MoveSummary::default(),
+            north_moves: MoveSummary::default(),
+        }
+    }
+
+    /// Issue 16, item 9: the Elo band is the interval's own ends, wider above a winning score.
+    #[test]
+    fn elo_band_is_asymmetric() {
+        // "a" wins 3 games in 4.
+        let games: Vec<GameRecord> = (0..80)
+            .map(|i| {
+                let (s, n) = if i % 2 == 0 { ("a", "b") } else { ("b", "a") };
+                let a_side = if i % 2 == 0 { Side::South } else { Side::North };
+                let winner = if i % 4 == 3 { a_side.other() } else { a_side };
+                decided(s, n, winner, i / 2)
+            })
+            .collect();
+        let series = head_to_head_series(&games, "a", "b");
+        let (x, elo) = *series.points.last().unwrap();
+        let &(bx, low, high) = series.band.last().unwrap();
+        assert_eq!(x, bx);
+        assert!(high - elo > elo - low + 1.0, "{low} {elo} {high}");
+    }
+
+    /// Issue 16, item 9: a 40-0 run's Elo chart is a note that says why, not an empty frame.
+    #[test]
+    fn perfect_score_elo_chart_is_a_note() {
+        let games: Vec<GameRecord> = (0..40)
+            .map(|i| {
+                if i % 2 == 0 {
+                    decided("a", "b", Side::South, i / 2)
+                } else {
+                    decided("b", "a", Side::North, i / 2)
+                }
+            })
+            .collect();
+        let html = render_html(&games, &ReportOptions::default());
+        let elo = &html[html.find("<section id=\"elo-history\">").unwrap()..];
+        let elo = &elo[..elo.find("</section>").unwrap()];
+        assert!(!elo.contains("<svg"), "{elo}");
+        assert!(elo.contains("infinite throughout"), "{elo}");
+        assert!(elo.contains("Games: 40, Wins: 40"), "{elo}");
+        assert!(!html.contains("NaN"));
+        assert_balanced(&html);
     }
 
     #[test]

@@ -323,6 +323,33 @@ impl SprtConfig {
     }
 }
 
+/// How a test's verdict was reached.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SprtTest {
+    /// Checked after every game in the order the games finished, the run stopping at the first
+    /// crossing of a bound: Wald's sequential test, whose error rates are `alpha` and `beta`.
+    #[default]
+    Sequential,
+    /// Computed once on a set of games that did not stop on it (merged fixed-size shards): the
+    /// LLR of all their counts against the same bounds. A likelihood ratio at or above
+    /// `(1 - beta) / alpha` has probability at most `alpha / (1 - beta)` under H0 whatever the
+    /// number of games (Markov's inequality: its mean under H0 is 1), and symmetrically for H0,
+    /// so an accepted hypothesis keeps about its error bound; in between the verdict is
+    /// inconclusive.
+    FixedSample,
+}
+
+/// The moment a sequential test decided: its state when the LLR first crossed a bound.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SprtStop {
+    pub status: SprtStatus,
+    /// Games of the run recorded at that moment (the crossing game included).
+    pub games: u64,
+    /// Pairs of the first two engines then.
+    pub pairs: u64,
+}
+
 /// The state of an SPRT, for printing and the JSON summary.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SprtStatus {
@@ -484,12 +511,8 @@ impl SprtCalcArgs {
             if let Some(e) = penta.estimate() {
                 out.push_str(&e.elo_line());
                 out.push('\n');
-                out.push_str(&format!(
-                    "LOS: {:.2} %, DrawRatio: {:.2} %, PairsRatio: {:.2}\n",
-                    100.0 * e.los,
-                    100.0 * penta.draw_ratio(),
-                    penta.pairs_ratio()
-                ));
+                out.push_str(&e.los_line(penta.draw_ratio(), Some(penta.pairs_ratio())));
+                out.push('\n');
             }
             config.status(&penta)
         } else {
@@ -505,11 +528,8 @@ impl SprtCalcArgs {
             if let Some(e) = wdl.estimate() {
                 out.push_str(&e.elo_line());
                 out.push('\n');
-                out.push_str(&format!(
-                    "LOS: {:.2} %, DrawRatio: {:.2} %\n",
-                    100.0 * e.los,
-                    100.0 * wdl.draw_ratio()
-                ));
+                out.push_str(&e.los_line(wdl.draw_ratio(), None));
+                out.push('\n');
             }
             config.status_trinomial(&wdl)
         };

@@ -11,7 +11,7 @@ use super::elo::{EloEstimate, Wdl};
 use super::pentanomial::{PairTracker, Pentanomial};
 use super::ratings::{fit_ratings, RatingOptions, RatingTable};
 use super::record::GameRecord;
-use super::sprt::{SprtConfig, SprtStatus};
+use super::sprt::{SprtConfig, SprtDecision, SprtStatus, SprtStop, SprtTest};
 use crate::games::Side;
 
 /// What to compute besides the always-present figures.
@@ -21,9 +21,76 @@ pub struct SummaryOptions {
     /// head-to-head of `players[i]` and `players[j]`, `i < j`, is from `players[i]`'s side).
     /// Names found only in the games are appended in order of appearance.
     pub players: Vec<String>,
-    /// The SPRT of a two-engine match, run on the pentanomial counts of the first pairing.
+    /// The SPRT, always on the pentanomial counts of `players[0]` against `players[1]` (the
+    /// first two engines), whatever else played.
     pub sprt: Option<SprtConfig>,
+    /// Whether the run stopped on the test (sequential) or not (fixed-sample).
+    pub sprt_test: SprtTest,
+    /// Where a sequential test decided, if it did: the summary reports the decision, its LLR
+    /// and its game count from that moment, not from the games that finished after it.
+    pub sprt_stop: Option<SprtStop>,
     pub rating: RatingOptions,
+}
+
+/// The SPRT of a run as the summary reports it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SprtSummary {
+    pub test: SprtTest,
+    /// The verdict: a sequential test that decided reports its state at the decision; any
+    /// other test its state over every recorded game.
+    #[serde(flatten)]
+    pub status: SprtStatus,
+    /// Games of the run recorded when `status` held.
+    pub games: u64,
+    /// Pairs of the first two engines then.
+    pub pairs: u64,
+    /// Games recorded after the decision (in flight when it came): they count in every other
+    /// figure, never in the decision.
+    pub extra_games: u64,
+    /// The test over every recorded game, when extra games changed its counts (for the record
+    /// only).
+    pub all_games: Option<SprtStatus>,
+}
+
+impl SprtSummary {
+    /// The LLR line and the verdict, as the end-of-run text prints them.
+    pub fn text(&self) -> String {
+        let mut out = format!("{}\n", self.status.line());
+        match self.test {
+            SprtTest::Sequential => {
+                out.push_str(&format!("SPRT: {}", self.status.decision.describe()));
+                if self.status.decision.is_final() {
+                    out.push_str(&format!(
+                        " after {} games ({} pairs)",
+                        self.games, self.pairs
+                    ));
+                }
+                out.push('\n');
+                if self.extra_games > 0 {
+                    out.push_str(&format!(
+                        "SPRT: {} more game(s) were in flight at the decision and finished after it{}; the decision stands\n",
+                        self.extra_games,
+                        self.all_games.map_or(String::new(), |a| format!(
+                            " (LLR over all {} games: {:.2})",
+                            self.games + self.extra_games,
+                            a.llr
+                        ))
+                    ));
+                }
+            }
+            SprtTest::FixedSample => {
+                let verdict = match self.status.decision {
+                    SprtDecision::Continue => "inconclusive (neither bound reached)",
+                    d => d.describe(),
+                };
+                out.push_str(&format!(
+                    "SPRT (fixed-sample verdict on all {} games, {} pairs; not a sequential test): {verdict}\n",
+                    self.games, self.pairs
+                ));
+            }
+        }
+        out
+    }
 }
 
 /// Two engines' results against each other.
@@ -67,6 +134,28 @@ impl MatchStats {
         self.paired.or(self.trinomial)
     }
 
+    /// One line: `a vs b: Elo x +/- y, Games: n, W-L-D: w-l-d, Points: p (s %)`.
+    pub fn line(&self) -> String {
+        let elo = self.estimate().map_or("Elo: n/a".to_string(), |e| {
+            format!(
+                "Elo: {} +/- {}",
+                super::elo::figure(e.elo, 2),
+                super::elo::figure(e.elo_error, 2)
+            )
+        });
+        format!(
+            "{} vs {}: {elo}, Games: {}, W-L-D: {}-{}-{}, Points: {:.1} ({} %)",
+            self.first,
+            self.second,
+            self.wdl.games(),
+            self.wdl.wins,
+            self.wdl.losses,
+            self.wdl.draws,
+            self.wdl.points(),
+            super::elo::figure(100.0 * self.wdl.score(), 2)
+        )
+    }
+
     /// fastchess's result block; `info` (time control, book...) goes in the parentheses.
     pub fn text(&self, info: Option<&str>) -> String {
         let mut out = match info {
@@ -77,19 +166,18 @@ impl MatchStats {
             out.push_str("No games\n");
             return out;
         };
-        let draw_ratio = if self.paired.is_some() {
-            self.pentanomial.draw_ratio()
+        let (draw_ratio, pairs_ratio) = if self.paired.is_some() {
+            (
+                self.pentanomial.draw_ratio(),
+                Some(self.pentanomial.pairs_ratio()),
+            )
         } else {
-            self.wdl.draw_ratio()
+            (self.wdl.draw_ratio(), None)
         };
         out.push_str(&estimate.elo_line());
         out.push('\n');
-        out.push_str(&format!(
-            "LOS: {:.2} %, DrawRatio: {:.2} %, PairsRatio: {:.2}\n",
-            100.0 * estimate.los,
-            100.0 * draw_ratio,
-            self.pentanomial.pairs_ratio()
-        ));
+        out.push_str(&estimate.los_line(draw_ratio, pairs_ratio));
+        out.push('\n');
         out.push_str(&self.wdl.games_line());
         out.push('\n');
         out.push_str(&self.pentanomial.ptnml_line());
@@ -107,7 +195,7 @@ pub struct Summary {
     pub matches: Vec<MatchStats>,
     /// South's results over all games (the first-player advantage as counted).
     pub south: Wdl,
-    pub sprt: Option<SprtStatus>,
+    pub sprt: Option<SprtSummary>,
     /// The joint rating fit, or why there is none.
     pub ratings: Option<RatingTable>,
     pub rating_error: Option<String>,
@@ -170,9 +258,7 @@ pub fn summarize(games: &[GameRecord], options: &SummaryOptions) -> Summary {
     }
     let sprt = options
         .sprt
-        .as_ref()
-        .zip(matches.first())
-        .map(|(config, m)| config.status(&m.pentanomial));
+        .map(|config| sprt_summary(&config, options, &matches, &players, games.len() as u64));
     let (ratings, rating_error) = match fit_ratings(games, &players, &options.rating) {
         Ok(table) => (Some(table), None),
         Err(e) => (None, Some(e.to_string())),
@@ -190,6 +276,74 @@ pub fn summarize(games: &[GameRecord], options: &SummaryOptions) -> Summary {
     }
 }
 
+/// The block printed every `--ratinginterval` games: fastchess's result block for the first two
+/// engines (and the LLR line of the test, when there is one), then one line per other pairing
+/// that played, between rules.
+pub fn interval_text(
+    matches: &[MatchStats],
+    players: &[String],
+    sprt: Option<&SprtStatus>,
+) -> String {
+    let rule = "-".repeat(50);
+    let mut out = format!("{rule}\n");
+    let first =
+        |m: &&MatchStats| players.len() >= 2 && m.first == players[0] && m.second == players[1];
+    if let Some(m) = matches.iter().find(first) {
+        out.push_str(&m.text(None));
+    }
+    if let Some(s) = sprt {
+        out.push_str(&s.line());
+        out.push('\n');
+    }
+    for m in matches.iter().filter(|m| !first(m)) {
+        out.push_str(&m.line());
+        out.push('\n');
+    }
+    out.push_str(&rule);
+    out.push('\n');
+    out
+}
+
+/// The SPRT of `players[0]` against `players[1]` (none of their pairs: LLR 0).
+fn sprt_summary(
+    config: &SprtConfig,
+    options: &SummaryOptions,
+    matches: &[MatchStats],
+    players: &[String],
+    games: u64,
+) -> SprtSummary {
+    let penta = match players {
+        [a, b, ..] => matches
+            .iter()
+            .find(|m| m.first == *a && m.second == *b)
+            .map(|m| m.pentanomial)
+            .unwrap_or_default(),
+        _ => Pentanomial::default(),
+    };
+    let all = config.status(&penta);
+    match options
+        .sprt_stop
+        .filter(|_| options.sprt_test == SprtTest::Sequential)
+    {
+        Some(stop) => SprtSummary {
+            test: SprtTest::Sequential,
+            status: stop.status,
+            games: stop.games,
+            pairs: stop.pairs,
+            extra_games: games.saturating_sub(stop.games),
+            all_games: (penta.pairs() != stop.pairs).then_some(all),
+        },
+        None => SprtSummary {
+            test: options.sprt_test,
+            status: all,
+            games,
+            pairs: penta.pairs(),
+            extra_games: 0,
+            all_games: None,
+        },
+    }
+}
+
 impl Summary {
     /// The end-of-run text: each pairing's block, the SPRT, the rating table, the engines'
     /// figures and the terminations.
@@ -202,9 +356,11 @@ impl Summary {
             out.push_str(&m.text(None));
         }
         if let Some(s) = &self.sprt {
-            out.push_str(&s.line());
-            out.push('\n');
-            out.push_str(&format!("SPRT: {}\n", s.decision.describe()));
+            if let [a, b, _, ..] = self.players.as_slice() {
+                // Among several pairings, say which one the test is on.
+                out.push_str(&format!("SPRT on {a} vs {b}:\n"));
+            }
+            out.push_str(&s.text());
         }
         if !self.matches.is_empty() {
             out.push_str(&rule);
@@ -282,7 +438,7 @@ mod tests {
         let options = SummaryOptions {
             players: vec!["new".into(), "old".into()],
             sprt: Some(SprtConfig::new(0.0, 10.0, 0.05, 0.05, SprtModel::Logistic).unwrap()),
-            rating: RatingOptions::default(),
+            ..Default::default()
         };
         let s = summarize(&games, &options);
         assert_eq!(s.games, 32);
@@ -351,6 +507,51 @@ mod tests {
         assert!(s.sprt.is_none());
         assert_eq!(s.ratings.as_ref().unwrap().players[0].name, "c");
         assert_eq!(s.engines.len(), 3);
+    }
+
+    /// Issue 16, item 5: the SPRT is the first two engines' head-to-head even when other
+    /// pairings played first (a shard of a round robin) or they have not met at all.
+    #[test]
+    fn sprt_is_always_engines_zero_and_one() {
+        use Outcome::*;
+        use Side::*;
+        let config = SprtConfig::new(0.0, 50.0, 0.05, 0.05, SprtModel::Logistic).unwrap();
+        let options = SummaryOptions {
+            players: vec!["L1".into(), "L2".into(), "greedy".into()],
+            sprt: Some(config),
+            ..Default::default()
+        };
+        // L1 crushes greedy (played first), and only draws with L2.
+        let mut games = Vec::new();
+        for pair in 0..10 {
+            games.push(game(pair, "L1", "greedy", Win(South)));
+            games.push(game(pair, "greedy", "L1", Win(North)));
+        }
+        let s = summarize(&games, &options);
+        let sprt = s.sprt.as_ref().unwrap();
+        assert_eq!(
+            (sprt.pairs, sprt.status.llr),
+            (0, 0.0),
+            "no L1-L2 pairs yet"
+        );
+        for pair in 10..14 {
+            games.push(game(pair, "L1", "L2", Draw));
+            games.push(game(pair, "L2", "L1", Draw));
+        }
+        let s = summarize(&games, &options);
+        let sprt = s.sprt.as_ref().unwrap();
+        assert_eq!(sprt.pairs, 4);
+        assert_eq!(
+            sprt.status.llr,
+            config.llr_pentanomial(&Pentanomial::from_buckets([0, 0, 4, 0, 0]))
+        );
+        assert_eq!(s.matches[0].first, "L1");
+        assert_eq!(s.matches[0].second, "L2");
+        assert!(
+            s.text().contains("SPRT on L1 vs L2:\nLLR: "),
+            "{}",
+            s.text()
+        );
     }
 
     /// A perfect score makes the Elo infinite; JSON holds it as null and must still read back.

@@ -177,7 +177,14 @@ impl LineChart {
                     .chain(s.band.iter().flat_map(|b| [b.1, b.2]))
             })
             .chain(self.rules.iter().map(|r| r.0));
-        let (Some((x_lo, x_hi)), Some((y_lo, y_hi))) = (range(xs), range(ys)) else {
+        let finite_points = self
+            .series
+            .iter()
+            .flat_map(|s| &s.points)
+            .any(|p| p.0.is_finite() && p.1.is_finite());
+        let (true, Some((x_lo, x_hi)), Some((y_lo, y_hi))) = (finite_points, range(xs), range(ys))
+        else {
+            // Reference lines alone would make an empty frame.
             return "<p class=\"note\">No data to plot.</p>".into();
         };
         let x = Scale {
@@ -246,13 +253,16 @@ impl LineChart {
             );
         }
         for (value, text) in &self.rules {
+            // The label sits inside the plot, just above its line at the left end: the right
+            // margin holds the legend, and a path that ends at a bound (the SPRT's) ends on the
+            // right.
             let py = y.map(*value);
             let _ = write!(
                 svg,
                 r##"<line x1="{LEFT}" x2="{:.1}" y1="{py:.1}" y2="{py:.1}" stroke="#444" stroke-dasharray="5 4"/><text x="{:.1}" y="{:.1}">{}</text>"##,
                 WIDTH - RIGHT,
-                WIDTH - RIGHT + 6.0,
-                py + 4.0,
+                LEFT + 4.0,
+                (py - 4.0).max(TOP + 10.0),
                 escape(text)
             );
         }
@@ -310,6 +320,42 @@ mod tests {
         assert_eq!(ticks(3.0, 3.0, 5), vec![3.0]);
     }
 
+    /// Issue 16, item 9: reference-line labels (the SPRT's H1 and H0) stay inside the plot,
+    /// clear of the legend in the right margin.
+    #[test]
+    fn rule_labels_do_not_overlap_the_legend() {
+        let chart = LineChart {
+            series: vec![Series {
+                name: "normalized [0, 5]".into(),
+                points: vec![(0.0, 0.0), (10.0, 2.5), (20.0, 3.0)],
+                band: vec![],
+            }],
+            rules: vec![(2.94, "H1 2.94".into()), (-2.94, "H0 -2.94".into())],
+            ..LineChart::default()
+        };
+        let svg = chart.svg("t");
+        for label in ["H1 2.94", "H0 -2.94"] {
+            let end = svg.find(&format!(">{label}</text>")).unwrap();
+            let start = svg[..end].rfind("<text ").unwrap();
+            let tag = &svg[start..end];
+            let x: f64 = tag
+                .split("x=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            // Starts inside the plot's left edge, far from the legend in the right margin.
+            assert!(
+                x > LEFT && x < (LEFT + WIDTH - RIGHT) / 2.0,
+                "{label} at x={x}: {tag}"
+            );
+            assert!(!tag.contains("text-anchor"), "{tag}");
+        }
+    }
+
     #[test]
     fn escapes_markup() {
         assert_eq!(
@@ -336,6 +382,20 @@ mod tests {
         assert!(svg.contains("a &lt;b&gt;"));
         assert_eq!(
             LineChart::default().svg("t"),
+            "<p class=\"note\">No data to plot.</p>"
+        );
+        // A reference line alone is no chart.
+        let only_rules = LineChart {
+            series: vec![Series {
+                name: "x".into(),
+                points: vec![(1.0, f64::INFINITY)],
+                band: vec![],
+            }],
+            rules: vec![(0.0, "0".into())],
+            ..LineChart::default()
+        };
+        assert_eq!(
+            only_rules.svg("t"),
             "<p class=\"note\">No data to plot.</p>"
         );
         let h = histogram_svg("m", &[(-3, 2), (5, 7)], "margin", "games");

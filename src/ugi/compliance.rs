@@ -4,20 +4,19 @@
 //! through the handshake, options, positions with moves, every kind of `go`, `stop`, `isready`
 //! during a search and the `query` commands, and reports pass or fail per item with the reason.
 //! Every move and answer is judged with this library's own rules, so the checker needs no engine
-//! to compare against. `otau check` and `otau-arena --check` are thin front ends to it.
+//! to compare against. `otau check` and `otau-arena --check` are thin front ends to it; each
+//! starts the arena's guardian ([`crate::arena::process::Guardian`]) around the check, which the
+//! library cannot do itself (the guardian is one per process, and tests run checks in parallel).
 
 use std::fmt;
-use std::io::{BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::reader::{Line, LineReader};
+use crate::arena::process::{EngineIo, Incoming, RecvError, Spawn, MAX_LINE};
 use crate::games::{AnyGame, Game, GameLine, Side, Variant};
 use crate::notation::shorten;
 
@@ -71,6 +70,9 @@ pub struct Item {
 pub struct Report {
     pub engine: String,
     pub items: Vec<Item>,
+    /// Why the check ended before its last item (the engine could not be started, did not
+    /// complete the handshake, or stopped answering), if it did.
+    pub stopped: Option<String>,
 }
 
 impl Report {
@@ -94,6 +96,9 @@ impl fmt::Display for Report {
                 Status::Skip => "SKIP",
             };
             writeln!(f, "{status} {:<22} {}", item.name, item.detail)?;
+        }
+        if let Some(why) = &self.stopped {
+            writeln!(f, "check stopped: {why}")?;
         }
         let count = |s| self.items.iter().filter(|i| i.status == s).count();
         write!(
@@ -126,18 +131,26 @@ pub fn check(program: &str, args: &[String], config: &Config) -> Report {
         }
         Err(e) => {
             items.push(fail("start", e));
-            return Report { engine, items };
+            return Report {
+                engine,
+                items,
+                stopped: Some("the engine could not be started".into()),
+            };
         }
     };
     let mut checker = Checker {
         engine: &mut conn,
         config,
         items,
+        halted: None,
         info_lines: Vec::new(),
     };
     checker.run();
-    let items = checker.items;
-    Report { engine, items }
+    Report {
+        engine,
+        items: checker.items,
+        stopped: checker.halted,
+    }
 }
 
 fn pass(name: &'static str, detail: impl Into<String>) -> Item {
@@ -169,82 +182,40 @@ const MAX_KEPT_BYTES: usize = 16 << 20;
 /// `info` lines kept for the syntax check.
 const MAX_INFO_LINES: usize = 10_000;
 
-enum Event {
-    Line(String),
-    TooLong(usize),
-    Eof,
-}
-
-/// The engine process, its input and a channel of its output lines (read on a thread so every
-/// wait can time out).
+/// The engine under test, driven through the arena's own engine process code
+/// ([`crate::arena::process::EngineIo`]): no shell, its own process group killed on every path
+/// (the helpers it started included), the parent-death signal, a bounded line reader with a
+/// deadline on every read. The checker holds an engine to the same standards as a run does.
 struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<Event>,
-    eof: bool,
+    io: EngineIo,
 }
 
 impl Engine {
     fn spawn(program: &str, args: &[String], config: &Config) -> Result<Engine, String> {
-        let mut command = Command::new(program);
-        command
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null());
-        if let Some(dir) = &config.dir {
-            command.current_dir(dir);
-        }
-        let mut child = command
-            .spawn()
-            .map_err(|e| format!("cannot start '{program}': {e}"))?;
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take().ok_or("no stdout pipe")?;
-        // A bounded channel: an engine flooding output blocks its own pipe, not our memory.
-        let (tx, lines) = mpsc::sync_channel(4096);
-        thread::spawn(move || {
-            let mut reader = LineReader::new(BufReader::new(stdout), 1 << 20);
-            loop {
-                let event = match reader.next_line() {
-                    Ok(Line::Text(t)) => Event::Line(
-                        String::from_utf8_lossy(t)
-                            .trim_end_matches('\r')
-                            .to_string(),
-                    ),
-                    Ok(Line::TooLong { len }) => Event::TooLong(len),
-                    Ok(Line::Eof) | Err(_) => Event::Eof,
-                };
-                let end = matches!(event, Event::Eof);
-                if tx.send(event).is_err() || end {
-                    return;
-                }
-            }
-        });
-        Ok(Engine {
-            child,
-            stdin,
-            lines,
-            eof: false,
+        let io = EngineIo::spawn(&Spawn {
+            program,
+            args,
+            dir: config.dir.as_deref(),
+            log: None,
         })
+        .map_err(|e| format!("cannot start '{program}': {e}"))?;
+        Ok(Engine { io })
     }
 
     fn send(&mut self, line: &str) -> Result<(), String> {
-        let stdin = self.stdin.as_mut().ok_or("engine input closed")?;
-        let written = stdin
-            .write_all(line.as_bytes())
-            .and_then(|_| stdin.write_all(b"\n"))
-            .and_then(|_| stdin.flush());
+        let written = self.io.send(line);
         // A write fails when the process is going or gone: say that, it is the real fault.
         written.map_err(|e| match self.exit_status(Duration::from_millis(200)) {
             Some(status) => format!(
-                "the engine exited ({status}) before '{}' could be sent",
+                "the engine {status} before '{}' could be sent",
                 shorten(line)
             ),
             _ => format!("writing '{}' to the engine: {e}", shorten(line)),
         })
     }
 
-    /// Reads lines until one satisfies `done`; returns it and the lines before it.
+    /// Reads lines until one satisfies `done`; returns it and the lines before it. `what` names
+    /// the awaited line for messages: "no {what} within N ms".
     fn until(
         &mut self,
         what: &str,
@@ -252,33 +223,45 @@ impl Engine {
         done: impl Fn(&str) -> bool,
     ) -> Result<(String, Vec<String>), String> {
         let deadline = Instant::now() + timeout;
-        let mut before = Vec::new();
+        let mut before: Vec<String> = Vec::new();
         let mut kept_bytes = 0usize;
+        let mut seen = 0usize;
         loop {
-            if self.eof {
-                return Err(format!("the engine exited while waiting for {what}"));
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(Event::Line(line)) => {
+            match self.io.recv(deadline) {
+                Ok(Incoming::Line(line)) => {
                     if done(&line) {
                         return Ok((line, before));
                     }
+                    seen += 1;
                     // Keep a bounded amount: a flooding engine must not exhaust our memory.
                     if kept_bytes < MAX_KEPT_BYTES {
                         kept_bytes += line.len();
                         before.push(line);
                     }
                 }
-                Ok(Event::TooLong(len)) => {
-                    return Err(format!("the engine wrote a line of {len} bytes"))
+                Ok(Incoming::TooLong(start)) => {
+                    return Err(format!(
+                        "the engine wrote a line longer than {} bytes ('{}...')",
+                        MAX_LINE,
+                        shorten(&start)
+                    ))
                 }
-                Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
-                    self.eof = true;
+                Err(RecvError::Closed) => {
+                    let how = self
+                        .exit_status(Duration::from_millis(200))
+                        .unwrap_or_else(|| "closed its output".to_string());
+                    return Err(format!(
+                        "the engine {how} while the checker waited for {what}"
+                    ));
                 }
-                Err(RecvTimeoutError::Timeout) => {
-                    return Err(format!("no {what} within {} ms", timeout.as_millis()))
+                Err(RecvError::Timeout) => {
+                    return Err(format!(
+                        "no {what} within {} ms ({})",
+                        timeout.as_millis(),
+                        wrote(seen, before.last())
+                    ))
                 }
+                Err(RecvError::Interrupted) => return Err("interrupted".to_string()),
             }
         }
     }
@@ -297,7 +280,7 @@ impl Engine {
     /// Sends a query and returns its answer word(s).
     fn query(&mut self, question: &str, timeout: Duration) -> Result<String, String> {
         self.send(&format!("query {question}"))?;
-        let (line, _) = self.until("a response", timeout, |l| {
+        let (line, _) = self.until("'response' line", timeout, |l| {
             l.split_ascii_whitespace().next() == Some("response")
         })?;
         Ok(line
@@ -312,11 +295,11 @@ impl Engine {
         self.exit_status(timeout).is_some()
     }
 
-    /// The exit status, waiting up to `timeout` for it.
-    fn exit_status(&mut self, timeout: Duration) -> Option<std::process::ExitStatus> {
+    /// How the process ended ("exited with code 0"), waiting up to `timeout` for it to end.
+    fn exit_status(&mut self, timeout: Duration) -> Option<String> {
         let deadline = Instant::now() + timeout;
         loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
+            if let Some(status) = self.io.exit_status() {
                 return Some(status);
             }
             if Instant::now() >= deadline {
@@ -327,13 +310,28 @@ impl Engine {
     }
 }
 
+/// The start of a message, up to its first parenthesis (the cause without its details).
+fn first_clause(message: &str) -> &str {
+    message.split(" (").next().unwrap_or(message)
+}
+
+/// What the engine wrote while the checker waited, for a timeout message.
+fn wrote(lines: usize, last: Option<&String>) -> String {
+    match (lines, last) {
+        (0, _) | (_, None) => "the engine wrote nothing".to_string(),
+        (1, Some(l)) => format!("the engine wrote 1 other line: '{}'", shorten(l)),
+        (n, Some(l)) => format!(
+            "the engine wrote {n} other lines, the last '{}'",
+            shorten(l)
+        ),
+    }
+}
+
 impl Drop for Engine {
     fn drop(&mut self) {
-        self.stdin = None;
-        if !matches!(self.child.try_wait(), Ok(Some(_))) {
-            let _ = self.child.kill();
-        }
-        let _ = self.child.wait();
+        // `quit` was the checker's last word; whatever is left of the engine's process group
+        // (a helper it started) is killed now.
+        self.io.shutdown(Duration::from_millis(100));
     }
 }
 
@@ -341,6 +339,8 @@ struct Checker<'a> {
     engine: &'a mut Engine,
     config: &'a Config,
     items: Vec<Item>,
+    /// Why the check stopped before its last item, if it did.
+    halted: Option<String>,
     /// Every `info` line seen with the position it describes, checked at the end.
     info_lines: Vec<(AnyGame, String)>,
 }
@@ -353,52 +353,101 @@ struct BestMove {
 
 impl Checker<'_> {
     fn record(&mut self, name: &'static str, result: Result<String, String>) {
-        self.items.push(match result {
+        self.push(match result {
             Ok(detail) => pass(name, detail),
             Err(detail) => fail(name, detail),
         });
     }
 
+    /// Adds an item; after a failure, checks the engine still answers `isready` and halts the
+    /// check if it does not.
+    fn push(&mut self, item: Item) {
+        let failed = item.status == Status::Fail;
+        let name = item.name;
+        self.items.push(item);
+        if !failed || self.halted.is_some() {
+            return;
+        }
+        if let Err(e) = self.engine.fence(self.config.reply_timeout) {
+            self.halted = Some(format!(
+                "after '{name}' failed, the engine no longer answers isready ({}): nothing more \
+                 was checked",
+                first_clause(&e)
+            ));
+        }
+    }
+
+    /// Every item in order. A failed handshake ends the check (an engine that does not speak
+    /// UGI gets one verdict, not a timeout per item), and so does an engine that, after an item
+    /// failed, no longer answers `isready`: the check takes at most a few timeouts past its
+    /// last sign of life.
     fn run(&mut self) {
+        macro_rules! go_on {
+            () => {
+                if self.halted.is_some() {
+                    return;
+                }
+            };
+        }
         let r = self.handshake();
         let options = r.as_ref().map(|(_, o)| o.clone()).unwrap_or_default();
+        if let Err(e) = &r {
+            self.halted = Some(format!(
+                "no UGI handshake ({}): nothing else was checked",
+                first_clause(e)
+            ));
+        }
         self.record("handshake", r.map(|(d, _)| d));
+        go_on!();
         let r = self.isready();
         self.record("isready", r);
+        go_on!();
         let r = self.options(&options);
         self.record("options", r);
+        go_on!();
         let game = self.game_option(&options);
-        self.items.push(game);
+        self.push(game);
+        go_on!();
         let r = self.unknown_option();
         self.record("unknown option", r);
+        go_on!();
         let r = self.unknown_command();
         self.record("unknown command", r);
+        go_on!();
         let r = self.new_game();
         self.record("uginewgame", r);
+        go_on!();
         let r = self.start_queries();
         self.record("query at start", r);
+        go_on!();
         let line = random_line(self.config.game, self.config.seed, 6);
         let r = self.position_moves(&line);
         self.record("position moves", r);
+        go_on!();
         let r = self.position_fen(&line);
         self.record("position fen", r);
+        go_on!();
         self.go_items(&line);
+        go_on!();
         let r = self.search_control(&line);
         self.record("isready during search", r.0);
         self.record("stop", r.1);
+        go_on!();
         let r = self.stop_idle();
         self.record("stop while idle", r);
+        go_on!();
         let r = self.finished_game();
         match r {
             Some((q, g)) => {
                 self.record("query finished game", q);
                 self.record("go in finished game", g);
             }
-            None => self.items.push(skip(
+            None => self.push(skip(
                 "query finished game",
                 "no random game ended within 5000 plies",
             )),
         }
+        go_on!();
         let r = self.info_syntax();
         self.record("info lines", r);
         let r = self.quit();
@@ -669,6 +718,9 @@ impl Checker<'_> {
             ),
         ];
         for (name, args, timeout, budget) in kinds {
+            if self.halted.is_some() {
+                return;
+            }
             let r = self.engine.send(&position).and_then(|_| {
                 let best = self.go_fenced(line, &args, timeout)?;
                 if let Some(budget) = budget {

@@ -23,7 +23,6 @@ use std::io::{self, BufRead, Write};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::eval::Evaluate;
 use crate::games::{AnyGame, Game, GameLine, Side, Variant};
 use crate::notation::shorten;
 use crate::search::{Clock, Limits, Player};
@@ -239,18 +238,17 @@ impl Session {
     }
 
     /// Starts reading the game's tables (Toguz Kumalak endgame tables, Modiar's solution) in the
-    /// background, once per game id, so that the first `go` of a game does not pay for them on its
-    /// clock. `isready` is answered at once all the same; a `go` that comes before the tables are
-    /// read waits for them.
+    /// background, once per game id, so that they are ready by the first `go` as often as can
+    /// be. `isready` is answered at once all the same; a timed `go` that comes before the tables
+    /// are read searches without them, an untimed one waits (`crate::search`'s
+    /// `tables_for_search`).
     fn warm_up(&mut self) {
         let game = self.options.game;
         if self.options.search.player != Player::Search || self.warmed.contains(&game) {
             return;
         }
         self.warmed.push(game);
-        let _ = std::thread::Builder::new()
-            .name("otau-tables".into())
-            .spawn(move || AnyGame::start(game).prepare_tables());
+        crate::search::prepare_tables_in_background(&AnyGame::start(game));
     }
 
     fn reset_to_start(&mut self) {

@@ -332,6 +332,9 @@ fn search(state: &mut State, line: &GameLine<AnyGame>, limits: &Limits) -> Vec<S
     let mut lines = Vec::new();
     let best = match &report {
         Some(report) => {
+            for w in &report.warnings {
+                lines.push(format!("info string warning {w}"));
+            }
             // The final info line, unless the search's last report already said the same.
             if !last.as_ref().is_some_and(|l| same(l, &report.info)) {
                 lines.push(text::info_line(pos, &report.info));

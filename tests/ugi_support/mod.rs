@@ -24,14 +24,14 @@ pub struct Engine {
 
 impl Engine {
     pub fn start(args: &[&str]) -> Engine {
-        Engine::start_env(args, &[])
+        let mut command = Command::new(env!("CARGO_BIN_EXE_otau"));
+        command.args(args);
+        Engine::start_command(command)
     }
 
-    /// [`Engine::start`] with extra environment variables (such as `OTAU_CACHE_DIR`).
-    pub fn start_env(args: &[&str], env: &[(&str, &std::path::Path)]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_otau"))
-            .args(args)
-            .envs(env.iter().copied())
+    /// Starts otau from a prepared command (extra environment, resource limits).
+    pub fn start_command(mut command: Command) -> Engine {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -95,7 +95,17 @@ impl Engine {
 
     /// Reads until a line satisfies `done`; returns it and the lines before it.
     pub fn until(&mut self, what: &str, done: impl Fn(&str) -> bool) -> (String, Vec<String>) {
-        let deadline = Instant::now() + TIMEOUT;
+        self.until_within(what, TIMEOUT, done)
+    }
+
+    /// [`Engine::until`] with a wait of its own (for a reply that legitimately takes long).
+    pub fn until_within(
+        &mut self,
+        what: &str,
+        timeout: Duration,
+        done: impl Fn(&str) -> bool,
+    ) -> (String, Vec<String>) {
+        let deadline = Instant::now() + timeout;
         let mut before = Vec::new();
         loop {
             let left = deadline.saturating_duration_since(Instant::now());

@@ -1,0 +1,337 @@
+//! The statistics as the arena uses them (issue 16): the SPRT's decision kept from the game that
+//! crossed the bound and honoured on resume, `--sprt` refused with `--shard`, a merge of shards
+//! named a fixed-sample verdict, `otau-arena ratings` on PGN and records, and the report's
+//! charts. Built-in players (in process, fast) play the games.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use otau::arena::records::{event_line, Event, GameResult, RecordsFile};
+
+const ARENA: &str = env!("CARGO_BIN_EXE_otau-arena");
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("otau-stats-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn arena(args: &[&str], dir: &Path) -> (i32, String, String) {
+    let o = Command::new(ARENA)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// greedy (engine 0) against random: greedy wins nearly every game.
+const MATCH: &[&str] = &[
+    "--engine",
+    "name=greedy",
+    "cmd=builtin:greedy",
+    "depth=1",
+    "--engine",
+    "name=random",
+    "cmd=builtin:random",
+    "depth=1",
+    "--seed",
+    "7",
+    "-q",
+];
+
+fn with(extra: &[&str]) -> Vec<String> {
+    MATCH.iter().chain(extra).map(|s| s.to_string()).collect()
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+fn last_summary(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).unwrap();
+    let line = text
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("{\"event\":\"summary\""))
+        .expect("a summary line");
+    serde_json::from_str(line).unwrap()
+}
+
+/// Issue 16, item 1: at concurrency 2 the stored summary holds the decision, its LLR and its
+/// game count from the game that crossed the bound; a resumed run plays nothing more, even when
+/// games recorded after the decision (in flight when it came) pull the LLR of all games back
+/// under the bound.
+#[test]
+fn sprt_decision_is_recorded_at_the_crossing_and_resume_plays_nothing() {
+    let dir = scratch("sprt-stop");
+    let args = with(&[
+        "--rounds",
+        "200",
+        "--concurrency",
+        "2",
+        "--sprt",
+        "elo0=0",
+        "elo1=50",
+        "model=logistic",
+        "--out",
+        "r.jsonl",
+    ]);
+    let (code, stdout, stderr) = arena(&strs(&args), &dir);
+    assert_eq!(code, 0, "{stderr}");
+    let records = dir.join("r.jsonl");
+    let file = RecordsFile::read(&records).unwrap();
+    let played = file.games.len() as u64;
+    assert!(played < 400, "the SPRT stopped the run");
+    let sprt = &last_summary(&records)["sprt"];
+    assert_eq!(sprt["decision"], "accept-h1", "{sprt}");
+    assert_eq!(sprt["test"], "sequential");
+    assert!(sprt["llr"].as_f64().unwrap() >= sprt["upper"].as_f64().unwrap());
+    let decided_at = sprt["games"].as_u64().unwrap();
+    assert_eq!(decided_at + sprt["extra_games"].as_u64().unwrap(), played);
+    assert!(
+        stdout.contains(&format!(
+            "SPRT: H1 accepted (LLR reached the upper bound) after {decided_at} games"
+        )),
+        "{stdout}"
+    );
+
+    // The same records, then twenty games greedy lost (as if in flight at the decision): the
+    // LLR of all games falls under the bound, the decision stands, and resume plays nothing.
+    let config = file.header.config.clone();
+    let text = std::fs::read_to_string(&records).unwrap();
+    let mut bytes: Vec<u8> = text
+        .lines()
+        .filter(|l| !l.starts_with("{\"event\":\"summary\""))
+        .flat_map(|l| format!("{l}\n").into_bytes())
+        .collect();
+    // The schedule of two engines: pair p is games 2p and 2p+1, greedy South in one of them
+    // (checked on the games played, then followed for the next ones).
+    let greedy = &config.engines[0].name;
+    let south_in_even = file.games[&0].south == *greedy;
+    for (index, g) in &file.games {
+        assert_eq!(g.pair, index / 2);
+        assert_eq!(g.south == *greedy, (index % 2 == 0) == south_in_even);
+    }
+    let template = file.games[&0].clone();
+    let first_unplayed = (0..).find(|i| !file.games.contains_key(i)).unwrap();
+    for index in first_unplayed..first_unplayed + 20 {
+        let mut g = template.clone();
+        g.index = index;
+        g.pair = index / 2;
+        let greedy_south = (index % 2 == 0) == south_in_even;
+        let (south, north) = (&config.engines[0].name, &config.engines[1].name);
+        (g.south, g.north) = if greedy_south {
+            (south.clone(), north.clone())
+        } else {
+            (north.clone(), south.clone())
+        };
+        g.result = if greedy_south {
+            GameResult::NorthWins
+        } else {
+            GameResult::SouthWins
+        };
+        bytes.extend(event_line(&Event::Game(Box::new(g))).unwrap());
+    }
+    let extended = dir.join("extended.jsonl");
+    std::fs::write(&extended, &bytes).unwrap();
+    let (code, stdout, stderr) = arena(&["--resume", "extended.jsonl", "-q"], &dir);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("SPRT: H1 accepted"), "{stderr}");
+    let after = RecordsFile::read(&extended).unwrap();
+    assert_eq!(after.games.len() as u64, played + 20, "nothing was played");
+    let sprt = &last_summary(&extended)["sprt"];
+    assert_eq!(sprt["decision"], "accept-h1");
+    assert_eq!(sprt["games"].as_u64().unwrap(), decided_at);
+    assert!(
+        sprt["all_games"]["llr"].as_f64().unwrap() < sprt["upper"].as_f64().unwrap(),
+        "{sprt}"
+    );
+    assert!(stdout.contains("the decision stands"), "{stdout}");
+}
+
+/// Issue 16, item 2: a sequential test cannot run on shards; the refusal says why and what to
+/// do instead. Fixed-size shards merged give a fixed-sample verdict, named as such.
+#[test]
+fn sprt_with_shards_is_refused_and_merged_shards_get_a_fixed_sample_verdict() {
+    let dir = scratch("sprt-shard");
+    let args = with(&[
+        "--rounds", "10", "--shard", "1/2", "--sprt", "elo0=0", "elo1=5", "--out", "p1.jsonl",
+    ]);
+    let (code, _, stderr) = arena(&strs(&args), &dir);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("--sprt cannot be combined with --shard 1/2")
+            && stderr.contains("each shard would stop on its own")
+            && stderr.contains("fixed-sample verdict")
+            && stderr.contains("otau-arena merge"),
+        "{stderr}"
+    );
+    assert!(!dir.join("p1.jsonl").exists(), "nothing was started");
+
+    for k in 1..=2 {
+        let shard = format!("{k}/2");
+        let out = format!("p{k}.jsonl");
+        let args = with(&["--rounds", "10", "--shard", &shard, "--out", &out]);
+        let (code, _, stderr) = arena(&strs(&args), &dir);
+        assert_eq!(code, 0, "{stderr}");
+    }
+    let (code, stdout, stderr) = arena(
+        &[
+            "merge",
+            "p1.jsonl",
+            "p2.jsonl",
+            "--sprt",
+            "elo0=0",
+            "elo1=50",
+            "model=logistic",
+        ],
+        &dir,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains(
+            "SPRT (fixed-sample verdict on all 20 games, 10 pairs; not a sequential test): "
+        ),
+        "{stdout}"
+    );
+    // Shards recorded with an SPRT in their configuration (by an arena before the refusal):
+    // the merge names its verdict a fixed-sample one too.
+    for k in 1..=2 {
+        let path = dir.join(format!("p{k}.jsonl"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut lines: Vec<String> = text.lines().map(String::from).collect();
+        let mut header: serde_json::Value = serde_json::from_str(&lines[0]).unwrap();
+        header["config"]["sprt"] = serde_json::json!({
+            "elo0": 0.0, "elo1": 50.0, "alpha": 0.05, "beta": 0.05, "model": "logistic"
+        });
+        lines[0] = header.to_string();
+        std::fs::write(dir.join(format!("old{k}.jsonl")), lines.join("\n") + "\n").unwrap();
+    }
+    let (code, stdout, stderr) = arena(&["merge", "old1.jsonl", "old2.jsonl"], &dir);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("SPRT (fixed-sample verdict on all 20 games"),
+        "{stdout}"
+    );
+    let (code, _, stderr) = arena(&["--resume", "old1.jsonl"], &dir);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains("cannot be combined with --shard"),
+        "{stderr}"
+    );
+}
+
+fn rating(text: &str, name: &str) -> f64 {
+    let line = text
+        .lines()
+        .find(|l| l.split_whitespace().nth(1) == Some(name))
+        .unwrap_or_else(|| panic!("no {name} in\n{text}"));
+    line.split(':')
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+/// Issue 16, items 3 and 4: any PGN rated as BayesElo rates it (within 1 Elo of its ratings of
+/// `tests/data/roundrobin-240.pgn`, `ratings_reference.md`), `--rating-prior 0` as a plain
+/// maximum-likelihood fit (Ordo), and arena records the same way.
+#[test]
+fn ratings_command_rates_pgn_like_bayeselo_and_records_too() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let (code, stdout, stderr) = arena(&["ratings", "roundrobin-240.pgn"], &data);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.starts_with("240 games from roundrobin-240.pgn"),
+        "{stdout}"
+    );
+    for (name, bayeselo) in [
+        ("L3", 200.0),
+        ("L2", 65.0),
+        ("L1", 57.0),
+        ("greedy", -323.0),
+    ] {
+        let r = rating(&stdout, name);
+        assert!((r - bayeselo).abs() <= 1.0, "{name} {r}\n{stdout}");
+    }
+    assert!(stdout.contains("First-player (South) advantage = "));
+    assert!(stdout.contains("Draw rate (equal opponents) = "));
+    assert!(stdout.contains("Prior: 2 virtual draws per player (BayesElo's default)"));
+    let (code, stdout, _) = arena(
+        &["ratings", "roundrobin-240.pgn", "--rating-prior", "0"],
+        &data,
+    );
+    assert_eq!(code, 0);
+    for (name, ordo) in [
+        ("L3", 210.4),
+        ("L2", 70.4),
+        ("L1", 61.8),
+        ("greedy", -342.6),
+    ] {
+        let r = rating(&stdout, name);
+        assert!((r - ordo).abs() <= 1.0, "{name} {r}\n{stdout}");
+    }
+    assert!(stdout.contains("Prior: none (plain maximum likelihood, as Ordo)"));
+
+    // The arena's own records (and its PGN) rate the same games the same way.
+    let dir = scratch("ratings");
+    let args = with(&["--rounds", "3", "--out", "r.jsonl", "--pgn", "r.pgn"]);
+    assert_eq!(arena(&strs(&args), &dir).0, 0);
+    let (code, from_records, stderr) = arena(&["ratings", "r.jsonl"], &dir);
+    assert_eq!(code, 0, "{stderr}");
+    let (_, from_pgn, _) = arena(&["ratings", "r.pgn"], &dir);
+    let table = |t: &str| t.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert_eq!(table(&from_records), table(&from_pgn));
+    assert!(from_records.starts_with("6 games from r.jsonl"));
+    let (code, _, stderr) = arena(&["ratings", "missing.pgn"], &dir);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("missing.pgn"), "{stderr}");
+}
+
+/// Issue 16, item 9: the report replays games in the order they finished (the records' order).
+#[test]
+fn report_follows_the_finishing_order() {
+    let dir = scratch("report");
+    let args = with(&["--rounds", "20", "--out", "r.jsonl"]);
+    assert_eq!(arena(&strs(&args), &dir).0, 0);
+    // The same games, their lines in reverse order (as if they had finished that way).
+    let text = std::fs::read_to_string(dir.join("r.jsonl")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let games: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| l.starts_with("{\"event\":\"game\""))
+        .collect();
+    let mut reversed = format!("{}\n", lines[0]);
+    for l in games.iter().rev() {
+        reversed.push_str(l);
+        reversed.push('\n');
+    }
+    std::fs::write(dir.join("rev.jsonl"), reversed).unwrap();
+    let file = RecordsFile::read(&dir.join("rev.jsonl")).unwrap();
+    let expected: Vec<u64> = file.order.iter().map(|i| file.games[i].pair).collect();
+    assert_eq!(expected.first(), Some(&19));
+    let (code, _, stderr) = arena(&["report", "rev.jsonl", "--out", "page.html"], &dir);
+    assert_eq!(code, 0, "{stderr}");
+    let html = std::fs::read_to_string(dir.join("page.html")).unwrap();
+    let rows = &html[html.find("<section id=\"games\">").unwrap()..];
+    let pairs: Vec<u64> = rows
+        .split("<tr><td>")
+        .skip(1)
+        .map(|r| {
+            let cell = r.split_once("</td><td>").unwrap().1;
+            cell[..cell.find("</td>").unwrap()].parse().unwrap()
+        })
+        .collect();
+    assert_eq!(pairs, expected, "the games table in finishing order");
+}
