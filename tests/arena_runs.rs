@@ -55,8 +55,9 @@ fn same_seed_same_bytes() {
     let dir = scratch("determinism");
     let mut outputs = Vec::new();
     for (run_no, concurrency) in [(1, "1"), (2, "1"), (3, "2")] {
-        let out = format!("r{run_no}.jsonl");
-        let pgn = format!("r{run_no}.pgn");
+        // The same command in a directory of its own (the header records the output names).
+        let run_dir = dir.join(format!("run{run_no}"));
+        std::fs::create_dir(&run_dir).unwrap();
         let mut args: Vec<String> = engine_args(&tag);
         args.extend(
             [
@@ -67,25 +68,32 @@ fn same_seed_same_bytes() {
                 "--concurrency",
                 concurrency,
                 "--out",
-                &out,
+                "r.jsonl",
+                "--pgn",
+                "r.pgn",
+                "--quiet",
             ]
             .map(String::from),
         );
-        args.extend(["--pgn".to_string(), pgn.clone(), "--quiet".to_string()]);
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let o = arena(&args, &dir);
+        let o = arena(&args, &run_dir);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         outputs.push((
-            std::fs::read(dir.join(&out)).unwrap(),
-            std::fs::read(dir.join(&pgn)).unwrap(),
-            game_lines(&dir.join(&out)),
+            std::fs::read(run_dir.join("r.jsonl")).unwrap(),
+            std::fs::read(run_dir.join("r.pgn")).unwrap(),
+            game_lines(&run_dir.join("r.jsonl")),
         ));
     }
     assert_eq!(outputs[0].0, outputs[1].0, "records byte-identical");
     assert_eq!(outputs[0].1, outputs[1].1, "PGN byte-identical");
     assert_eq!(outputs[0].2.len(), 18);
-    // Concurrency changes only the order in which games are written.
+    // Concurrency changes only the order in which games are written to the records; the PGN
+    // is in game order.
     assert_eq!(outputs[0].2, outputs[2].2);
+    assert_eq!(
+        outputs[0].1, outputs[2].1,
+        "PGN in game order at concurrency 2"
+    );
     assert_eq!(
         wait_gone(&tag, Duration::from_secs(2)),
         Vec::<String>::new()
@@ -106,7 +114,7 @@ fn resume_after_kill_9_reproduces_the_run() {
         v
     };
     // The uninterrupted run.
-    let full = with(&["--out", "full.jsonl"]);
+    let full = with(&["--out", "full.jsonl", "--pgn", "full.pgn"]);
     let o = arena(&full.iter().map(String::as_str).collect::<Vec<_>>(), &dir);
     assert!(o.status.success());
     // The same run, killed -9 once some games are recorded.
@@ -141,25 +149,24 @@ fn resume_after_kill_9_reproduces_the_run() {
         wait_gone(&tag, Duration::from_secs(3)),
         Vec::<String>::new()
     );
-    let o = arena(
-        &["--resume", "part.jsonl", "--pgn", "part.pgn", "--quiet"],
-        &dir,
-    );
+    // The README's recipe and the interrupt hint: --resume alone restores every output.
+    let o = arena(&["--resume", "part.jsonl", "--quiet"], &dir);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(
         game_lines(&dir.join("part.jsonl")),
         game_lines(&dir.join("full.jsonl"))
     );
-    let pgn = std::fs::read_to_string(dir.join("part.pgn")).unwrap();
     assert_eq!(
-        pgn.matches("[Event ").count(),
-        72,
-        "PGN rewritten, then completed"
+        std::fs::read(dir.join("part.pgn")).unwrap(),
+        std::fs::read(dir.join("full.pgn")).unwrap(),
+        "the resumed PGN equals the uninterrupted run's, byte for byte"
     );
-    // Resuming a finished run plays nothing.
+    // Resuming a finished run plays nothing and adds no second summary.
     let o = arena(&["--resume", "part.jsonl", "--quiet"], &dir);
     assert!(o.status.success());
     assert_eq!(game_lines(&dir.join("part.jsonl")).len(), 72);
+    let text = std::fs::read_to_string(dir.join("part.jsonl")).unwrap();
+    assert_eq!(text.matches("\"event\":\"summary\"").count(), 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -254,7 +261,7 @@ fn merged_shards_equal_the_single_run() {
         assert!(report.standings.len() < single.standings.len());
         parts.push(dir.join(name));
     }
-    let merged = merge::merge(&parts).unwrap();
+    let mut merged = merge::merge(&parts).unwrap();
     assert_eq!(merged.missing(), 0);
     let single_games = RecordsFile::read(&dir.join("single.jsonl")).unwrap().games;
     assert_eq!(merged.games, single_games);
@@ -265,7 +272,8 @@ fn merged_shards_equal_the_single_run() {
         json(&merged.standings.summary()),
         json(&single.standings.summary())
     );
-    merge::write(&merged, &dir.join("merged.jsonl")).unwrap();
+    let out = dir.join("merged.jsonl");
+    merge::write_outputs(&mut merged, &parts, Some(&out), None, "otau-arena").unwrap();
     assert_eq!(
         game_lines(&dir.join("merged.jsonl")),
         game_lines(&dir.join("single.jsonl"))

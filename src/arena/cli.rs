@@ -13,6 +13,7 @@ use super::fake_engine::{self, FakeMode};
 use super::interrupt;
 use super::merge;
 use super::openings::OpeningConfig;
+use super::outputs::{self, Named};
 use super::progress::ProgressMode;
 use super::schedule::{rounds_for_games, Shard, TournamentKind};
 use super::tournament::{self, RunOptions, RunReport};
@@ -27,7 +28,7 @@ Examples:
       --out new-vs-old.jsonl --pgn new-vs-old.pgn
   otau-arena --engine cmd=./mybot depth=6 --engine cmd=builtin:otau option.Level=10 depth=6 \\
       --game toguz-kumalak-7 --rounds 50 --seed 42
-  otau-arena --resume new-vs-old.jsonl          (continue an interrupted run)
+  otau-arena --resume new-vs-old.jsonl          (continue an interrupted run, PGN included)
   otau-arena ... --shard 3/8 --out part3.jsonl  (one of 8 slices of the same run)
   otau-arena merge part*.jsonl --out all.jsonl  (the slices' joint results)
   otau-arena ratings games.pgn                  (rating table of any PGN, as BayesElo/Ordo)
@@ -90,14 +91,20 @@ struct Cli {
     /// JSON-lines records: one event per game as it ends, then a summary.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-    /// PGN of every game.
+    /// PGN of every game, in game order (an existing non-empty file is refused).
     #[arg(long, value_name = "FILE")]
     pgn: Option<PathBuf>,
+    /// Add the run's games to an existing --pgn file after what it holds.
+    #[arg(long, requires = "pgn")]
+    pgn_append: bool,
+    /// HTML report of the run, written at the end of each session.
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
     /// Continue the run recorded in FILE (its configuration is taken from the file).
     #[arg(long, value_name = "FILE", conflicts_with_all = [
         "engines", "each", "game", "games", "rounds", "tournament", "seed", "openings",
         "max_plies", "no_decided_score", "out", "shard", "sprt", "max_start_failures",
-        "startup_timeout", "max_crashes",
+        "startup_timeout", "pgn_append", "report", "log_dir", "event", "max_crashes",
     ])]
     resume: Option<PathBuf>,
     /// Play only slice k of n of the schedule (whole pairs of games).
@@ -271,7 +278,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             files,
             rating_prior,
         }) => {
-            print!("{}", super::rate::ratings_text(&files, &rating_prior)?);
+            let text = super::rate::ratings_text(&files, &rating_prior)?;
+            interrupt::out(format_args!("{text}"));
             return Ok(ExitCode::SUCCESS);
         }
         Some(Command::Sprt(args)) => {
@@ -294,6 +302,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         shard: cli.shard,
         out: cli.out.clone(),
         pgn: cli.pgn.clone(),
+        pgn_append: cli.pgn_append,
+        report: cli.report.clone(),
         recover: cli.recover && !cli.no_recover,
         progress: ProgressMode::detect(cli.quiet),
         rating_interval: cli.ratinginterval,
@@ -448,7 +458,11 @@ fn finish(report: &RunReport, records: Option<&PathBuf>) -> ExitCode {
     }
     if report.missing > 0 {
         let how = match records {
-            Some(p) => format!("continue with: otau-arena --resume {}", p.display()),
+            Some(p) => format!(
+                "continue with: otau-arena --resume {} (it goes on writing every output the run \
+                 records: records, PGN, report)",
+                p.display()
+            ),
             None => "(no --out file: this run cannot be resumed)".to_string(),
         };
         interrupt::err(format_args!(
@@ -480,16 +494,7 @@ fn merge_command(
             crate::stats::SprtConfig::parse(sprt).map_err(|e| anyhow::anyhow!("--sprt: {e}"))?;
         merged.standings.set_fixed_sample_sprt(Some(config));
     }
-    if let Some(path) = &out {
-        merge::write(&merged, path)?;
-    }
-    if let Some(path) = &pgn {
-        let mut text = String::new();
-        for g in merged.games.values() {
-            text.push_str(&super::pgn::game_pgn(g, event));
-        }
-        super::records::write_atomically(path, text.as_bytes(), false)?;
-    }
+    merge::write_outputs(&mut merged, files, out.as_deref(), pgn.as_deref(), event)?;
     interrupt::out(format_args!("{}", merged.standings.summary().text()));
     if merged.missing() > 0 {
         interrupt::err(format_args!(
@@ -506,6 +511,10 @@ fn report_command(
     out: &std::path::Path,
     rating: RatingOptions,
 ) -> Result<ExitCode> {
+    let page = Named::new("--out", out);
+    let inputs: Vec<Named> = files.iter().map(|f| Named::new("the input", f)).collect();
+    outputs::check_distinct(std::slice::from_ref(&page), &inputs)?;
+    outputs::check_location(&page)?;
     let mut merged = merge::merge(files)?;
     merged.standings.set_rating(rating);
     let title = files
@@ -518,8 +527,8 @@ fn report_command(
         summary: merged.standings.options(),
     };
     // Written like every other results file: a reader never finds half a page.
-    let page = crate::stats::render_html(&merged.standings.records_as_finished(), &options);
-    super::records::write_atomically(out, page.as_bytes(), false)?;
+    let html = crate::stats::render_html(&merged.standings.records_as_finished(), &options);
+    outputs::write_whole(&page, html.as_bytes(), false)?;
     interrupt::err(format_args!(
         "otau-arena: report of {} games written to {}\n",
         merged.games.len(),

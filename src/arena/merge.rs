@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use super::records::{event_line, write_atomically, Event, GameRecord, RecordsFile, RunHeader};
+use super::outputs::{self, check_distinct, check_location, Named, Target};
+use super::records::{event_line, Event, GameRecord, RecordedOutputs, RecordsFile, RunHeader};
 use super::results::Standings;
 use super::tournament::{new_standings, summary_json};
 
@@ -41,6 +42,8 @@ pub fn merge(files: &[PathBuf]) -> Result<Merged> {
     let mut header = base.header;
     let mut sharded = header.shard.is_some();
     header.shard = None;
+    // The pieces' own outputs are not the merged run's (see `write_outputs`).
+    header.outputs = None;
     let mut order = base.order;
     let mut games = base.games;
     for path in rest {
@@ -83,10 +86,53 @@ pub fn merge(files: &[PathBuf]) -> Result<Merged> {
     })
 }
 
+/// Writes a merged run: `out` as one records file, games in schedule order (never replacing a
+/// file), `pgn` as the games' PGN. Both are checked (against each other and the merged files)
+/// before either is written.
+pub fn write_outputs(
+    merged: &mut Merged,
+    files: &[PathBuf],
+    out: Option<&Path>,
+    pgn: Option<&Path>,
+    event: &str,
+) -> Result<()> {
+    let out = out.map(|p| Named::new("--out", p));
+    let pgn = pgn.map(|p| Named::new("--pgn", p));
+    let all: Vec<Named> = [&out, &pgn].into_iter().flatten().cloned().collect();
+    let inputs: Vec<Named> = files.iter().map(|f| Named::new("the input", f)).collect();
+    check_distinct(&all, &inputs)?;
+    for o in &all {
+        check_location(o)?;
+    }
+    if let Some(o) = &out {
+        if let Target::Regular(_) = outputs::target(&o.path)? {
+            bail!("{o}: exists (an existing file is never replaced); choose another name");
+        }
+        // A resumed merge (games missing) goes on writing the PGN written here.
+        merged.header.outputs = Some(RecordedOutputs {
+            pgn: pgn.as_ref().map(|p| outputs::to_record(&o.path, &p.path)),
+            pgn_start: 0,
+            report: None,
+            event: event.to_string(),
+            log_dir: outputs::to_record(&o.path, Path::new("otau-arena-logs")),
+        });
+        write(merged, o)?;
+    }
+    if let Some(p) = &pgn {
+        outputs::write_whole_with(p, false, |w| {
+            for g in merged.games.values() {
+                w.write_all(super::pgn::game_pgn(g, event).as_bytes())?;
+            }
+            Ok(())
+        })?;
+    }
+    Ok(())
+}
+
 /// Writes a merged run as one records file, games in schedule order.
-pub fn write(merged: &Merged, path: &Path) -> Result<()> {
+fn write(merged: &Merged, out: &Named) -> Result<()> {
     // Written whole or not at all: a half-written merge would read as a run with missing games.
-    let mut bytes = event_line(&Event::Run(merged.header.clone()))?;
+    let mut bytes = event_line(&Event::Run(Box::new(merged.header.clone())))?;
     for g in merged.games.values() {
         bytes.extend(event_line(&Event::Game(Box::new(g.clone())))?);
     }
@@ -96,10 +142,6 @@ pub fn write(merged: &Merged, path: &Path) -> Result<()> {
             &merged.header,
         )))?);
     }
-    write_atomically(path, &bytes, true).with_context(|| {
-        format!(
-            "{}: cannot create the merged records (an existing file is never replaced)",
-            path.display()
-        )
-    })
+    outputs::write_whole(out, &bytes, true)
+        .context("the merged records were not written (an existing file is never replaced)")
 }

@@ -5,10 +5,234 @@
 //! (federation notation for Toguz Kumalak), numbered by the position's full-move number so that
 //! Giuthi's extra moves (the same side twice) still read correctly. Opening moves carry `{book}`.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Write};
 
+use anyhow::{bail, Context, Result};
+
+use super::outputs::{self, Created, Named, Target};
 use super::records::{GameRecord, TerminationKind};
+use super::schedule::Shard;
 use crate::games::{AnyGame, Game, Side};
+
+/// The games a run plays, in game order: the schedule, or one shard of it.
+#[derive(Clone, Copy, Debug)]
+pub struct Slice {
+    pub scheduled: u64,
+    pub shard: Option<Shard>,
+}
+
+impl Slice {
+    /// The first game of the slice at or after `index` (`scheduled` when there is none).
+    pub fn first_from(&self, index: u64) -> u64 {
+        let i = match self.shard {
+            None => index,
+            Some(s) => {
+                let (n, r) = (s.n as u64, (s.k - 1) as u64);
+                let pair = index / 2;
+                if s.contains(pair) {
+                    index
+                } else {
+                    let base = pair - pair % n + r;
+                    2 * if base > pair { base } else { base + n }
+                }
+            }
+        };
+        i.min(self.scheduled)
+    }
+}
+
+/// The PGN of a run as it goes, games in game order whatever order they finish in: a game that
+/// ends before an earlier one waits for it. So a run's PGN is the same at any concurrency, and
+/// the PGN of a resumed run ends equal to an uninterrupted run's. At the end of a session the
+/// games still waiting (after one left unplayed by an interrupt or a stop) are written too, in
+/// game order; a resumed run rewrites the PGN from the records, in order again.
+pub struct PgnWriter {
+    out: Named,
+    file: File,
+    event: String,
+    slice: Slice,
+    /// The next game to write.
+    next: u64,
+    /// Finished games after `next`, as PGN text.
+    waiting: BTreeMap<u64, String>,
+}
+
+impl PgnWriter {
+    /// The PGN of a new run: a new file (registered in `created`), an empty one, one whose
+    /// first `keep` bytes stay (`--pgn-append`), or a stream.
+    pub fn create(
+        out: Named,
+        event: &str,
+        slice: Slice,
+        keep: u64,
+        created: &mut Created,
+    ) -> Result<PgnWriter> {
+        let file = match outputs::target(&out.path)
+            .with_context(|| format!("{out}: cannot be examined"))?
+        {
+            Target::Stream => outputs::open_stream(&out)?,
+            Target::Directory => bail!("{out}: is a directory; give a file name"),
+            Target::Regular(len) if len != keep => {
+                bail!("{out}: changed while the run started ({len} bytes, {keep} expected)")
+            }
+            Target::Regular(_) => locked(&out, append(&out)?)?,
+            Target::Absent => {
+                // Through a dangling link: its target is created, the link stays.
+                let path = outputs::real_path(&out.path);
+                let f = OpenOptions::new()
+                    .append(true)
+                    .create_new(true)
+                    .open(&path)
+                    .with_context(|| format!("{out}: cannot be created"))?;
+                created.file(&path);
+                locked(&out, f)?
+            }
+        };
+        Ok(PgnWriter {
+            out,
+            file,
+            event: event.to_string(),
+            slice,
+            next: slice.first_from(0),
+            waiting: BTreeMap::new(),
+        })
+    }
+
+    /// The PGN of a resumed run, rewritten from its records: the first `keep` bytes of the file
+    /// (what was there before the run), then the recorded games in game order up to the first
+    /// one not yet played (the rest wait for it). A regular file is rewritten whole (written
+    /// beside it and renamed over it); a stream gets the games again.
+    pub fn resume(
+        out: Named,
+        event: &str,
+        slice: Slice,
+        keep: u64,
+        recorded: &BTreeMap<u64, GameRecord>,
+    ) -> Result<PgnWriter> {
+        let mut next = slice.first_from(0);
+        let mut ready = Vec::new();
+        let mut waiting = BTreeMap::new();
+        for (&i, g) in recorded {
+            if i == next && waiting.is_empty() {
+                ready.push(g);
+                next = slice.first_from(i + 1);
+            } else {
+                waiting.insert(i, game_pgn(g, event));
+            }
+        }
+        let write_games = |w: &mut dyn Write| -> std::io::Result<()> {
+            for g in &ready {
+                w.write_all(game_pgn(g, event).as_bytes())?;
+            }
+            Ok(())
+        };
+        let file = match outputs::target(&out.path)
+            .with_context(|| format!("{out}: cannot be examined"))?
+        {
+            Target::Stream => {
+                let mut f = outputs::open_stream(&out)?;
+                let mut w = std::io::BufWriter::new(&mut f);
+                write_games(&mut w)
+                    .and_then(|_| w.flush())
+                    .with_context(|| format!("{out}: cannot be written"))?;
+                drop(w);
+                f
+            }
+            Target::Directory => bail!("{out}: is a directory; give a file name"),
+            Target::Regular(_) | Target::Absent => {
+                // Not while another run appends to it (the rename would leave it writing to a
+                // file no name reaches): its lock is tested first, and held until replaced.
+                let _old = match outputs::target(&out.path) {
+                    Ok(Target::Regular(_)) => Some(locked(&out, append(&out)?)?),
+                    _ => None,
+                };
+                let prefix = prefix(&out, keep)?;
+                outputs::write_whole_with(&out, false, |w| {
+                    w.write_all(&prefix)?;
+                    write_games(w)
+                })?;
+                locked(&out, append(&out)?)?
+            }
+        };
+        Ok(PgnWriter {
+            out,
+            file,
+            event: event.to_string(),
+            slice,
+            next,
+            waiting,
+        })
+    }
+
+    /// A finished game: written now if it is the next in game order, else when its turn comes.
+    pub fn add(&mut self, g: &GameRecord) -> Result<()> {
+        self.waiting.insert(g.index, game_pgn(g, &self.event));
+        let mut text = String::new();
+        while let Some(t) = self.waiting.remove(&self.next) {
+            text.push_str(&t);
+            self.next = self.slice.first_from(self.next + 1);
+        }
+        self.write(text.as_bytes())
+    }
+
+    /// The end of a session: the games still waiting, in game order.
+    pub fn finish(&mut self) -> Result<()> {
+        let text: String = std::mem::take(&mut self.waiting).into_values().collect();
+        self.write(text.as_bytes())
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        self.file
+            .write_all(bytes)
+            .and_then(|_| self.file.flush())
+            .with_context(|| {
+                format!(
+                    "{}: cannot write (the records hold every game: fix the cause, then \
+                     --resume rewrites the PGN from them)",
+                    self.out
+                )
+            })
+    }
+}
+
+/// A regular PGN file is held under an exclusive lock for the run, as its records are: two runs
+/// appending to one PGN would interleave their games.
+fn locked(out: &Named, file: File) -> Result<File> {
+    outputs::lock_exclusive(&file, &out.path)?;
+    Ok(file)
+}
+
+fn append(out: &Named) -> Result<File> {
+    OpenOptions::new()
+        .append(true)
+        .open(&out.path)
+        .with_context(|| format!("{out}: cannot be opened for appending"))
+}
+
+/// The first `keep` bytes of a PGN (what it held before the run).
+fn prefix(out: &Named, keep: u64) -> Result<Vec<u8>> {
+    if keep == 0 {
+        return Ok(Vec::new());
+    }
+    let mut bytes = Vec::new();
+    File::open(&out.path)
+        .and_then(|f| f.take(keep).read_to_end(&mut bytes))
+        .with_context(|| format!("{out}: cannot be read"))?;
+    if (bytes.len() as u64) < keep {
+        bail!(
+            "{out}: holds {} bytes, fewer than the {keep} it held before the run (it was \
+             changed since); move it away and resume: the run's games are written anew",
+            bytes.len()
+        );
+    }
+    Ok(bytes)
+}
 
 /// One game as PGN text, ending with a blank line.
 pub fn game_pgn(record: &GameRecord, event: &str) -> String {
@@ -231,6 +455,27 @@ mod tests {
             pos.play(mv);
         }
         assert_eq!(pos.to_string(), r.final_position);
+    }
+
+    #[test]
+    fn slices_step_through_their_own_games() {
+        let all = Slice {
+            scheduled: 7,
+            shard: None,
+        };
+        assert_eq!(
+            (all.first_from(0), all.first_from(6), all.first_from(9)),
+            (0, 6, 7)
+        );
+        let s = Slice {
+            scheduled: 20,
+            shard: Some(Shard { k: 2, n: 3 }),
+        };
+        let games: Vec<u64> = std::iter::successors(Some(s.first_from(0)), |&i| {
+            Some(s.first_from(i + 1)).filter(|&j| j < 20)
+        })
+        .collect();
+        assert_eq!(games, [2, 3, 8, 9, 14, 15]);
     }
 
     #[test]

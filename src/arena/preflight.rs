@@ -15,7 +15,7 @@ use super::builtin;
 use super::client::{EngineSession, Fault};
 use super::config::{EngineConfig, RunConfig};
 use super::process::{EngineIo, Guardian, LogBudget, Spawn};
-use super::tournament::file_safe;
+use super::tournament::log_file;
 
 /// The time an engine gets to exit after `quit` at the end of the check.
 const QUIT_GRACE: Duration = Duration::from_millis(300);
@@ -87,7 +87,7 @@ fn check_one(
         Some(Err(why)) => return Err(why),
         None => {
             let _ = std::fs::create_dir_all(log_dir);
-            let path = log_dir.join(format!("{}.stderr.log", file_safe(&e.name)));
+            let path = log_file(log_dir, &e.name);
             // The engine's log budget for the run (`--log-limit`), shared with the run's processes.
             let io = EngineIo::spawn_logged(
                 &Spawn {

@@ -11,12 +11,13 @@
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
 use super::config::RunConfig;
+use super::outputs::{self, Created, Target};
 use super::schedule::Shard;
 use crate::games::{EndReason, Side};
 
@@ -237,55 +238,106 @@ pub struct RunHeader {
     pub scheduled: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
+    /// Every other output of the run, so that `--resume` goes on writing them all (absent in
+    /// files of older arenas, whose resume takes them from the command line).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outputs: Option<RecordedOutputs>,
+}
+
+/// Where a run writes besides its records. Paths are relative to the records file's directory
+/// when they lie within it (the directory can be moved, and the run resumed from anywhere),
+/// absolute otherwise.
+#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+pub struct RecordedOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pgn: Option<PathBuf>,
+    /// Bytes the PGN held before the run (`--pgn-append`): the run's games follow them.
+    #[serde(default, skip_serializing_if = "is_no_bytes")]
+    pub pgn_start: u64,
+    /// The HTML report, rewritten at the end of each session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report: Option<PathBuf>,
+    /// The PGN `Event` tag.
+    pub event: String,
+    /// The engines' stderr logs.
+    pub log_dir: PathBuf,
+}
+
+fn is_no_bytes(n: &u64) -> bool {
+    *n == 0
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "lowercase")]
 pub enum Event {
-    Run(RunHeader),
+    Run(Box<RunHeader>),
     Game(Box<GameRecord>),
     Summary(serde_json::Value),
 }
 
-/// Appends events, one flushed line each.
+/// Appends events, one flushed line each, to a records file held under an exclusive lock (so a
+/// second run on the same file is refused instead of splicing its lines into this one's).
 pub struct RecordWriter {
     file: File,
+    path: PathBuf,
 }
 
 impl RecordWriter {
-    /// A new file (refused if it exists: use `--resume` to continue one).
-    pub fn create(path: &Path) -> Result<RecordWriter> {
+    /// A new file, locked (refused if the path exists: use `--resume` to continue one). The file
+    /// is registered in `created`, so a start-up that fails later removes it again.
+    pub fn create(path: &Path, created: &mut Created) -> Result<RecordWriter> {
+        check_new(path)?;
+        let shown = path.display();
+        // Through a dangling link: its target is created, the link stays.
+        let real = outputs::real_path(path);
         let file = OpenOptions::new()
-            .write(true)
+            .append(true)
             .create_new(true)
-            .open(path)
+            .open(&real)
             .with_context(|| {
                 format!(
-                    "{}: cannot create (if it exists: --resume {} continues it)",
-                    path.display(),
-                    path.display()
+                    "--out {shown}: cannot create (if it exists: --resume {shown} continues it)"
                 )
             })?;
-        Ok(RecordWriter { file })
+        created.file(&real);
+        outputs::lock_exclusive(&file, path)?;
+        Ok(RecordWriter {
+            file,
+            path: path.to_path_buf(),
+        })
     }
 
-    /// Appends to an existing file, first cutting a torn last line (a kill -9 mid-write).
-    pub fn append(path: &Path, valid_len: u64) -> Result<RecordWriter> {
+    /// An existing records file, opened for appending and locked, for `--resume`.
+    pub fn open_existing(path: &Path) -> Result<RecordWriter> {
+        check_records_path(path)?;
         let file = OpenOptions::new()
-            .write(true)
+            .read(true)
+            .append(true)
             .open(path)
             .with_context(|| format!("{}: cannot open for appending", path.display()))?;
-        file.set_len(valid_len)?;
-        let mut w = RecordWriter { file };
-        use std::io::Seek;
-        w.file.seek(std::io::SeekFrom::End(0))?;
-        Ok(w)
+        outputs::lock_exclusive(&file, path)?;
+        Ok(RecordWriter {
+            file,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Cuts a torn last line (a kill -9 mid-write): the file keeps its first `valid_len` bytes.
+    pub fn cut(&mut self, valid_len: u64) -> Result<()> {
+        self.file
+            .set_len(valid_len)
+            .with_context(|| format!("{}: cannot cut its torn last line", self.path.display()))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 
     pub fn write(&mut self, event: &Event) -> Result<()> {
-        self.file.write_all(&event_line(event)?)?;
-        self.file.flush()?;
-        Ok(())
+        self.file
+            .write_all(&event_line(event)?)
+            .and_then(|_| self.file.flush())
+            .with_context(|| format!("{}: cannot write", self.path.display()))
     }
 }
 
@@ -296,40 +348,46 @@ pub fn event_line(event: &Event) -> Result<Vec<u8>> {
     Ok(line)
 }
 
-/// Writes a whole file so that readers find the old content or the new, never a part of it: the
-/// bytes go to a temporary file beside the target, are synced to disk, and the temporary file
-/// then takes the target's name (atomic within one file system). A crash or a full disk leaves
-/// at most a stray `.<name>.tmp.<pid>` file. With `no_clobber` an existing target is an error,
-/// checked atomically (the temporary file is linked, not renamed, to the target's name).
-pub fn write_atomically(path: &Path, bytes: &[u8], no_clobber: bool) -> Result<()> {
-    let name = path
-        .file_name()
-        .with_context(|| format!("{}: not a file name", path.display()))?;
-    let tmp = path.with_file_name(format!(
-        ".{}.tmp.{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let written = (|| -> std::io::Result<()> {
-        let mut f = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        if no_clobber {
-            std::fs::hard_link(&tmp, path)?;
-            std::fs::remove_file(&tmp)
-        } else {
-            std::fs::rename(&tmp, path)
-        }
-    })();
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e).with_context(|| format!("{}: cannot write", path.display()));
+/// Checks that `path` can be a new records file (refused if anything is there: an existing run
+/// is continued with `--resume`, never replaced).
+pub fn check_new(path: &Path) -> Result<()> {
+    let shown = path.display();
+    match outputs::target(path) {
+        Ok(Target::Regular(0)) => bail!(
+            "--out {shown}: exists and is empty: no run was recorded in it; remove it and \
+                 start the run again"
+        ),
+        Ok(Target::Regular(_)) => bail!(
+            "--out {shown}: exists (an existing file is never replaced): --resume {shown} \
+                 continues the run it records, or choose another name"
+        ),
+        Ok(Target::Stream | Target::Directory) => bail!(
+            "--out {shown}: not a regular file: records need a file that --resume and merge \
+                 can read back"
+        ),
+        Ok(Target::Absent) | Err(_) => {}
     }
-    Ok(())
+    outputs::check_location(&outputs::Named::new("--out", path)).map(|_| ())
+}
+
+/// A records path to read: precise errors for what is not a records file.
+fn check_records_path(path: &Path) -> Result<()> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => bail!(
+            "{}: is a directory, not a records file; give the .jsonl file a run wrote with --out",
+            path.display()
+        ),
+        Ok(m) if !m.is_file() => bail!(
+            "{}: not a regular file; give the .jsonl file a run wrote with --out",
+            path.display()
+        ),
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => bail!(
+            "{}: no such file; give the .jsonl file a run wrote with --out",
+            path.display()
+        ),
+        Err(e) => Err(e).with_context(|| format!("{}: cannot be read", path.display())),
+    }
 }
 
 /// A records file as read back.
@@ -343,81 +401,111 @@ pub struct RecordsFile {
     pub order: Vec<u64>,
     /// Bytes of whole, valid lines: a torn last line starts here.
     pub valid_len: u64,
+    /// The last event is a summary: the file already ends with the statistics of every game it
+    /// holds (resuming it again must not append the same summary once more).
+    pub summarized: bool,
 }
 
 impl RecordsFile {
     pub fn read(path: &Path) -> Result<RecordsFile> {
-        let file = File::open(path).with_context(|| format!("{}", path.display()))?;
+        check_records_path(path)?;
+        let shown = path.display();
+        let file = File::open(path).with_context(|| format!("{shown}: cannot be read"))?;
         let mut reader = BufReader::new(file);
-        let mut header = None;
+        let mut header: Option<RunHeader> = None;
         let mut games = BTreeMap::new();
         let mut order = Vec::new();
         let mut valid_len = 0u64;
-        let mut buf = String::new();
+        let mut summarized = false;
+        let mut buf = Vec::new();
         let mut line_no = 0;
         loop {
             buf.clear();
-            let n = reader.read_line(&mut buf)?;
+            let n = reader
+                .read_until(b'\n', &mut buf)
+                .with_context(|| format!("{shown}: cannot be read"))?;
             if n == 0 {
                 break;
             }
             line_no += 1;
-            let complete = buf.ends_with('\n');
-            let event: Event = match serde_json::from_str(buf.trim_end()) {
-                Ok(e) if complete => e,
-                Ok(_) | Err(_) => {
-                    // Only the very last line may be torn (the run was killed mid-write).
-                    let mut rest = String::new();
-                    if !complete || reader.read_line(&mut rest)? == 0 {
-                        break;
-                    }
-                    bail!("{} line {line_no}: not a records line", path.display());
-                }
-            };
+            if !buf.ends_with(b"\n") {
+                // Only a torn last write may be dropped: every line is written whole with its
+                // newline last, so a line without one is a kill -9 mid-write (its game is
+                // played again). A complete line that is not a records line is refused below.
+                break;
+            }
+            let event: Event = serde_json::from_slice(&buf).map_err(|e| {
+                anyhow::anyhow!(
+                    "{shown} line {line_no}: not a records line ({e}); the file was changed \
+                     by something other than otau-arena: restore it, or remove that line"
+                )
+            })?;
             valid_len += n as u64;
             match event {
                 Event::Run(h) => {
                     if header.is_some() {
-                        bail!("{} line {line_no}: a second run header", path.display());
+                        bail!("{shown} line {line_no}: a second run header");
                     }
                     if h.format != FORMAT {
                         bail!(
-                            "{}: records format {} (this arena reads {FORMAT})",
-                            path.display(),
+                            "{shown}: records format {} (this arena reads {FORMAT})",
                             h.format
                         );
                     }
-                    header = Some(h);
+                    header = Some(*h);
                 }
                 Event::Game(g) => {
                     let Some(h) = &header else {
-                        bail!(
-                            "{} line {line_no}: a game before the run header",
-                            path.display()
-                        );
+                        bail!("{shown} line {line_no}: a game before the run header");
                     };
                     for name in [&g.south, &g.north] {
                         if !h.config.engines.iter().any(|e| &e.name == name) {
-                            bail!(
-                                "{} line {line_no}: engine '{name}' is not in the run",
-                                path.display()
-                            );
+                            bail!("{shown} line {line_no}: engine '{name}' is not in the run");
                         }
+                    }
+                    if g.index >= h.scheduled || g.pair != g.index / 2 {
+                        bail!(
+                            "{shown} line {line_no}: game index {} (pair {}) is outside the \
+                             schedule of {} games",
+                            g.index,
+                            g.pair,
+                            h.scheduled
+                        );
+                    }
+                    if let Some(s) = h.shard.filter(|s| !s.contains(g.pair)) {
+                        bail!(
+                            "{shown} line {line_no}: game index {} is not in this file's \
+                             shard {s}",
+                            g.index
+                        );
                     }
                     if let std::collections::btree_map::Entry::Vacant(slot) = games.entry(g.index) {
                         order.push(g.index);
                         slot.insert(*g);
                     }
+                    summarized = false;
                 }
-                Event::Summary(_) => {}
+                Event::Summary(_) => summarized = true,
             }
         }
-        let header = header.with_context(|| format!("{}: no run header line", path.display()))?;
+        let header = header.with_context(|| {
+            if line_no == 0 {
+                format!(
+                    "{shown}: empty: no run was recorded in it; remove it and start the run again"
+                )
+            } else {
+                format!(
+                    "{shown}: no run header line (the run was stopped while it started); \
+                     remove it and start the run again"
+                )
+            }
+        })?;
         Ok(RecordsFile {
             header,
             games,
             order,
             valid_len,
+            summarized,
         })
     }
 }

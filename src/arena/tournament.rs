@@ -6,31 +6,27 @@
 //! is disqualified and its remaining games are forfeited instead of looping, and so is one that
 //! crashes in `max_crashes` games in a row (a crash loop).
 
-use std::collections::BTreeMap;
-use std::fs::File;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 
 use super::builtin;
 use super::client::{EngineSession, Fault};
 use super::config::{EngineConfig, RunConfig};
 use super::interrupt;
 use super::openings::{Opening, OpeningBook};
-use super::pgn::game_pgn;
 use super::process::{EngineIo, Guardian, LogBudget, Spawn, MAX_LOG_BYTES};
 use super::progress::{Progress, ProgressMode};
 use super::records::{
-    Event, GameRecord, GameResult, OpeningRecord, RecordWriter, RecordsFile, RunHeader,
-    Termination, TerminationKind, FORMAT,
+    Event, GameRecord, GameResult, OpeningRecord, RunHeader, Termination, TerminationKind, FORMAT,
 };
 use super::referee::{self, Adjudication, Waits};
 use super::results::Standings;
+use super::run_files::{self, RunFiles};
 use super::schedule::{GameSpec, Schedule, Shard};
 use crate::games::{Game, Side, Variant};
 
@@ -42,6 +38,10 @@ pub struct RunOptions {
     /// JSON-lines records.
     pub out: Option<PathBuf>,
     pub pgn: Option<PathBuf>,
+    /// An existing PGN gets this run's games after what it holds (else it is refused).
+    pub pgn_append: bool,
+    /// The HTML report, written at the end of each session.
+    pub report: Option<PathBuf>,
     /// Engine faults do not stop the run.
     pub recover: bool,
     pub progress: ProgressMode,
@@ -66,6 +66,8 @@ impl Default for RunOptions {
             shard: None,
             out: None,
             pgn: None,
+            pgn_append: false,
+            report: None,
             recover: true,
             progress: ProgressMode::Quiet,
             rating_interval: 0,
@@ -137,46 +139,37 @@ pub fn run(config: RunConfig, opts: &RunOptions) -> Result<RunReport> {
     // The start-up check of the engines (in check_config) comes last, after every check
     // that costs nothing.
     check_sprt_shard(&config, opts.shard)?;
+    run_files::check_fresh(&config, opts)?;
     check_config(&config, opts)?;
     let scheduled = full_schedule(&config).len();
-    let header = RunHeader {
+    let mut header = RunHeader {
         format: FORMAT,
         arena: env!("CARGO_PKG_VERSION").to_string(),
         config,
         scheduled,
         shard: opts.shard,
+        outputs: None,
     };
-    let writer = match &opts.out {
-        Some(path) => {
-            let mut w = RecordWriter::create(path)?;
-            w.write(&Event::Run(header.clone()))?;
-            Some(w)
-        }
-        None => None,
-    };
-    let pgn = open_pgn(opts.pgn.as_deref(), &BTreeMap::new(), &opts.event)?;
+    let files = run_files::open_fresh(&mut header, opts)?;
     let mut standings = new_standings(&header.config);
     standings.set_rating(opts.rating);
-    execute(header, standings, writer, pgn, opts)
+    execute(header, standings, files, opts)
 }
 
-/// Continues the run recorded in `path`: same configuration, schedule, openings and shard;
-/// plays only the games not yet recorded, appending to the same file.
+/// Continues the run recorded in `path`: same configuration, schedule, openings, shard and
+/// outputs; plays only the games not yet recorded, appending to the same file.
 pub fn resume(path: &Path, opts: &RunOptions) -> Result<RunReport> {
-    let file = RecordsFile::read(path)?;
-    check_sprt_shard(&file.header.config, file.header.shard)?;
-    check_config(&file.header.config, opts)?;
-    let writer = RecordWriter::append(path, file.valid_len)?;
-    let pgn = open_pgn(opts.pgn.as_deref(), &file.games, &opts.event)?;
-    let mut opts = opts.clone();
-    opts.shard = file.header.shard;
+    let (file, files, opts) = run_files::open_resume(path, opts, |h, opts| {
+        check_sprt_shard(&h.config, h.shard)?;
+        check_config(&h.config, opts)
+    })?;
     let mut done = new_standings(&file.header.config);
     done.set_rating(opts.rating);
     // In the order the games finished: the SPRT finds the decision where the run found it.
     for index in &file.order {
         done.add(&file.games[index]);
     }
-    execute(file.header, done, Some(writer), pgn, &opts)
+    execute(file.header, done, files, &opts)
 }
 
 /// Empty standings for a run's engines and SPRT.
@@ -241,26 +234,6 @@ pub fn full_schedule(config: &RunConfig) -> Schedule {
     )
 }
 
-fn open_pgn(
-    path: Option<&Path>,
-    done: &BTreeMap<u64, GameRecord>,
-    event: &str,
-) -> Result<Option<File>> {
-    let Some(path) = path else { return Ok(None) };
-    // Rewritten from the records: exactly the recorded games, whatever happened to the old file;
-    // atomically, so a kill during the rewrite of a long run's PGN cannot leave it cut short.
-    let mut text = String::new();
-    for g in done.values() {
-        text.push_str(&game_pgn(g, event));
-    }
-    super::records::write_atomically(path, text.as_bytes(), false)?;
-    let f = std::fs::OpenOptions::new()
-        .append(true)
-        .open(path)
-        .with_context(|| format!("{}", path.display()))?;
-    Ok(Some(f))
-}
-
 enum Msg {
     Game(Box<GameRecord>),
     Note(String),
@@ -318,10 +291,10 @@ impl Feed {
 fn execute(
     header: RunHeader,
     mut standings: Standings,
-    mut writer: Option<RecordWriter>,
-    mut pgn: Option<File>,
+    mut files: RunFiles,
     opts: &RunOptions,
 ) -> Result<RunReport> {
+    let recorded_before = standings.len();
     interrupt::install();
     // Engines outside the arena's process: a guardian ends them (and what they started) even if
     // the arena is killed with -9. Dropped at the end of the run.
@@ -391,7 +364,7 @@ fn execute(
                 }
                 Msg::Game(g) => {
                     plies += g.moves.len() as u64;
-                    if let Err(e) = record_game(&g, writer.as_mut(), pgn.as_mut(), &opts.event) {
+                    if let Err(e) = files.record(&g) {
                         // Nothing recorded can be trusted any more: stop at once.
                         write_error.get_or_insert(e);
                         shared.stop.store(true, Ordering::SeqCst);
@@ -421,15 +394,22 @@ fn execute(
     });
     progress.clear_live();
     if let Some(e) = write_error {
-        return Err(e.context("writing the records"));
+        return Err(e);
     }
     let interrupted = interrupt::requested();
     let missing = slice_len.saturating_sub(standings.len());
-    if missing == 0 || sprt_decided.is_some() {
-        if let Some(w) = writer.as_mut() {
+    // Once per state of the records: resuming a finished run adds no second summary.
+    let changed = standings.len() > recorded_before || !files.summarized;
+    if (missing == 0 || sprt_decided.is_some()) && changed {
+        if let Some(w) = files.records.as_mut() {
             w.write(&Event::Summary(summary_json(&standings, &header)))?;
         }
     }
+    let title = opts
+        .out
+        .as_ref()
+        .map_or(String::new(), |p| p.display().to_string());
+    files.finish(&standings, &title)?;
     Ok(RunReport {
         header,
         standings,
@@ -443,22 +423,6 @@ fn execute(
         stopped,
         sprt_decided,
     })
-}
-
-fn record_game(
-    g: &GameRecord,
-    writer: Option<&mut RecordWriter>,
-    pgn: Option<&mut File>,
-    event: &str,
-) -> Result<()> {
-    if let Some(w) = writer {
-        w.write(&Event::Game(Box::new(g.clone())))?;
-    }
-    if let Some(f) = pgn {
-        f.write_all(game_pgn(g, event).as_bytes())?;
-        f.flush()?;
-    }
-    Ok(())
 }
 
 /// The SPRT's decision once it is final (H0 or H1 accepted), as it stood at the game that
@@ -771,11 +735,7 @@ fn start_engine(shared: &Shared<'_>, e: usize, tx: &Sender<Msg>) -> Result<Engin
                 .map_err(|err| Fault::Crash(format!("cannot start {}: {err}", cfg.cmd)))?
         }
         _ => {
-            let _ = std::fs::create_dir_all(&shared.opts.log_dir);
-            let log = shared
-                .opts
-                .log_dir
-                .join(format!("{}.stderr.log", file_safe(&cfg.name)));
+            let log = log_file(&shared.opts.log_dir, &cfg.name);
             EngineIo::spawn_logged(
                 &Spawn {
                     program: &cfg.cmd,
@@ -818,8 +778,13 @@ fn start_engine(shared: &Shared<'_>, e: usize, tx: &Sender<Msg>) -> Result<Engin
     Ok(s)
 }
 
+/// The stderr log of the engine named `name` (checked writable before the first game).
+pub fn log_file(dir: &Path, name: &str) -> PathBuf {
+    dir.join(format!("{}.stderr.log", file_safe(name)))
+}
+
 /// An engine name as a file name: letters, digits, `-`, `_`, `.`; anything else becomes `_`.
-pub(super) fn file_safe(name: &str) -> String {
+fn file_safe(name: &str) -> String {
     let s: String = name
         .chars()
         .map(|c| {

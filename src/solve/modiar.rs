@@ -408,25 +408,31 @@ impl Table {
         totals
     }
 
-    /// The moves that play perfectly by the table, best first. Empty when the game is over.
+    /// The moves that keep the table's value, the engine's choice first. Empty when the game is
+    /// over. The guarantee in full is in `protocol/rules-modiar.md` ("How the engine plays from
+    /// it"); in short, every move returned in a non-cyclic position is worth exactly the
+    /// position's value, with the progress that makes a forced value happen:
     ///
-    /// Every move returned keeps the bound forced to the end of the game: it is a capture worth
-    /// at least `game_lower` by the smaller board's `game_upper`, or it leads to a reply whose
-    /// `game_upper` allows no more than `-game_lower` and was settled in an earlier round (the
-    /// progress that makes the forcing finish). Played move after move, such moves never repeat
-    /// a position and end the game with at least `game_lower` for real, whatever the opponent
-    /// does and whatever the repetition rule. Where the value is forced to the end of the game
-    /// (`value == game_lower`: almost every position, the start included) that is the value.
+    /// - `value == game_lower` (every position whose value rests on no convention, the start's
+    ///   moves included): a capture worth at least `game_lower` by the smaller board's
+    ///   `game_upper`, or a move to a reply whose `game_upper` allows no more than `-game_lower`
+    ///   and was settled in an earlier round. Played move after move, such moves never repeat a
+    ///   position and end the game with at least the value for real, whatever the opponent does
+    ///   and whatever the repetition rule.
+    /// - `value == lower > game_lower`: the moves that keep forcing `lower` within the stone
+    ///   count, with that fixpoint's progress (one always exists, and each is worth the value).
+    /// - other non-cyclic positions: the moves of the minimax value.
+    /// - cyclic positions, where the convention scores the position itself and no move need be
+    ///   worth its value: the moves of the value where there are any; else, among the moves that
+    ///   keep `game_lower` with its progress, those that keep the opponent from forcing less than
+    ///   `upper`, rated highest (the highest rated of them if none does).
     ///
-    /// Where the value rests on the cycle convention (`value > game_lower`), the moves are further
-    /// narrowed to those that go for it: the moves that keep forcing `lower` within the stone
-    /// count (with that fixpoint's progress) when `value == lower`; the moves whose value equals
-    /// the position's when it is not cyclic; in a cyclic position, the moves that keep the
-    /// opponent from forcing less than `upper`, rated highest by the table. Should none of those
-    /// keep the forced bound, the safe moves rated highest are returned.
-    ///
-    /// Order: highest rated first, then fastest progress. On the first move of the game (which
-    /// captures nothing and can never recur) the moves of the best value are returned.
+    /// The value comes before the game-forced bound: restricting the moves to those that keep
+    /// `game_lower` by its progress test first (which judges by the round a reply's bound last
+    /// changed, no distance for a weaker target) made the engine give up the value in 336
+    /// positions. Among the moves kept, those that also keep `game_lower` with its progress come
+    /// first, then the fastest progress within the stone count. On the first move of the game
+    /// (which captures nothing and can never recur) the moves of the best value are returned.
     pub fn best_moves(&self, pos: &Modiar) -> MoveList {
         let mut out = MoveList::new();
         let values = self.move_values(pos);
@@ -466,20 +472,19 @@ impl Table {
         };
         const GAME: [usize; 4] = [GAME_UPPER, GAME_UPPER, GAME_ROUND_UPPER, GAME_ROUND_LOWER];
         const LAYER: [usize; 4] = [VALUE, UPPER, ROUND_UPPER, ROUND_LOWER];
-        // (rated value, game progress, layer progress, move)
-        let safe: Vec<(i32, u8, u8, MoveValue)> = values
+        // Every move rated: (rated value, game progress, layer progress, move), a progress of
+        // `u8::MAX` meaning the move does not keep forcing that bound.
+        let mut rated: Vec<(i32, u8, u8, MoveValue)> = values
             .iter()
-            .filter_map(|m| {
-                let game = forces(m, e.game_lower, GAME)?;
-                Some((
+            .map(|m| {
+                (
                     m.value,
-                    game,
+                    forces(m, e.game_lower, GAME).unwrap_or(u8::MAX),
                     forces(m, e.lower, LAYER).unwrap_or(u8::MAX),
                     *m,
-                ))
+                )
             })
             .collect();
-        debug_assert!(!safe.is_empty(), "no move keeps the forced bound in {pos}");
         let keeps_upper = |m: &MoveValue| {
             if m.captured > 0 {
                 m.value >= e.upper
@@ -487,22 +492,38 @@ impl Table {
                 -self.byte(LOWER, child_index(m)) >= e.upper
             }
         };
-        let mut chosen: Vec<(i32, u8, u8, MoveValue)> = if e.value == e.game_lower {
-            safe.clone()
-        } else if e.value == e.lower {
-            safe.iter().filter(|s| s.2 != u8::MAX).copied().collect()
-        } else if !e.cyclic {
-            safe.iter().filter(|s| s.0 == e.value).copied().collect()
-        } else {
-            let kept: Vec<_> = safe.iter().filter(|s| keeps_upper(&s.3)).copied().collect();
-            let top = kept.iter().map(|s| s.0).max();
-            kept.into_iter().filter(|s| Some(s.0) == top).collect()
+        // The moves that keep the position's value, each with the progress that makes the value
+        // happen rather than be promised for ever. The value comes first: where it rests on the
+        // convention, keeping the game-forced bound as well is only a preference (64 positions
+        // allow no move that does both).
+        let keeps = |&(value, game, layer, m): &(i32, u8, u8, MoveValue)| {
+            if e.value == e.game_lower {
+                game != u8::MAX
+            } else if e.value == e.lower {
+                layer != u8::MAX
+            } else if !e.cyclic {
+                value == e.value
+            } else {
+                value == e.value || keeps_upper(&m)
+            }
         };
-        if chosen.is_empty() {
-            let top = safe.iter().map(|s| s.0).max();
-            chosen = safe.into_iter().filter(|s| Some(s.0) == top).collect();
+        // A cyclic position's value scores the position itself, not a move: where no move is
+        // worth it, the game-forced bound, the one real guarantee, restricts the moves first
+        // (moves that give it up there let the repetition rule end the game below it).
+        if e.cyclic && rated.iter().all(|r| r.0 != e.value) {
+            rated.retain(|r| r.1 != u8::MAX);
         }
-        chosen.sort_by_key(|&(value, game, layer, m)| (-value, game, layer, m.mv));
+        let mut chosen: Vec<_> = rated.iter().filter(|r| keeps(r)).copied().collect();
+        debug_assert!(
+            e.cyclic || !chosen.is_empty(),
+            "no move keeps the value in {pos}"
+        );
+        if chosen.is_empty() {
+            chosen = rated;
+        }
+        let top = chosen.iter().map(|r| r.0).max();
+        chosen.retain(|r| Some(r.0) == top);
+        chosen.sort_by_key(|&(_, game, layer, m)| (game, layer, m.mv));
         for (_, _, _, m) in chosen {
             out.push(m.mv);
         }

@@ -1,0 +1,521 @@
+//! Every file an arena command writes goes through here, so that no command line can destroy a
+//! result: a run, `--resume`, `merge` and `report` all check their outputs the same way before
+//! anything is written, and write them the same way.
+//!
+//! - [`check_distinct`]: no output is another output or an input (the same file after following
+//!   links: same device and inode where it exists, else the same resolved path). Without it
+//!   `--out r.jsonl --pgn r.jsonl` replaced the records with PGN.
+//! - [`check_location`]: the file can be written (or created) before the first game, so a
+//!   read-only `--pgn` is not found after a night of games.
+//! - [`write_whole`]: a regular file is written to a temporary file beside its target and renamed
+//!   over it (readers find the old content or the new, never a part); a FIFO, a device or
+//!   `/dev/stdout` is written directly, as a stream (renaming onto `/dev/null` as root would
+//!   replace the system's `/dev/null`); a symlink is followed, so it stays a link.
+//! - [`lock_exclusive`]: the records file of a run is held under `flock` for the whole run, so a
+//!   second run on it is refused instead of splicing lines into it.
+
+use std::ffi::CString;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::os::fd::{AsRawFd, FromRawFd};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+
+/// A file a command reads or writes, with what the user called it (`--pgn`, `the input`).
+#[derive(Clone, Debug)]
+pub struct Named {
+    pub what: String,
+    pub path: PathBuf,
+}
+
+impl Named {
+    pub fn new(what: impl Into<String>, path: impl Into<PathBuf>) -> Named {
+        Named {
+            what: what.into(),
+            path: path.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Named {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.what, self.path.display())
+    }
+}
+
+/// What makes two paths the same file.
+#[derive(PartialEq, Eq, Debug)]
+enum Identity {
+    /// An existing file (links followed).
+    Inode(u64, u64),
+    /// A file not there yet: where it would be created.
+    Path(PathBuf),
+}
+
+fn identity(path: &Path) -> Identity {
+    match std::fs::metadata(path) {
+        Ok(m) => Identity::Inode(m.dev(), m.ino()),
+        Err(_) => Identity::Path(resolved(path)),
+    }
+}
+
+/// Whether two paths name the same file (see [`check_distinct`]).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    identity(a) == identity(b)
+}
+
+/// Where a file that does not exist yet would be created: an absolute path, a dangling link's
+/// target followed, the directory's links resolved.
+fn resolved(path: &Path) -> PathBuf {
+    let mut p = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    // As the kernel does (ELOOP after 40 links).
+    for _ in 0..40 {
+        let Ok(target) = std::fs::read_link(&p) else {
+            break;
+        };
+        p = match p.parent() {
+            Some(dir) => dir.join(target),
+            None => target,
+        };
+    }
+    match (p.parent(), p.file_name()) {
+        (Some(dir), Some(name)) => match std::fs::canonicalize(dir) {
+            Ok(dir) => dir.join(name),
+            Err(_) => p.clone(),
+        },
+        _ => p,
+    }
+}
+
+/// Refuses a command whose outputs collide with each other or with its inputs, before anything
+/// is written (the error names both).
+pub fn check_distinct(outputs: &[Named], inputs: &[Named]) -> Result<()> {
+    let ids: Vec<Identity> = outputs.iter().map(|o| identity(&o.path)).collect();
+    let input_ids: Vec<Identity> = inputs.iter().map(|i| identity(&i.path)).collect();
+    for (i, out) in outputs.iter().enumerate() {
+        if let Some(j) = (0..i).find(|&j| ids[j] == ids[i]) {
+            bail!(
+                "{out} and {} are the same file: nothing was written; give each output a file \
+                 of its own",
+                outputs[j]
+            );
+        }
+        if let Some(j) = (0..inputs.len()).find(|&j| input_ids[j] == ids[i]) {
+            bail!(
+                "{out} is the same file as {}, which this command reads: nothing was written; \
+                 choose another file for {}",
+                inputs[j],
+                out.what
+            );
+        }
+    }
+    Ok(())
+}
+
+/// What is at an output path.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Target {
+    /// Nothing (or a dangling link): the file will be created.
+    Absent,
+    /// A regular file (links followed) of this many bytes.
+    Regular(u64),
+    /// A FIFO, a device, `/dev/stdout`: written directly, never renamed over.
+    Stream,
+    Directory,
+}
+
+/// The file descriptor a path like `/dev/stdout` or `/proc/self/fd/3` names.
+fn fd_path(path: &Path) -> Option<i32> {
+    let s = path.to_str()?;
+    match s {
+        "/dev/stdin" => return Some(0),
+        "/dev/stdout" => return Some(1),
+        "/dev/stderr" => return Some(2),
+        _ => {}
+    }
+    let n = s
+        .strip_prefix("/dev/fd/")
+        .or_else(|| s.strip_prefix("/proc/self/fd/"))?;
+    n.parse().ok()
+}
+
+pub fn target(path: &Path) -> std::io::Result<Target> {
+    if fd_path(path).is_some() {
+        return Ok(Target::Stream);
+    }
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => Ok(Target::Directory),
+        Ok(m) if m.is_file() => Ok(Target::Regular(m.len())),
+        Ok(_) => Ok(Target::Stream),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Target::Absent),
+        Err(e) => Err(e),
+    }
+}
+
+fn access(path: &Path, mode: libc::c_int) -> std::io::Result<()> {
+    let c = CString::new(path.as_os_str().as_bytes())
+        .map_err(|_| std::io::Error::from(std::io::ErrorKind::InvalidInput))?;
+    // SAFETY: a valid NUL-terminated path.
+    if unsafe { libc::access(c.as_ptr(), mode) } == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+/// The directory a new file at `path` goes into.
+fn parent_dir(path: &Path) -> PathBuf {
+    let p = resolved(path);
+    match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Checks, before anything is written, that `out` can be written: an existing file is writable,
+/// or its directory lets a file be created. Returns what is there.
+pub fn check_location(out: &Named) -> Result<Target> {
+    let t = target(&out.path).with_context(|| {
+        format!("{out}: no file can be written there; create its directory or choose another place")
+    })?;
+    match t {
+        Target::Directory => bail!("{out}: is a directory; give a file name"),
+        Target::Regular(_) => access(&out.path, libc::W_OK)
+            .with_context(|| format!("{out}: cannot be written; choose another file"))?,
+        Target::Stream => {
+            if let Some(fd) = fd_path(&out.path) {
+                // SAFETY: F_GETFD only reads the descriptor's flags.
+                if unsafe { libc::fcntl(fd, libc::F_GETFD) } < 0 {
+                    bail!("{out}: file descriptor {fd} is not open");
+                }
+            } else {
+                access(&out.path, libc::W_OK)
+                    .with_context(|| format!("{out}: cannot be written; choose another file"))?;
+            }
+        }
+        Target::Absent => {
+            let dir = parent_dir(&out.path);
+            access(&dir, libc::W_OK | libc::X_OK).with_context(|| {
+                format!(
+                    "{out}: cannot create a file in {}; create the directory, make it \
+                     writable, or choose another place",
+                    dir.display()
+                )
+            })?;
+        }
+    }
+    Ok(t)
+}
+
+/// Checks that a directory exists or can be created, and that files can be created in it. With
+/// `create` it is created; returns whether it was (so a failed start can remove it again).
+pub fn prepare_dir(dir: &Named, create: bool) -> Result<bool> {
+    let existed = dir.path.exists();
+    if existed && !dir.path.is_dir() {
+        bail!("{dir}: is not a directory; give a directory");
+    }
+    if !existed && !create {
+        check_location(dir)?;
+        return Ok(false);
+    }
+    std::fs::create_dir_all(&dir.path)
+        .with_context(|| format!("{dir}: cannot create the directory; choose another place"))?;
+    access(&dir.path, libc::W_OK | libc::X_OK)
+        .with_context(|| format!("{dir}: files cannot be created in it; choose another place"))?;
+    Ok(!existed)
+}
+
+/// Opens a stream target (FIFO, device, `/dev/stdout`) for writing, without creating or
+/// truncating anything. A FIFO must already have a reader: waiting for one would be an
+/// unbounded wait.
+pub fn open_stream(out: &Named) -> Result<File> {
+    if let Some(fd) = fd_path(&out.path) {
+        // Through the same open file (its offset, its append mode), as a shell's `>>` set it up.
+        // SAFETY: dup of a descriptor; the result is owned by the File.
+        let new = unsafe { libc::dup(fd) };
+        if new < 0 {
+            return Err(std::io::Error::last_os_error())
+                .with_context(|| format!("{out}: file descriptor {fd} is not open"));
+        }
+        // SAFETY: `new` is a fresh descriptor nobody else owns.
+        return Ok(unsafe { File::from_raw_fd(new) });
+    }
+    let file = OpenOptions::new()
+        .write(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(&out.path)
+        .map_err(|e| {
+            if e.raw_os_error() == Some(libc::ENXIO) {
+                anyhow::anyhow!(
+                    "{out}: a FIFO with no reader; start the program that reads it first"
+                )
+            } else {
+                anyhow::Error::new(e).context(format!("{out}: cannot be opened for writing"))
+            }
+        })?;
+    // Writes block as for any stream: only the open was not to wait.
+    // SAFETY: reading and setting the flags of a descriptor we own.
+    unsafe {
+        let fd = file.as_raw_fd();
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK);
+    }
+    Ok(file)
+}
+
+/// The regular file a path names: a symlink's final target (so writing it, or renaming over it,
+/// leaves the link a link), else the path itself.
+pub fn real_path(path: &Path) -> PathBuf {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => {
+            std::fs::canonicalize(path).unwrap_or_else(|_| resolved(path))
+        }
+        _ => path.to_path_buf(),
+    }
+}
+
+/// Writes a whole file. A regular file (or a new one) is written so that readers find the old
+/// content or the new, never a part of it: the bytes go to a temporary file beside the target,
+/// are synced to disk, and the temporary file then takes the target's name (atomic within one
+/// file system); a crash or a full disk leaves at most a stray `.<name>.tmp.<pid>` file. With
+/// `no_clobber` an existing target is an error, checked atomically (the temporary file is linked,
+/// not renamed, to the target's name). A stream target is written directly.
+pub fn write_whole(out: &Named, bytes: &[u8], no_clobber: bool) -> Result<()> {
+    write_whole_with(out, no_clobber, |w| w.write_all(bytes))
+}
+
+/// [`write_whole`], the content written by `fill` (so a long file need not be held in memory).
+pub fn write_whole_with(
+    out: &Named,
+    no_clobber: bool,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
+    match target(&out.path).with_context(|| format!("{out}: cannot be examined"))? {
+        Target::Directory => bail!("{out}: is a directory; give a file name"),
+        Target::Stream => {
+            let mut f = std::io::BufWriter::new(open_stream(out)?);
+            return fill(&mut f)
+                .and_then(|_| f.flush())
+                .with_context(|| format!("{out}: cannot be written"));
+        }
+        Target::Regular(_) if no_clobber => {
+            bail!("{out}: exists (an existing file is never replaced); choose another name")
+        }
+        Target::Regular(_) | Target::Absent => {}
+    }
+    let path = real_path(&out.path);
+    let name = path
+        .file_name()
+        .with_context(|| format!("{out}: not a file name"))?;
+    let tmp = path.with_file_name(format!(
+        ".{}.tmp.{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let written = (|| -> std::io::Result<()> {
+        let f = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&tmp)?;
+        let mut w = std::io::BufWriter::new(f);
+        fill(&mut w)?;
+        let f = w.into_inner().map_err(|e| e.into_error())?;
+        f.sync_all()?;
+        if no_clobber {
+            std::fs::hard_link(&tmp, &path)?;
+            std::fs::remove_file(&tmp)
+        } else {
+            std::fs::rename(&tmp, &path)
+        }
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        let hint = if e.kind() == std::io::ErrorKind::AlreadyExists {
+            "an existing file is never replaced; choose another name"
+        } else {
+            "check the free space and permissions of its directory"
+        };
+        return Err(e).with_context(|| format!("{out}: cannot be written ({hint})"));
+    }
+    Ok(())
+}
+
+/// Holds `file` under an exclusive `flock` until it is closed; refuses at once if another
+/// process holds it.
+pub fn lock_exclusive(file: &File, path: &Path) -> Result<()> {
+    // SAFETY: flock on a descriptor we own.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        return Ok(());
+    }
+    let e = std::io::Error::last_os_error();
+    if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+        bail!(
+            "{}: another run holds it (an otau-arena process is writing it); wait for that run \
+             to end, or stop it, first",
+            path.display()
+        );
+    }
+    Err(e).with_context(|| format!("{}: cannot be locked", path.display()))
+}
+
+/// A path as recorded in a run header: relative to the records file's directory when it lies
+/// within it (so the directory can be moved and the run resumed from anywhere), else absolute.
+pub fn to_record(records: &Path, path: &Path) -> PathBuf {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    if fd_path(path).is_some() {
+        return path.to_path_buf();
+    }
+    let dir = std::path::absolute(records)
+        .ok()
+        .and_then(|r| r.parent().map(Path::to_path_buf));
+    match dir.as_deref().and_then(|d| abs.strip_prefix(d).ok()) {
+        Some(rel) if !rel.as_os_str().is_empty() => rel.to_path_buf(),
+        _ => abs,
+    }
+}
+
+/// A path recorded by [`to_record`], as a path to open now.
+pub fn from_record(records: &Path, recorded: &Path) -> PathBuf {
+    if recorded.is_absolute() {
+        return recorded.to_path_buf();
+    }
+    match records.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.join(recorded),
+        _ => recorded.to_path_buf(),
+    }
+}
+
+/// Files and directories a start-up created, removed again if it fails (so a failed start leaves
+/// no empty records file behind that the next attempt would trip over).
+#[derive(Default)]
+pub struct Created {
+    files: Vec<PathBuf>,
+    dirs: Vec<PathBuf>,
+}
+
+impl Created {
+    pub fn file(&mut self, path: &Path) {
+        self.files.push(path.to_path_buf());
+    }
+
+    pub fn dir(&mut self, path: &Path) {
+        self.dirs.push(path.to_path_buf());
+    }
+
+    /// The start-up succeeded: keep everything.
+    pub fn keep(mut self) {
+        self.files.clear();
+        self.dirs.clear();
+    }
+}
+
+impl Drop for Created {
+    fn drop(&mut self) {
+        for f in &self.files {
+            let _ = std::fs::remove_file(f);
+        }
+        for d in self.dirs.iter().rev() {
+            // Only if still empty: never anything that was put there meanwhile.
+            let _ = std::fs::remove_dir(d);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("otau-outputs-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn the_same_file_by_any_name_collides() {
+        let d = scratch("same");
+        let a = d.join("a.jsonl");
+        std::fs::write(&a, "x\n").unwrap();
+        std::os::unix::fs::symlink(&a, d.join("link")).unwrap();
+        std::fs::hard_link(&a, d.join("hard")).unwrap();
+        std::fs::create_dir(d.join("sub")).unwrap();
+        let out = |p: PathBuf| Named::new("--out", p);
+        let input = [Named::new("the input", &a)];
+        for other in [d.join("link"), d.join("hard"), d.join("sub/../a.jsonl")] {
+            let e = check_distinct(&[out(other.clone())], &input).unwrap_err();
+            assert!(e.to_string().contains("a.jsonl"), "{e}");
+        }
+        // Files not there yet: the same place by two spellings.
+        let new = [
+            Named::new("--out", d.join("new.pgn")),
+            Named::new("--pgn", d.join("sub/../new.pgn")),
+        ];
+        let e = check_distinct(&new, &[]).unwrap_err().to_string();
+        assert!(e.contains("--out") && e.contains("--pgn"), "{e}");
+        // A dangling link and its target.
+        std::os::unix::fs::symlink(d.join("later.pgn"), d.join("dangling")).unwrap();
+        let e = check_distinct(
+            &[
+                Named::new("--pgn", d.join("dangling")),
+                Named::new("--report", d.join("later.pgn")),
+            ],
+            &[],
+        );
+        assert!(e.is_err());
+        check_distinct(
+            &[out(d.join("x.jsonl")), Named::new("--pgn", d.join("x.pgn"))],
+            &input,
+        )
+        .unwrap();
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_symlink_stays_a_link_and_streams_are_not_replaced() {
+        let d = scratch("links");
+        let real = d.join("real.pgn");
+        std::fs::write(&real, "old").unwrap();
+        let link = d.join("link.pgn");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        write_whole(&Named::new("--pgn", &link), b"new", false).unwrap();
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(std::fs::read_to_string(&real).unwrap(), "new");
+        // A device: written directly (renaming over /dev/null would replace it).
+        let null = Named::new("--pgn", "/dev/null");
+        assert_eq!(target(&null.path).unwrap(), Target::Stream);
+        write_whole(&null, b"gone", false).unwrap();
+        assert!(std::fs::metadata("/dev/null").unwrap().len() == 0);
+        let e = write_whole(&Named::new("--out", &real), b"x", true).unwrap_err();
+        assert!(e.to_string().contains("never replaced"), "{e}");
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn recorded_paths_are_relative_to_the_records_directory() {
+        let rec = Path::new("/data/runs/r.jsonl");
+        assert_eq!(
+            to_record(rec, Path::new("/data/runs/r.pgn")),
+            PathBuf::from("r.pgn")
+        );
+        assert_eq!(
+            to_record(rec, Path::new("/elsewhere/r.pgn")),
+            PathBuf::from("/elsewhere/r.pgn")
+        );
+        assert_eq!(
+            from_record(Path::new("runs/r.jsonl"), Path::new("r.pgn")),
+            PathBuf::from("runs/r.pgn")
+        );
+        assert_eq!(
+            from_record(Path::new("r.jsonl"), Path::new("r.pgn")),
+            PathBuf::from("r.pgn")
+        );
+    }
+}

@@ -1,0 +1,320 @@
+//! The files of a run: checked, created and locked before the first game, written as games end,
+//! completed at the end of each session.
+//!
+//! Start-up is all or nothing: every output is compared with the others and with the inputs,
+//! and every location checked, before anything is created; if anything fails after that (a full
+//! disk at the header write, a FIFO without a reader), what the start created is removed again,
+//! so no empty records file is left to trip the next attempt. The run header records every
+//! output (PGN, report, log directory, PGN event), and `--resume` goes on writing them all.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Result};
+
+use super::config::RunConfig;
+use super::outputs::{self, check_distinct, check_location, Created, Named, Target};
+use super::pgn::{PgnWriter, Slice};
+use super::records::{Event, GameRecord, RecordWriter, RecordedOutputs, RecordsFile, RunHeader};
+use super::results::Standings;
+use super::tournament::{log_file, RunOptions};
+
+/// A run's open outputs.
+pub struct RunFiles {
+    pub records: Option<RecordWriter>,
+    pub pgn: Option<PgnWriter>,
+    /// The HTML report, written at the end of each session.
+    pub report: Option<Named>,
+    /// The records already end with a summary of every game they hold.
+    pub summarized: bool,
+}
+
+impl RunFiles {
+    /// Records a finished game: its records line, then its PGN.
+    pub fn record(&mut self, g: &GameRecord) -> Result<()> {
+        if let Some(w) = self.records.as_mut() {
+            w.write(&Event::Game(Box::new(g.clone()))).map_err(|e| {
+                anyhow::anyhow!(
+                    "{}: cannot record game {} ({}); the games recorded so far are kept: free \
+                     space (or fix the cause), then otau-arena --resume {} continues the run",
+                    w.path().display(),
+                    g.index + 1,
+                    e.root_cause(),
+                    w.path().display()
+                )
+            })?;
+        }
+        if let Some(p) = self.pgn.as_mut() {
+            p.add(g)?;
+        }
+        Ok(())
+    }
+
+    /// The end of a session: the PGN's waiting games, and the report of every recorded game.
+    pub fn finish(&mut self, standings: &Standings, title: &str) -> Result<()> {
+        if let Some(p) = self.pgn.as_mut() {
+            p.finish()?;
+        }
+        if let Some(out) = &self.report {
+            let options = crate::stats::ReportOptions {
+                title: title.to_string(),
+                summary: standings.options(),
+            };
+            let page = crate::stats::render_html(&standings.records_as_finished(), &options);
+            outputs::write_whole(out, page.as_bytes(), false)?;
+        }
+        Ok(())
+    }
+}
+
+fn slice(header: &RunHeader) -> Slice {
+    Slice {
+        scheduled: header.scheduled,
+        shard: header.shard,
+    }
+}
+
+/// The engines' stderr logs (external engines only): outputs too. Engines whose names map to one
+/// file name share its log (each process appends, with a line naming its pid), so a log is
+/// listed once.
+fn logs(config: &RunConfig, dir: &Path) -> Vec<Named> {
+    let mut paths: Vec<PathBuf> = config
+        .engines
+        .iter()
+        .filter(|e| e.builtin().is_none())
+        .map(|e| log_file(dir, &e.name))
+        .collect();
+    paths.sort();
+    paths.dedup();
+    paths
+        .into_iter()
+        .map(|p| Named::new("the engine log", p))
+        .collect()
+}
+
+/// What a run reads besides a resumed records file: the openings file, engine programs given
+/// by path.
+fn inputs(config: &RunConfig) -> Vec<Named> {
+    let mut v = Vec::new();
+    if let Some(f) = &config.openings.file {
+        v.push(Named::new("the openings file", f));
+    }
+    for e in &config.engines {
+        if e.builtin().is_none() && e.cmd.contains('/') {
+            v.push(Named::new("the engine program", &e.cmd));
+        }
+    }
+    v
+}
+
+/// Checks every output but the records file: locations, log directory. Returns the PGN's size to
+/// keep (an existing PGN is refused unless `append`) and whether the log directory was created.
+fn check_outputs(
+    config: &RunConfig,
+    pgn: Option<&Named>,
+    append: bool,
+    report: Option<&Named>,
+    log_dir: &Path,
+    create_dir: bool,
+) -> Result<(u64, Option<PathBuf>)> {
+    let keep = match pgn {
+        Some(p) => match check_location(p)? {
+            Target::Regular(len) if len > 0 && !append => bail!(
+                "{p}: exists and holds {len} bytes (an existing PGN is never replaced): choose \
+                 another name, or add --pgn-append to add this run's games after them"
+            ),
+            Target::Regular(len) => len,
+            _ => 0,
+        },
+        None => 0,
+    };
+    if let Some(r) = report {
+        check_location(r)?;
+    }
+    let mut created_dir = None;
+    let logs = logs(config, log_dir);
+    if !logs.is_empty() {
+        if outputs::prepare_dir(&Named::new("--log-dir", log_dir), create_dir)? {
+            created_dir = Some(log_dir.to_path_buf());
+        }
+        for l in &logs {
+            if l.path.exists() {
+                check_location(l)?;
+            }
+        }
+    }
+    Ok((keep, created_dir))
+}
+
+/// Checks every output of a new run (collisions, locations) and creates nothing: run before the
+/// engines' start-up check, so a wrong path is reported before any engine starts.
+pub fn check_fresh(config: &RunConfig, opts: &RunOptions) -> Result<()> {
+    fresh_checks(config, opts, false).map(|_| ())
+}
+
+/// The checks of a new run's outputs; with `create_dir` the log directory is created. Returns
+/// the PGN bytes to keep and the log directory if it was created.
+fn fresh_checks(
+    config: &RunConfig,
+    opts: &RunOptions,
+    create_dir: bool,
+) -> Result<(u64, Option<PathBuf>)> {
+    let out = opts.out.as_ref().map(|p| Named::new("--out", p));
+    let pgn = opts.pgn.as_ref().map(|p| Named::new("--pgn", p));
+    let report = opts.report.as_ref().map(|p| Named::new("--report", p));
+    let mut all: Vec<Named> = [&out, &pgn, &report]
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect();
+    all.extend(logs(config, &opts.log_dir));
+    check_distinct(&all, &inputs(config))?;
+    if let Some(o) = &out {
+        super::records::check_new(&o.path)?;
+    }
+    check_outputs(
+        config,
+        pgn.as_ref(),
+        opts.pgn_append,
+        report.as_ref(),
+        &opts.log_dir,
+        create_dir,
+    )
+}
+
+/// The outputs of a new run: checked, created, the header written (recording every output).
+pub fn open_fresh(header: &mut RunHeader, opts: &RunOptions) -> Result<RunFiles> {
+    let config = &header.config;
+    let (keep, created_dir) = fresh_checks(config, opts, true)?;
+    let out = opts.out.as_ref().map(|p| Named::new("--out", p));
+    let pgn = opts.pgn.as_ref().map(|p| Named::new("--pgn", p));
+    let report = opts.report.as_ref().map(|p| Named::new("--report", p));
+    let mut created = Created::default();
+    if let Some(d) = &created_dir {
+        created.dir(d);
+    }
+    let records = match &out {
+        Some(o) => {
+            header.outputs = Some(RecordedOutputs {
+                pgn: opts.pgn.as_ref().map(|p| outputs::to_record(&o.path, p)),
+                pgn_start: keep,
+                report: opts.report.as_ref().map(|p| outputs::to_record(&o.path, p)),
+                event: opts.event.clone(),
+                log_dir: outputs::to_record(&o.path, &opts.log_dir),
+            });
+            let mut w = RecordWriter::create(&o.path, &mut created)?;
+            w.write(&Event::Run(Box::new(header.clone())))
+                .map_err(|e| {
+                    anyhow::anyhow!(
+                        "{}: cannot write the run header ({}); nothing was kept (the file is \
+                     removed): free space (or fix the cause) and start the run again",
+                        o.path.display(),
+                        e.root_cause()
+                    )
+                })?;
+            Some(w)
+        }
+        None => None,
+    };
+    let pgn = match pgn {
+        Some(p) => Some(PgnWriter::create(
+            p,
+            &opts.event,
+            slice(header),
+            keep,
+            &mut created,
+        )?),
+        None => None,
+    };
+    created.keep();
+    Ok(RunFiles {
+        records,
+        pgn,
+        report,
+        summarized: false,
+    })
+}
+
+/// The records file of a run to resume, locked, its torn last line cut, and every output the
+/// header records opened again, once `check` accepted the recorded run with the options the
+/// header fixes (shard, outputs), which are returned.
+pub fn open_resume(
+    path: &Path,
+    opts: &RunOptions,
+    check: impl FnOnce(&RunHeader, &RunOptions) -> Result<()>,
+) -> Result<(RecordsFile, RunFiles, RunOptions)> {
+    // Locked before it is read: another run appending meanwhile would change what is read.
+    let mut writer = RecordWriter::open_existing(path)?;
+    let file = RecordsFile::read(path)?;
+    let mut opts = opts.clone();
+    opts.shard = file.header.shard;
+    opts.out = Some(path.to_path_buf());
+    let mut keep = 0;
+    if let Some(o) = &file.header.outputs {
+        let pgn = o.pgn.as_ref().map(|p| outputs::from_record(path, p));
+        if let Some(given) = &opts.pgn {
+            if !pgn.as_ref().is_some_and(|p| outputs::same_file(p, given)) {
+                let recorded = match &pgn {
+                    Some(p) => format!("writes its PGN to {}", p.display()),
+                    None => "has no PGN".to_string(),
+                };
+                bail!(
+                    "--pgn {}: the run recorded in {} {recorded}, and --resume goes on writing \
+                     what the run recorded (leave out --pgn); for the games as PGN elsewhere: \
+                     otau-arena merge {} --pgn FILE",
+                    given.display(),
+                    path.display(),
+                    path.display()
+                );
+            }
+        }
+        opts.pgn = pgn;
+        keep = o.pgn_start;
+        opts.report = o.report.as_ref().map(|p| outputs::from_record(path, p));
+        opts.event = o.event.clone();
+        opts.log_dir = outputs::from_record(path, &o.log_dir);
+    }
+    // (A file of an older arena records no outputs: they come from the command line.)
+    let config = &file.header.config;
+    let pgn = opts.pgn.as_ref().map(|p| Named::new("the PGN", p));
+    let report = opts.report.as_ref().map(|p| Named::new("the report", p));
+    let mut all: Vec<Named> = [&pgn, &report].into_iter().flatten().cloned().collect();
+    all.extend(logs(config, &opts.log_dir));
+    let mut ins = vec![Named::new("the records file", path)];
+    ins.extend(inputs(config));
+    check_distinct(&all, &ins)?;
+    // The PGN is the run's own: rewritten from the records, whatever it holds.
+    let (_, created_dir) = check_outputs(
+        config,
+        pgn.as_ref(),
+        true,
+        report.as_ref(),
+        &opts.log_dir,
+        true,
+    )?;
+    // The configuration (and the engines' start-up check) after every cheap check, and before
+    // any file is changed.
+    check(&file.header, &opts)?;
+    let mut created = Created::default();
+    if let Some(d) = &created_dir {
+        created.dir(d);
+    }
+    writer.cut(file.valid_len)?;
+    let pgn = match pgn {
+        Some(p) => Some(PgnWriter::resume(
+            p,
+            &opts.event,
+            slice(&file.header),
+            keep,
+            &file.games,
+        )?),
+        None => None,
+    };
+    created.keep();
+    let files = RunFiles {
+        records: Some(writer),
+        pgn,
+        report,
+        summarized: file.summarized,
+    };
+    Ok((file, files, opts))
+}
