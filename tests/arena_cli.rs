@@ -3,24 +3,9 @@
 mod arena_support;
 
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use arena_support::*;
 use otau::arena::records::{RecordsFile, TerminationKind};
-
-fn arena(args: &[&str], dir: &Path) -> (i32, String, String) {
-    let o = Command::new(ARENA)
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
 
 fn ok_engine(name: &str) -> Vec<String> {
     vec![

@@ -5,26 +5,10 @@
 
 mod arena_support;
 
-use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use arena_support::*;
 use otau::arena::tournament::{run, RunOptions};
-
-fn arena(args: &[&str], dir: &Path) -> (i32, String, String) {
-    let o = Command::new(ARENA)
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
 
 #[test]
 fn a_misspelt_engine_stops_the_run_before_any_game() {

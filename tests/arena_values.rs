@@ -3,25 +3,8 @@
 
 mod arena_support;
 
-use std::path::Path;
-use std::process::{Command, Stdio};
-
 use arena_support::*;
 use otau::arena::records::RecordsFile;
-
-fn arena(args: &[&str], dir: &Path) -> (i32, String, String) {
-    let o = Command::new(ARENA)
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
 
 /// Two built-in players at depth 1 (engine keys for the first appended), then `rest`.
 fn with(first: &[&str], rest: &[&str]) -> Vec<String> {

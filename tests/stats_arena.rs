@@ -3,33 +3,12 @@
 //! named a fixed-sample verdict, `otau-arena ratings` on PGN and records, and the report's
 //! charts. Built-in players (in process, fast) play the games.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
 
+mod arena_support;
+
+use arena_support::*;
 use otau::arena::records::{event_line, Event, GameResult, RecordsFile};
-
-const ARENA: &str = env!("CARGO_BIN_EXE_otau-arena");
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("otau-stats-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn arena(args: &[&str], dir: &Path) -> (i32, String, String) {
-    let o = Command::new(ARENA)
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
 
 /// greedy (engine 0) against random: greedy wins nearly every game.
 const MATCH: &[&str] = &[

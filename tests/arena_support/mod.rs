@@ -1,7 +1,8 @@
 //! Helpers shared by the arena's integration tests.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -13,6 +14,22 @@ use otau::arena::schedule::TournamentKind;
 pub static SERIAL: Mutex<()> = Mutex::new(());
 
 pub const ARENA: &str = env!("CARGO_BIN_EXE_otau-arena");
+
+/// Runs `otau-arena` with `args` in `dir`, no input: its exit code (-1 for a signal), stdout and
+/// stderr.
+pub fn arena(args: &[&str], dir: &Path) -> (i32, String, String) {
+    let o = Command::new(ARENA)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
 
 /// A fresh scratch directory for one test.
 pub fn scratch(name: &str) -> PathBuf {
