@@ -39,15 +39,7 @@ extern "C" fn on_signal(_: libc::c_int) {
 /// Installs the SIGINT/SIGTERM handlers and the watcher thread (once per process).
 pub fn install() {
     INSTALL.call_once(|| {
-        // SAFETY: the handler only touches atomics; sigaction is given a zeroed, filled struct.
-        unsafe {
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = on_signal as *const () as usize;
-            libc::sigemptyset(&mut action.sa_mask);
-            action.sa_flags = libc::SA_RESTART;
-            libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
-            libc::sigaction(libc::SIGTERM, &action, std::ptr::null_mut());
-        }
+        super::signals::catch(&[libc::SIGINT, libc::SIGTERM], on_signal);
         // Ctrl-Z and stops the arena cannot catch belong to the same run's signals.
         super::pause::install();
         let _ = std::thread::Builder::new()

@@ -42,4 +42,5 @@ pub mod referee;
 pub mod results;
 pub mod run_files;
 pub mod schedule;
+mod signals;
 pub mod tournament;

@@ -84,15 +84,7 @@ pub fn install() {
             last_seen: Instant::now(),
             paused: Duration::ZERO,
         });
-        // SAFETY: the handler only sets atomics; sigaction is given a zeroed, filled struct.
-        unsafe {
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = on_signal as *const () as usize;
-            libc::sigemptyset(&mut action.sa_mask);
-            action.sa_flags = libc::SA_RESTART;
-            libc::sigaction(libc::SIGTSTP, &action, std::ptr::null_mut());
-            libc::sigaction(libc::SIGCONT, &action, std::ptr::null_mut());
-        }
+        super::signals::catch(&[libc::SIGTSTP, libc::SIGCONT], on_signal);
         let _ = std::thread::Builder::new()
             .name("pause ticker".into())
             .spawn(|| loop {

@@ -192,8 +192,9 @@ pub struct MoveRecord {
     pub info_dropped: u32,
 }
 
-fn is_zero(n: &u32) -> bool {
-    *n == 0
+/// Serde's test for a count that is left out of the records when it is zero.
+fn is_zero<T: Default + PartialEq>(n: &T) -> bool {
+    *n == T::default()
 }
 
 /// One finished game.
@@ -252,7 +253,7 @@ pub struct RecordedOutputs {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pgn: Option<PathBuf>,
     /// Bytes the PGN held before the run (`--pgn-append`): the run's games follow them.
-    #[serde(default, skip_serializing_if = "is_no_bytes")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub pgn_start: u64,
     /// The HTML report, rewritten at the end of each session.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -261,10 +262,6 @@ pub struct RecordedOutputs {
     pub event: String,
     /// The engines' stderr logs.
     pub log_dir: PathBuf,
-}
-
-fn is_no_bytes(n: &u64) -> bool {
-    *n == 0
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
