@@ -36,6 +36,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::{interrupt, pause};
+use crate::sync::lock;
 
 /// The longest line kept from an engine; the rest of a longer line is dropped.
 pub const MAX_LINE: usize = 16 * 1024;
@@ -138,9 +139,7 @@ impl LogBudget {
     pub fn shared(path: &Path, limit: u64) -> Arc<LogBudget> {
         static BY_PATH: Mutex<Option<HashMap<PathBuf, Arc<LogBudget>>>> = Mutex::new(None);
         let key = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-        BY_PATH
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
+        lock(&BY_PATH)
             .get_or_insert_with(HashMap::new)
             .entry(key)
             .or_insert_with(|| LogBudget::new(limit))
@@ -547,8 +546,7 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 fn register(pgid: i32) -> u64 {
     let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
-    LIVE.lock()
-        .unwrap_or_else(|e| e.into_inner())
+    lock(&LIVE)
         .get_or_insert_with(HashMap::new)
         .insert(id, pgid);
     tell_guardian(GUARD_ADD, pgid);
@@ -556,7 +554,7 @@ fn register(pgid: i32) -> u64 {
 }
 
 fn unregister(id: u64) {
-    if let Some(map) = LIVE.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+    if let Some(map) = lock(&LIVE).as_mut() {
         if let Some(pgid) = map.remove(&id) {
             tell_guardian(GUARD_REMOVE, pgid);
         }
@@ -572,7 +570,7 @@ const GUARD_CAPACITY: usize = 4096;
 
 /// Sends the guardian one 5-byte message (atomic on a pipe: below `PIPE_BUF`).
 fn tell_guardian(op: u8, pgid: i32) {
-    if let Some((pipe, _)) = GUARD.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+    if let Some((pipe, _)) = lock(&GUARD).as_mut() {
         let p = pgid.to_le_bytes();
         // A guardian that is gone only means the parent-death signal is the last line.
         let _ = pipe.write_all(&[op, p[0], p[1], p[2], p[3]]);
@@ -596,7 +594,7 @@ impl Guardian {
     /// Forks the guardian for this run; None when one is already running (a run inside another
     /// in the same process) or the fork failed (the parent-death signal remains).
     pub fn start() -> Option<Guardian> {
-        let mut slot = GUARD.lock().unwrap_or_else(|e| e.into_inner());
+        let mut slot = lock(&GUARD);
         if slot.is_some() {
             return None;
         }
@@ -626,7 +624,7 @@ impl Guardian {
 impl Drop for Guardian {
     fn drop(&mut self) {
         // Closing the pipe is the guardian's signal to finish; then reap it.
-        let taken = GUARD.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let taken = lock(&GUARD).take();
         drop(taken);
         let mut status = 0;
         // SAFETY: waitpid on our own child.
@@ -704,7 +702,7 @@ pub fn kill_all() {
 
 /// Sends `signal` to every live engine process group (SIGSTOP and SIGCONT for Ctrl-Z).
 pub fn signal_all(signal: i32) {
-    if let Some(map) = LIVE.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+    if let Some(map) = lock(&LIVE).as_ref() {
         for &pgid in map.values() {
             if pgid > 0 {
                 // SAFETY: kill has no memory-safety preconditions.

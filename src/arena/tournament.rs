@@ -29,6 +29,7 @@ use super::results::Standings;
 use super::run_files::{self, RunFiles};
 use super::schedule::{GameSpec, Schedule, Shard};
 use crate::games::{Game, Side, Variant};
+use crate::sync::lock;
 
 /// How to run (not part of the run's identity: may differ when resuming).
 #[derive(Clone, Debug)]
@@ -457,9 +458,7 @@ fn worker(shared: &Shared<'_>, tx: Sender<Msg>) {
         if interrupt::requested() || shared.stop.load(Ordering::SeqCst) {
             break;
         }
-        let Some((spec, opening, note)) =
-            shared.feed.lock().unwrap_or_else(|e| e.into_inner()).next()
-        else {
+        let Some((spec, opening, note)) = lock(&shared.feed).next() else {
             break;
         };
         if let Some(note) = note {
@@ -555,7 +554,7 @@ fn play_scheduled(
 
     // Forfeits: engines disqualified for failing to start or crashing too often.
     {
-        let health = shared.health.lock().unwrap_or_else(|e| e.into_inner());
+        let health = lock(&shared.health);
         let out: Vec<(Side, &String)> = Side::BOTH
             .into_iter()
             .filter_map(|s| Some((s, health.disqualified[seats[s.index()]].as_ref()?)))
@@ -584,13 +583,13 @@ fn play_scheduled(
         if sessions[e].is_none() {
             match start_engine(shared, e, tx) {
                 Ok(s) => {
-                    let mut h = shared.health.lock().unwrap_or_else(|e| e.into_inner());
+                    let mut h = lock(&shared.health);
                     h.failures_in_a_row[e] = 0;
                     sessions[e] = Some(s);
                 }
                 Err(Fault::Interrupted) => return None,
                 Err(f) => {
-                    let mut h = shared.health.lock().unwrap_or_else(|e| e.into_inner());
+                    let mut h = lock(&shared.health);
                     h.failures_in_a_row[e] += 1;
                     if h.failures_in_a_row[e] >= config.max_start_failures
                         && h.disqualified[e].is_none()
@@ -667,7 +666,7 @@ fn count_crashes(shared: &Shared<'_>, spec: &GameSpec, record: &GameRecord, tx: 
         return;
     }
     let max = shared.config.max_crashes;
-    let mut h = shared.health.lock().unwrap_or_else(|e| e.into_inner());
+    let mut h = lock(&shared.health);
     for side in Side::BOTH {
         let e = [spec.south, spec.north][side.index()];
         let crashed = record.termination.kind == TerminationKind::Crash
@@ -764,7 +763,7 @@ fn start_engine(shared: &Shared<'_>, e: usize, tx: &Sender<Msg>) -> Result<Engin
         s.set_option(n, v)?;
     }
     if !unknown.is_empty() {
-        let mut h = shared.health.lock().unwrap_or_else(|e| e.into_inner());
+        let mut h = lock(&shared.health);
         if !h.warned_options[e] {
             h.warned_options[e] = true;
             let _ = tx.send(Msg::Note(format!(
