@@ -27,6 +27,8 @@ pub mod clock;
 pub mod config;
 #[doc(hidden)]
 pub mod fake_engine;
+pub mod groups;
+pub mod guardian;
 pub mod interrupt;
 pub mod merge;
 pub mod openings;

@@ -98,7 +98,7 @@ pub fn install() {
 /// Ctrl-Z: the engines first (so none thinks on while the arena cannot read it), then the
 /// arena; once continued, the engines again. The gap is credited by the next [`now`].
 fn stop_everything() {
-    super::process::signal_all(libc::SIGSTOP);
+    super::groups::signal_all(libc::SIGSTOP);
     CONT.store(false, Ordering::SeqCst);
     // SAFETY: raise on our own thread; SIGSTOP stops every thread of the arena until SIGCONT.
     unsafe {
@@ -109,5 +109,5 @@ fn stop_everything() {
     while !CONT.load(Ordering::SeqCst) {
         std::thread::sleep(Duration::from_millis(1));
     }
-    super::process::signal_all(libc::SIGCONT);
+    super::groups::signal_all(libc::SIGCONT);
 }
