@@ -86,7 +86,9 @@ impl Drop for Guardian {
 /// # Safety
 /// Only in the child right after `fork`: async-signal-safe calls only, no allocation.
 unsafe fn guardian_main(read_fd: i32, groups: &mut [i32]) -> ! {
-    // Its command line is the arena's (a fork): the name tells it apart in `ps -o comm`, `top`.
+    // Its command line is the arena's (a fork): the name tells it apart in `ps -o comm`, `top`
+    // (Linux only; elsewhere it shows as the arena).
+    #[cfg(target_os = "linux")]
     libc::prctl(libc::PR_SET_NAME, c"otau-guardian".as_ptr());
     for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT] {
         libc::signal(sig, libc::SIG_IGN);
@@ -108,7 +110,8 @@ unsafe fn guardian_main(read_fd: i32, groups: &mut [i32]) -> ! {
             break;
         }
         if n < 0 {
-            if *libc::__errno_location() == libc::EINTR {
+            // Reads errno (no allocation: async-signal-safe), on every Unix.
+            if io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
                 continue;
             }
             break;

@@ -455,6 +455,8 @@ mod tests {
         assert_eq!(io.recv(soon()), Ok(Incoming::Line("ok".into())));
     }
 
+    // Reads /proc: Linux only.
+    #[cfg(target_os = "linux")]
     #[test]
     fn silent_engine_times_out_and_is_killed_with_its_group() {
         let mut io = sh("sleep 30 & sleep 30");
@@ -477,6 +479,7 @@ mod tests {
     }
 
     /// Non-zombie processes in a process group, from /proc.
+    #[cfg(target_os = "linux")]
     fn live_in_group(pgid: i32) -> Vec<String> {
         let mut out = Vec::new();
         for entry in std::fs::read_dir("/proc").unwrap().flatten() {
@@ -495,6 +498,8 @@ mod tests {
         out
     }
 
+    // Reads /proc: Linux only.
+    #[cfg(target_os = "linux")]
     #[test]
     fn an_exit_behind_a_helper_holding_the_output_is_seen_at_once() {
         // `sleep` keeps stdout open: before the process itself was watched, this read waited

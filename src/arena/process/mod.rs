@@ -19,9 +19,10 @@
 //!   the engine's processes in a run ([`MAX_LOG_BYTES`] by default);
 //! - outlive it: every child runs in its own process group, which is SIGKILLed on every path
 //!   (game end, fault, drop, Ctrl-C through [`kill_all`]), and is asked to die with the arena's
-//!   thread through `PR_SET_PDEATHSIG`; during a run a [`Guardian`] process SIGKILLs the groups
-//!   the arena leaves behind when it dies itself, so even `kill -9` of the arena leaves no engine
-//!   behind, nor a process an engine started (which the parent-death signal does not reach).
+//!   thread through `PR_SET_PDEATHSIG` on Linux; during a run a [`Guardian`] process SIGKILLs the
+//!   groups the arena leaves behind when it dies itself, so even `kill -9` of the arena leaves no
+//!   engine behind, nor a process an engine started (which the parent-death signal does not
+//!   reach). On another Unix the guardian is the only such line (see [`child`]).
 //!
 //! One concern a file: [`io`] (the engine's two line streams and their deadlines), [`reader`]
 //! (the bounded line reader and its rate limit), [`stderr`] (the log copier and its budget),
