@@ -1,14 +1,12 @@
-//! Game ids: which game and which board size.
+//! Game ids: which game and which board size. Bottom layer: imports only [`super::text`].
+//!
+//! [`Variant`] is the one list of the games at this level: one case a game (its rules file in
+//! `games/`), carrying the board sizes that game is played on. Code that needs "which game" matches
+//! on the case (`Variant::Toguz { .. }`); there is no separate family type.
 
 use std::fmt;
 
-/// The rule family of a game.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Family {
-    Toguz,
-    Giuthi,
-    Modiar,
-}
+use super::text::{parse_number, shorten};
 
 /// A game and its board size, named by a game id such as `toguz-kumalak` or `giuthi-6x4`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -45,14 +43,6 @@ impl Variant {
     pub const BESTEMSHE: Variant = Variant::Toguz { holes: 5 };
     pub const GIUTHI: Variant = Variant::Giuthi { holes: 8, seeds: 8 };
     pub const MODIAR: Variant = Variant::Modiar;
-
-    pub const fn family(self) -> Family {
-        match self {
-            Variant::Toguz { .. } => Family::Toguz,
-            Variant::Giuthi { .. } => Family::Giuthi,
-            Variant::Modiar => Family::Modiar,
-        }
-    }
 
     /// Holes per row.
     pub const fn holes(self) -> usize {
@@ -136,7 +126,7 @@ impl std::str::FromStr for Variant {
     fn from_str(s: &str) -> Result<Variant, VariantError> {
         let lower = s.trim().to_ascii_lowercase();
         // The id is echoed shortened: a hostile multi-megabyte id stays a one-line error.
-        let err = || VariantError(crate::notation::shorten(s.trim()));
+        let err = || VariantError(shorten(s.trim()));
         Ok(match lower.as_str() {
             "toguz-kumalak" | "toguz-kumalak-9" => Variant::TOGUZ,
             "toguz-kumalak-7" => Variant::TOGUZ7,
@@ -147,7 +137,7 @@ impl std::str::FromStr for Variant {
                 let size = other.strip_prefix("giuthi-").ok_or_else(err)?;
                 let (h, s) = size.split_once('x').ok_or_else(err)?;
                 // Numbers as everywhere in the notation: no sign, no leading zero.
-                let number = crate::notation::parse_number;
+                let number = parse_number;
                 let holes = number(h).filter(|n| (5..=10).contains(n)).ok_or_else(err)?;
                 let seeds = number(s).filter(|n| (4..=9).contains(n)).ok_or_else(err)?;
                 Variant::Giuthi {
