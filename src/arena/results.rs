@@ -6,9 +6,9 @@
 
 use std::collections::BTreeMap;
 
-use super::records::{GameRecord, GameResult};
+use super::records::GameRecord;
 use super::referee::stones_held;
-use crate::games::{AnyGame, Game, Outcome, Side};
+use crate::games::{AnyGame, Game, Side};
 use crate::stats::{
     self, MatchStats, MoveSummary, PairTracker, RatingOptions, SprtConfig, SprtStatus, SprtStop,
     SprtTest, Summary, SummaryOptions,
@@ -16,11 +16,6 @@ use crate::stats::{
 
 /// The statistics' view of one arena game.
 pub fn stats_record(g: &GameRecord) -> stats::GameRecord {
-    let outcome = match g.result {
-        GameResult::SouthWins => Outcome::Win(Side::South),
-        GameResult::NorthWins => Outcome::Win(Side::North),
-        GameResult::Draw => Outcome::Draw,
-    };
     // Stones decided the game: its totals. Otherwise (a fault) the stones each side held.
     let [south_total, north_total] = g.totals.unwrap_or_else(|| {
         AnyGame::from_position(&g.final_position)
@@ -37,7 +32,7 @@ pub fn stats_record(g: &GameRecord) -> stats::GameRecord {
         pair: g.pair,
         south: g.south.clone(),
         north: g.north.clone(),
-        outcome,
+        outcome: g.result,
         termination: g.termination.kind.name().to_string(),
         plies: g.moves.len() as u32,
         south_total,
@@ -262,6 +257,7 @@ impl Standings {
 mod tests {
     use super::*;
     use crate::arena::records::{OpeningRecord, Termination, TerminationKind};
+    use crate::games::Outcome;
     use crate::stats::{SprtDecision, SprtModel};
 
     /// Game `index` of pair `index / 2`: `a` is South in even games; `a_points` is a's result.
@@ -282,11 +278,11 @@ mod tests {
             moves: Vec::new(),
             final_position: String::new(),
             result: if a_points == 0.5 {
-                GameResult::Draw
+                Outcome::Draw
             } else if south_wins {
-                GameResult::SouthWins
+                Outcome::Win(Side::South)
             } else {
-                GameResult::NorthWins
+                Outcome::Win(Side::North)
             },
             termination: Termination::of(TerminationKind::Rules),
             totals: Some([81, 81]),

@@ -22,13 +22,13 @@ use super::openings::{Opening, OpeningBook};
 use super::process::{EngineIo, Guardian, LogBudget, Spawn, MAX_LOG_BYTES};
 use super::progress::{Progress, ProgressMode};
 use super::records::{
-    Event, GameRecord, GameResult, OpeningRecord, RunHeader, Termination, TerminationKind, FORMAT,
+    Event, GameRecord, OpeningRecord, RunHeader, Termination, TerminationKind, FORMAT,
 };
 use super::referee::{self, Adjudication, Waits};
 use super::results::Standings;
 use super::run_files::{self, RunFiles};
 use super::schedule::{GameSpec, Schedule, Shard};
-use crate::games::{Game, Side, Variant};
+use crate::games::{Game, Outcome, Side, Variant};
 
 /// How to run (not part of the run's identity: may differ when resuming).
 #[derive(Clone, Debug)]
@@ -544,12 +544,12 @@ fn play_scheduled(
         },
         moves: Vec::new(),
         final_position: opening.line().position().to_string(),
-        result: GameResult::Draw,
+        result: Outcome::Draw,
         termination: Termination::of(TerminationKind::Forfeit),
         totals: None,
     };
     let lose = |record: &mut GameRecord, side: Side, kind: TerminationKind, detail: String| {
-        record.result = GameResult::win_for(side.other());
+        record.result = Outcome::Win(side.other());
         record.termination = Termination::fault(kind, side, detail);
     };
 

@@ -56,11 +56,7 @@ impl GameRecord {
 
     /// Points (1, ½ or 0) scored by the player of `side`.
     pub fn points(&self, side: Side) -> f64 {
-        match self.outcome {
-            Outcome::Draw => 0.5,
-            Outcome::Win(winner) if winner == side => 1.0,
-            Outcome::Win(_) => 0.0,
-        }
+        self.outcome.points(side)
     }
 
     /// Final stone margin from `side`'s point of view (its total minus the opponent's).
@@ -91,14 +87,9 @@ pub fn from_pgn(games: &[crate::pgn::PgnGame]) -> Result<(Vec<GameRecord>, usize
     let mut unfinished = 0;
     for (i, g) in games.iter().enumerate() {
         let result = g.tag("Result").or(g.result.as_deref()).unwrap_or("*");
-        let outcome = match result {
-            "1-0" => Outcome::Win(Side::South),
-            "0-1" => Outcome::Win(Side::North),
-            "1/2-1/2" => Outcome::Draw,
-            _ => {
-                unfinished += 1;
-                continue;
-            }
+        let Some(outcome) = Outcome::from_pgn(result) else {
+            unfinished += 1;
+            continue;
         };
         let player = |tag: &str| {
             g.tag(tag)
