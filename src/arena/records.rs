@@ -180,7 +180,8 @@ fn is_zero<T: Default + PartialEq>(n: &T) -> bool {
     *n == T::default()
 }
 
-/// One finished game.
+/// One finished game, whole, as its records line holds it (the statistics keep only its summary,
+/// `stats::GameStats`, made by `results::game_stats`).
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct GameRecord {
     pub index: u64,

@@ -14,8 +14,9 @@ use crate::stats::{
     SprtTest, Summary, SummaryOptions,
 };
 
-/// The statistics' view of one arena game.
-pub fn stats_record(g: &GameRecord) -> stats::GameRecord {
+/// The statistics' summary of one arena game (the compact [`stats::GameStats`] a run keeps
+/// instead of the record's moves).
+pub fn game_stats(g: &GameRecord) -> stats::GameStats {
     // Stones decided the game: its totals. Otherwise (a fault) the stones each side held.
     let [south_total, north_total] = g.totals.unwrap_or_else(|| {
         AnyGame::from_position(&g.final_position)
@@ -28,7 +29,7 @@ pub fn stats_record(g: &GameRecord) -> stats::GameRecord {
         moves[side.index()].record(time_us, m.depth, m.nodes);
         moves[side.index()].info_dropped += u64::from(m.info_dropped);
     }
-    stats::GameRecord {
+    stats::GameStats {
         pair: g.pair,
         south: g.south.clone(),
         north: g.north.clone(),
@@ -79,7 +80,7 @@ pub struct Standings {
     rating: RatingOptions,
     /// Statistics records by game index: summaries read them in schedule order, so a run, its
     /// resumption and the merge of its shards compute from the very same sequence.
-    games: BTreeMap<u64, stats::GameRecord>,
+    games: BTreeMap<u64, stats::GameStats>,
     /// Game indices in the order they were added (the order the games finished).
     order: Vec<u64>,
     /// Head-to-head of the first two engines, fed in the order games finish, for the live line
@@ -126,7 +127,7 @@ impl Standings {
         if self.games.contains_key(&g.index) {
             return;
         }
-        let record = stats_record(g);
+        let record = game_stats(g);
         let mut paired = false;
         if let Some(t) = self.first_pairing.as_mut() {
             let before = t.pentanomial().pairs();
@@ -169,12 +170,12 @@ impl Standings {
     }
 
     /// The statistics records in game order.
-    pub fn records(&self) -> Vec<stats::GameRecord> {
+    pub fn records(&self) -> Vec<stats::GameStats> {
         self.games.values().cloned().collect()
     }
 
     /// The statistics records in the order the games finished (the report's charts).
-    pub fn records_as_finished(&self) -> Vec<stats::GameRecord> {
+    pub fn records_as_finished(&self) -> Vec<stats::GameStats> {
         self.order.iter().map(|i| self.games[i].clone()).collect()
     }
 

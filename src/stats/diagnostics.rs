@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::elo::Wdl;
-use super::record::{GameRecord, MoveSummary};
+use super::game::{GameStats, MoveSummary};
 use crate::games::Side;
 
 /// One engine's figures over all its games.
@@ -47,7 +47,7 @@ impl EngineDiagnostics {
 }
 
 /// The figures of every engine, in the order of `players` (others appended as they appear).
-pub fn engine_diagnostics(games: &[GameRecord], players: &[String]) -> Vec<EngineDiagnostics> {
+pub fn engine_diagnostics(games: &[GameStats], players: &[String]) -> Vec<EngineDiagnostics> {
     let mut out: Vec<EngineDiagnostics> =
         players.iter().map(|p| EngineDiagnostics::new(p)).collect();
     for game in games {
@@ -79,7 +79,7 @@ pub fn engine_diagnostics(games: &[GameRecord], players: &[String]) -> Vec<Engin
 }
 
 /// Games by termination kind over the whole run.
-pub fn termination_counts(games: &[GameRecord]) -> BTreeMap<String, u64> {
+pub fn termination_counts(games: &[GameStats]) -> BTreeMap<String, u64> {
     let mut out = BTreeMap::new();
     for g in games {
         *out.entry(g.termination.clone()).or_insert(0) += 1;
@@ -135,13 +135,13 @@ mod tests {
     use super::*;
     use crate::games::Outcome;
 
-    fn game(south: &str, north: &str, outcome: Outcome, termination: &str) -> GameRecord {
+    fn game(south: &str, north: &str, outcome: Outcome, termination: &str) -> GameStats {
         let mut s = MoveSummary::default();
         s.record(1_000, Some(4), Some(2_000));
         s.record(3_000, Some(6), Some(6_000));
         let mut n = MoveSummary::default();
         n.record(10_000, None, None);
-        GameRecord {
+        GameStats {
             pair: 0,
             south: south.into(),
             north: north.into(),

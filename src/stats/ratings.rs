@@ -23,7 +23,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::elo::{figure, normal_cdf, Wdl, Z95};
-use super::record::GameRecord;
+use super::game::GameStats;
 use crate::games::{Outcome, Side};
 
 const LN10_400: f64 = std::f64::consts::LN_10 / 400.0;
@@ -227,7 +227,7 @@ struct Cell {
 /// Fits the ratings of the players named in `players` (other names in the games are added in
 /// order of appearance; players with no games are left out).
 pub fn fit_ratings(
-    games: &[GameRecord],
+    games: &[GameStats],
     players: &[String],
     options: &RatingOptions,
 ) -> Result<RatingTable, RatingError> {
@@ -710,12 +710,12 @@ fn eliminate(aug: &mut [Vec<f64>], m: usize) -> Option<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::record::MoveSummary;
+    use crate::stats::game::MoveSummary;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    fn game(south: &str, north: &str, outcome: Outcome) -> GameRecord {
-        GameRecord {
+    fn game(south: &str, north: &str, outcome: Outcome) -> GameStats {
+        GameStats {
             pair: 0,
             south: south.into(),
             north: north.into(),
@@ -729,13 +729,7 @@ mod tests {
         }
     }
 
-    fn games(
-        south: &str,
-        north: &str,
-        wins: usize,
-        draws: usize,
-        losses: usize,
-    ) -> Vec<GameRecord> {
+    fn games(south: &str, north: &str, wins: usize, draws: usize, losses: usize) -> Vec<GameStats> {
         let mut out = Vec::new();
         out.extend((0..wins).map(|_| game(south, north, Outcome::Win(Side::South))));
         out.extend((0..draws).map(|_| game(south, north, Outcome::Draw)));
@@ -888,7 +882,7 @@ mod tests {
     fn round_robin_matches_bayeselo_and_ordo() {
         let text = include_str!("../../tests/data/roundrobin-240.pgn");
         let (all, unfinished) =
-            crate::stats::record::from_pgn(&crate::pgn::parse(text).unwrap()).unwrap();
+            crate::stats::game::from_pgn(&crate::pgn::parse(text).unwrap()).unwrap();
         assert_eq!((all.len(), unfinished), (240, 0));
         let rating =
             |t: &RatingTable, name: &str| t.players.iter().find(|p| p.name == name).unwrap().rating;
