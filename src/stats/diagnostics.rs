@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::elo::Wdl;
 use super::game::{GameStats, MoveSummary};
+use super::table::{Column, Layout, Table};
 use crate::games::Side;
 
 /// One engine's figures over all its games.
@@ -87,39 +88,78 @@ pub fn termination_counts(games: &[GameStats]) -> BTreeMap<String, u64> {
     out
 }
 
+/// `x` with `digits` decimals, if there is a figure.
+fn decimals(x: Option<f64>, digits: usize) -> Option<String> {
+    x.map(|x| format!("{x:.digits$}"))
+}
+
+/// The engines' figures, with their games by termination as `kind W-D-L`, as the text and the
+/// report print them.
+pub const ENGINES: Table<EngineDiagnostics> = Table {
+    columns: &[
+        Column {
+            text: "ENGINE",
+            html: "Engine",
+            layout: Layout::Name { min: 6 },
+            gap: "",
+            cell: |_, d| Some(d.name.clone()),
+        },
+        Column {
+            text: "GAMES",
+            html: "Games",
+            layout: Layout::Right(6),
+            gap: " ",
+            cell: |_, d| Some(d.wdl.games().to_string()),
+        },
+        Column {
+            text: "MOVES",
+            html: "Moves",
+            layout: Layout::Right(8),
+            gap: " ",
+            cell: |_, d| Some(d.moves.moves.to_string()),
+        },
+        Column {
+            text: "DEPTH",
+            html: "Avg depth",
+            layout: Layout::Right(6),
+            gap: " ",
+            cell: |_, d| decimals(d.average_depth, 2),
+        },
+        Column {
+            text: "KNODES/S",
+            html: "kN/s",
+            layout: Layout::Right(10),
+            gap: " ",
+            cell: |_, d| decimals(d.nodes_per_second.map(|n| n / 1000.0), 1),
+        },
+        Column {
+            text: "MS/MOVE",
+            html: "ms/move",
+            layout: Layout::Right(8),
+            gap: " ",
+            cell: |_, d| decimals(d.average_time_ms, 2),
+        },
+        Column {
+            text: "ENDINGS (W-D-L)",
+            html: "Endings (W-D-L)",
+            layout: Layout::Free,
+            gap: "  ",
+            cell: |_, d| {
+                let endings: Vec<String> = d
+                    .terminations
+                    .iter()
+                    .map(|(k, w)| format!("{k} {}-{}-{}", w.wins, w.draws, w.losses))
+                    .collect();
+                Some(endings.join(", "))
+            },
+        },
+    ],
+    missing: "-",
+};
+
 /// A table of the engines' figures, with their games by termination as `kind W-D-L`.
 pub fn diagnostics_text(engines: &[EngineDiagnostics]) -> String {
-    let width = engines
-        .iter()
-        .map(|d| d.name.chars().count())
-        .max()
-        .unwrap_or(6)
-        .max(6);
-    let opt = |v: Option<f64>, digits: usize| {
-        v.map(|x| format!("{x:.digits$}"))
-            .unwrap_or_else(|| "-".into())
-    };
-    let mut out = format!(
-        "{:<width$} {:>6} {:>8} {:>6} {:>10} {:>8}  {}\n",
-        "ENGINE", "GAMES", "MOVES", "DEPTH", "KNODES/S", "MS/MOVE", "ENDINGS (W-D-L)"
-    );
-    for d in engines {
-        let endings: Vec<String> = d
-            .terminations
-            .iter()
-            .map(|(k, w)| format!("{k} {}-{}-{}", w.wins, w.draws, w.losses))
-            .collect();
-        out.push_str(&format!(
-            "{:<width$} {:>6} {:>8} {:>6} {:>10} {:>8}  {}\n",
-            d.name,
-            d.wdl.games(),
-            d.moves.moves,
-            opt(d.average_depth, 2),
-            opt(d.nodes_per_second.map(|n| n / 1000.0), 1),
-            opt(d.average_time_ms, 2),
-            endings.join(", ")
-        ));
-    }
+    let mut out = ENGINES.text(engines);
     // Values the arena refused to average (or print) are said, not hidden: a line per engine.
     for d in engines.iter().filter(|d| d.moves.info_dropped > 0) {
         out.push_str(&format!(

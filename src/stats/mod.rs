@@ -9,7 +9,8 @@
 //! - [`ratings`]: joint Bradley-Terry ratings with draws and first-player advantage;
 //! - [`diagnostics`]: per-engine depth, speed, time, endings;
 //! - [`summary`]: all of the above for a run, as text and as JSON;
-//! - [`report`] and [`svg`]: the self-contained HTML page.
+//! - [`report`] and [`svg`]: the self-contained HTML page;
+//! - [`table`]: the column lists that print a table both as text and in the page.
 //!
 //! The formulas, models and what each number means: `protocol/statistics.md`.
 
@@ -22,6 +23,7 @@ pub mod report;
 pub mod sprt;
 pub mod summary;
 pub mod svg;
+pub mod table;
 
 pub use diagnostics::EngineDiagnostics;
 pub use elo::{EloEstimate, Wdl};

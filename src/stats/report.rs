@@ -102,29 +102,7 @@ fn ratings_html(summary: &Summary) -> String {
             escape(summary.rating_error.as_deref().unwrap_or("no games"))
         );
     };
-    let mut out = String::from(
-        "<table>\n<tr><th>#</th><th>Player</th><th>Rating</th><th>&plusmn; 95%</th><th>Points</th><th>Games</th><th>Score %</th><th>W</th><th>D</th><th>L</th><th>Draw %</th><th>Opponents</th><th>CFS next %</th></tr>\n",
-    );
-    for (rank, p) in table.players.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "<tr><td>{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            rank + 1,
-            escape(&p.name),
-            figure(p.rating, 1),
-            figure(p.error, 1),
-            p.wdl.points(),
-            p.wdl.games(),
-            figure(100.0 * p.wdl.score(), 1),
-            p.wdl.wins,
-            p.wdl.draws,
-            p.wdl.losses,
-            figure(100.0 * p.wdl.draw_ratio(), 1),
-            figure(p.opponents, 1),
-            p.cfs_next.map(|c| figure(100.0 * c, 0)).unwrap_or_else(|| "&mdash;".into())
-        );
-    }
-    out.push_str("</table>\n");
+    let mut out = super::ratings::PLAYERS.html(&table.players);
     let _ = write!(
         out,
         "<p>First-player (South) advantage: {} &plusmn; {} Elo; South takes {}% of decisive games between equal players. Draw rate between equal players: {}%. South scored {}-{}-{} (W-D-L) over all games. Prior: {}.{}</p>",
@@ -318,32 +296,8 @@ fn margins_svg(games: &[GameStats], summary: &Summary) -> String {
 }
 
 fn engines_html(summary: &Summary) -> String {
-    let opt = |v: Option<f64>, digits: usize| {
-        v.map(|x| format!("{x:.digits$}"))
-            .unwrap_or_else(|| "&mdash;".into())
-    };
-    let mut out = String::from(
-        "<table>\n<tr><th>Engine</th><th>Games</th><th>Moves</th><th>Avg depth</th><th>kN/s</th><th>ms/move</th><th class=\"name\">Endings (W-D-L)</th></tr>\n",
-    );
-    for d in &summary.engines {
-        let endings: Vec<String> = d
-            .terminations
-            .iter()
-            .map(|(k, w)| format!("{} {}-{}-{}", escape(k), w.wins, w.draws, w.losses))
-            .collect();
-        let _ = writeln!(
-            out,
-            "<tr><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"name\">{}</td></tr>",
-            escape(&d.name),
-            d.wdl.games(),
-            d.moves.moves,
-            opt(d.average_depth, 2),
-            opt(d.nodes_per_second.map(|n| n / 1000.0), 1),
-            opt(d.average_time_ms, 2),
-            endings.join(", ")
-        );
-    }
-    out.push_str("</table>\n<p>Games by ending: ");
+    let mut out = super::diagnostics::ENGINES.html(&summary.engines);
+    out.push_str("<p>Games by ending: ");
     let ends: Vec<String> = summary
         .terminations
         .iter()
