@@ -314,9 +314,8 @@ fn games_html(games: &[GameStats]) -> String {
     );
     for (i, g) in games.iter().enumerate() {
         let result = match g.outcome {
-            Outcome::Win(Side::South) => "1-0",
-            Outcome::Win(Side::North) => "0-1",
             Outcome::Draw => "&frac12;-&frac12;",
+            decided => decided.pgn(),
         };
         let _ = writeln!(
             out,
