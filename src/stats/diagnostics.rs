@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::elo::Wdl;
 use super::game::{GameStats, MoveSummary};
-use super::table::{Column, Layout, Table};
+use super::table::{Column, Layout, PrintedTable};
 use crate::games::Side;
 
 /// One engine's figures over all its games.
@@ -95,7 +95,7 @@ fn decimals(x: Option<f64>, digits: usize) -> Option<String> {
 
 /// The engines' figures, with their games by termination as `kind W-D-L`, as the text and the
 /// report print them.
-pub const ENGINES: Table<EngineDiagnostics> = Table {
+pub const ENGINES: PrintedTable<EngineDiagnostics> = PrintedTable {
     columns: &[
         Column {
             text: "ENGINE",

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use super::elo::{figure, normal_cdf, Wdl, Z95};
 use super::game::GameStats;
-use super::table::{Column, Layout, Table};
+use super::table::{Column, Layout, PrintedTable};
 use crate::games::{Outcome, Side};
 
 const LN10_400: f64 = std::f64::consts::LN_10 / 400.0;
@@ -184,7 +184,7 @@ impl RatingTable {
 }
 
 /// The players' table, best first, as the text (Ordo's headings) and the report print it.
-pub const PLAYERS: Table<PlayerRating> = Table {
+pub const PLAYERS: PrintedTable<PlayerRating> = PrintedTable {
     columns: &[
         Column {
             text: "#",

@@ -32,12 +32,12 @@ pub struct Column<R> {
 }
 
 /// A table's columns, and what its text shows for a missing figure (HTML shows a dash).
-pub struct Table<R: 'static> {
+pub struct PrintedTable<R: 'static> {
     pub columns: &'static [Column<R>],
     pub missing: &'static str,
 }
 
-impl<R> Table<R> {
+impl<R> PrintedTable<R> {
     fn cells(&self, rows: &[R]) -> Vec<Vec<Option<String>>> {
         rows.iter()
             .enumerate()
@@ -116,7 +116,7 @@ impl<R> Table<R> {
 mod tests {
     use super::*;
 
-    const T: Table<(&str, Option<u32>)> = Table {
+    const T: PrintedTable<(&str, Option<u32>)> = PrintedTable {
         columns: &[
             Column {
                 text: "NAME",
