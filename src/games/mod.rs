@@ -36,7 +36,6 @@ pub use giuthi::Giuthi;
 pub use line::{GameLine, IllegalMove};
 pub use modiar::Modiar;
 pub use toguz::Toguz;
-pub(crate) use types::hash_state;
 pub use types::{
     mix64, Direction, EndReason, Final, Move, MoveEffect, MoveList, Outcome, Side, MAX_HOLES,
     MAX_RING,
