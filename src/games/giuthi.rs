@@ -22,9 +22,9 @@ use std::fmt;
 use super::board::BoardState;
 use super::game::Game;
 use super::types::{
-    Direction, EndReason, Final, Move, MoveEffect, MoveList, Outcome, Side, MAX_RING,
+    hash_state, Direction, EndReason, Final, Move, MoveEffect, MoveList, Outcome, Side, MAX_RING,
 };
-use super::{hash_state, variant::Variant};
+use super::variant::Variant;
 use crate::notation::{self, MoveError, PositionError, PositionFields};
 
 /// Laps a sowing runs before it starts looking for a repeated state. 99.99% of the moves of random

@@ -36,7 +36,6 @@ pub use giuthi::Giuthi;
 pub use line::{GameLine, IllegalMove};
 pub use modiar::Modiar;
 pub use toguz::Toguz;
-pub(crate) use types::hash_state;
 pub use types::{
     mix64, Direction, EndReason, Final, Move, MoveEffect, MoveList, Outcome, Side, MAX_HOLES,
     MAX_RING,
@@ -45,9 +44,10 @@ pub use variant::{Variant, VariantError};
 
 use text::{MoveError, PositionError};
 
-// The registration list: every game otau plays, one arm a game in each of the three matches
-// below (the enum, `with_game!`, `by_variant!`). Each is a match the compiler checks for
-// completeness against `Variant`, so a game added to one and missed in another does not build.
+// The registration list: every game otau plays, one line a game in the enum and one arm in each
+// of `with_game!` (a match on `AnyGame`) and `by_variant!` (a match on `Variant`). The compiler
+// checks both matches for completeness, so a game added to `Variant` or `AnyGame` and missed in
+// the other does not build.
 
 /// A position of any game: what protocol and arena code hold. Each method dispatches to the game's
 /// own implementation.

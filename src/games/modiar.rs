@@ -17,8 +17,8 @@ use std::fmt;
 
 use super::board::BoardState;
 use super::game::Game;
-use super::types::{EndReason, Final, Move, MoveEffect, MoveList, Side};
-use super::{hash_state, variant::Variant};
+use super::types::{hash_state, EndReason, Final, Move, MoveEffect, MoveList, Side};
+use super::variant::Variant;
 use crate::notation::{self, MoveError, PositionError, PositionFields};
 
 /// Holes per row.

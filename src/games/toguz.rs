@@ -10,8 +10,8 @@ use std::fmt;
 
 use super::board::BoardState;
 use super::game::Game;
-use super::types::{EndReason, Final, Move, MoveEffect, MoveList, Outcome, Side};
-use super::{hash_state, variant::Variant};
+use super::types::{hash_state, EndReason, Final, Move, MoveEffect, MoveList, Outcome, Side};
+use super::variant::Variant;
 use crate::notation::{self, MoveError, PositionError, PositionFields};
 
 /// Marks "no tuzdik" in [`Toguz::tuzdik`]'s ring-index slots.
