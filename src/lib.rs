@@ -9,14 +9,13 @@
 //! - [`play`]: a terminal game against the engine (`otau play`);
 //! - [`search`]: the engine behind `go` (and the baseline players);
 //! - [`eval`]: static evaluation of every game (and its tuner);
-//! - [`egtb`]: Toguz Kumalak endgame tables;
 //! - [`stats`]: Elo, pentanomial, SPRT, joint ratings and the HTML report;
 //! - [`arena`]: engine-vs-engine matches (the `otau-arena` binary);
-//! - [`solve`]: games solved by retrograde analysis (Modiar);
+//! - [`tables`]: tables solved by retrograde analysis: the Toguz Kumalak endgame tables and
+//!   Modiar's solution, and the probe the search asks them through;
 //! - [`ugi`]: the engine protocol front end (and a compliance checker for any UGI engine).
 
 pub mod arena;
-pub mod egtb;
 pub mod eval;
 pub mod games;
 pub mod notation;
@@ -24,6 +23,6 @@ pub mod perft;
 pub mod pgn;
 pub mod play;
 pub mod search;
-pub mod solve;
 pub mod stats;
+pub mod tables;
 pub mod ugi;

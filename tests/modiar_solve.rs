@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 use otau::games::modiar::{analyse, Board, HoleStatus};
 use otau::games::{AnyGame, EndReason, Game, GameLine, Modiar, Move, Side, Variant};
-use otau::solve::modiar::{Entry, Table, POSITIONS};
+use otau::tables::modiar::{Entry, Table, POSITIONS};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -579,7 +579,7 @@ fn the_tables_moves_secure_the_value_against_any_opponent() {
 fn cache_file_round_trips_and_damage_is_detected() {
     let t = table();
     let dir = std::env::temp_dir().join(format!("otau-modiar-test-{}", std::process::id()));
-    let path = dir.join(otau::solve::modiar::cache_file_name());
+    let path = dir.join(otau::tables::modiar::cache_file_name());
     t.save(&path).unwrap();
     let loaded = Table::load(&path).unwrap();
     assert_eq!(loaded.bytes(), t.bytes());
@@ -749,7 +749,7 @@ fn the_reported_position_is_won_by_hole_3() {
     assert_eq!(t.best_moves(&p).as_slice(), &[Move::hole(2)]);
     // Through the protocol, with the table in a cache directory of the test's own.
     let dir = std::env::temp_dir().join(format!("otau-modiar-ugi-{}", std::process::id()));
-    t.save(&dir.join(otau::solve::modiar::cache_file_name()))
+    t.save(&dir.join(otau::tables::modiar::cache_file_name()))
         .unwrap();
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_otau"));
     command.env("OTAU_CACHE_DIR", &dir);

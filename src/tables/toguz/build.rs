@@ -1,87 +1,12 @@
-//! Endgame tables for Toguz Kumalak: every position with few stones left on the board, solved by
-//! retrograde analysis.
-//!
-//! As in the Awari databases, the stores are left out of the index: what is stored is how many of
-//! the stones still on the board the side to move can secure, whatever the stores hold. Who wins
-//! then follows from the stores at probe time: the mover's final total is their store plus what
-//! they secure. (The majority rule, "a store above half wins at once", only cuts short games
-//! whose winner is already fixed, so it changes no result and the table can ignore it.)
-//!
-//! Positions where neither side can force the game to end (stones circling the board) have no
-//! single value without the repetition rule, so each entry is a pair of bounds:
-//! - `low`: stones the mover can force, the game ending in finite time, however the opponent plays;
-//! - `high`: stones beyond which the opponent can hold the mover, the game ending in finite time.
-//!
-//! `low == high` for almost every position; a result is proven when the bounds decide it (the
-//! mover's store plus `low` above half of all stones is a win, and so on). Forced wins found this
-//! way never repeat a position, so the referee's repetition draw cannot intervene.
-//!
-//! Index: side to move first (the board is seen from the mover), then the tuzdik pair, then the
-//! stones on the board, then the arrangement of those stones over the holes that are not
-//! tuzdiks, ranked by the combinatorial number system (stars and bars).
-//!
-//! Build: for each stone count upwards, for each tuzdik pair, every position's moves are played
-//! with the rules' own [`Toguz::play`]; moves that capture (or feed a tuzdik) lead to smaller,
-//! already solved tables; the others stay in the same stone count, where the bounds are found by
-//! iterating to a fixed point (low rising from 0, high falling from all stones).
+//! Building the tables: for each stone count upwards, for each tuzdik pair, every position's
+//! moves are played with the rules' own [`Toguz::play`]; moves that capture (or feed a tuzdik)
+//! lead to smaller, already solved tables; the others stay in the same stone count, where the
+//! bounds are found by iterating to a fixed point (low rising from 0, high falling from all
+//! stones).
 
-use std::io::{Read, Write};
-use std::path::Path;
-
-use crate::games::{Game, Side, Toguz, Variant, MAX_HOLES};
-use crate::notation::PositionFields;
-
-/// Bumped whenever the file layout or the meaning of an entry changes.
-const FORMAT: u32 = 1;
-const MAGIC: &[u8; 8] = b"otauEGTB";
-/// Largest stone count a table can hold (two 4-bit bounds per byte).
-pub const MAX_STONES_LIMIT: usize = 15;
-
-/// A table's answer for a position: bounds on the stones the side to move secures from the board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Bounds {
-    pub low: u32,
-    pub high: u32,
-}
-
-/// Binomial coefficients for the ranking, up to the largest ring plus stones.
-struct Binomials {
-    c: Vec<Vec<u64>>,
-}
-
-impl Binomials {
-    fn new(n: usize) -> Binomials {
-        let mut c = vec![vec![0u64; n + 1]; n + 1];
-        for i in 0..=n {
-            c[i][0] = 1;
-            for j in 1..=i {
-                c[i][j] = c[i - 1][j - 1] + c[i - 1][j];
-            }
-        }
-        Binomials { c }
-    }
-
-    #[inline]
-    fn get(&self, n: usize, k: usize) -> u64 {
-        if k > n {
-            0
-        } else {
-            self.c[n][k]
-        }
-    }
-}
-
-/// The tables of one Toguz board size, for every stone count up to `max_stones`.
-pub struct Tables {
-    variant: Variant,
-    max_stones: usize,
-    /// Per stone count, per tuzdik pair (`mine * holes + theirs`, 0 = none): the offset of that
-    /// class in `data`, or `usize::MAX` for a pair the rules forbid.
-    offsets: Vec<Vec<usize>>,
-    /// Bounds, `low | high << 4`.
-    data: Vec<u8>,
-    binomials: Binomials,
-}
+use super::index::{class_size, free_holes, pair_allowed, unrank};
+use super::{Tables, MAX_STONES_LIMIT};
+use crate::games::{Game, Side, Toguz, Variant};
 
 /// What a build did, for `otau tables`.
 #[derive(Clone, Debug, Default)]
@@ -94,43 +19,6 @@ pub struct BuildStats {
 }
 
 impl Tables {
-    fn layout(variant: Variant, max_stones: usize) -> (Vec<Vec<usize>>, usize, Binomials) {
-        let n = variant.holes();
-        let binomials = Binomials::new(2 * n + max_stones + 1);
-        let mut offsets = Vec::new();
-        let mut total = 0usize;
-        for s in 0..=max_stones {
-            let mut row = vec![usize::MAX; n * n];
-            for (class, slot) in row.iter_mut().enumerate() {
-                let (mine, theirs) = (class / n, class % n);
-                if !pair_allowed(variant, mine, theirs) {
-                    continue;
-                }
-                *slot = total;
-                total += class_size(&binomials, free_holes(n, mine, theirs), s);
-            }
-            offsets.push(row);
-        }
-        (offsets, total, binomials)
-    }
-
-    /// Bytes the tables of a variant take up to `max_stones` on the board.
-    pub fn size_for(variant: Variant, max_stones: usize) -> usize {
-        Tables::layout(variant, max_stones).1
-    }
-
-    pub fn variant(&self) -> Variant {
-        self.variant
-    }
-
-    pub fn max_stones(&self) -> usize {
-        self.max_stones
-    }
-
-    pub fn bytes(&self) -> usize {
-        self.data.len()
-    }
-
     /// Solves every position with up to `max_stones` stones on the board.
     pub fn build(variant: Variant, max_stones: usize) -> (Tables, BuildStats) {
         assert!(matches!(variant, Variant::Toguz { .. }));
@@ -339,193 +227,13 @@ impl Tables {
         }
         (lo, hi, false)
     }
-
-    /// The position with South to move, `counts` stones on the free holes (South's row, then
-    /// North's, skipping tuzdiks), and stores that make the total right without either store
-    /// holding a majority.
-    fn position(&self, counts: &[u8], mine: usize, theirs: usize, s: usize) -> Toguz {
-        let n = self.variant.holes();
-        let mut rows = [[0u8; MAX_HOLES]; 2];
-        let mut k = 0;
-        for (row, tuzdik) in [(0usize, theirs), (1, mine)] {
-            for (hole, place) in rows[row][..n].iter_mut().enumerate() {
-                if tuzdik != 0 && hole + 1 == tuzdik {
-                    continue;
-                }
-                *place = counts[k];
-                k += 1;
-            }
-        }
-        let rest = self.variant.total_stones() - s as u32;
-        let fields = PositionFields {
-            variant: self.variant,
-            rows,
-            stores: [rest / 2, rest - rest / 2],
-            tuzdiks: [
-                (mine != 0).then_some(mine as u8),
-                (theirs != 0).then_some(theirs as u8),
-            ],
-            side: Side::South,
-            fullmove: 1,
-        };
-        Toguz::from_fields(&fields).expect("an enumerated position is valid")
-    }
-
-    /// The index of a position (seen from its side to move), if its stones are within the tables.
-    #[inline]
-    pub fn index(&self, pos: &Toguz) -> Option<usize> {
-        let n = self.variant.holes();
-        let me = pos.side_to_move();
-        let (row_me, row_opp) = (pos.row(me), pos.row(me.other()));
-        let s: usize = row_me.iter().chain(row_opp).map(|&x| x as usize).sum();
-        if s > self.max_stones {
-            return None;
-        }
-        let mine = pos.tuzdik(me).map_or(0, |h| h as usize);
-        let theirs = pos.tuzdik(me.other()).map_or(0, |h| h as usize);
-        let base = self.offsets[s][mine * n + theirs];
-        // Stars and bars: the bar after free hole j sits at (stones so far) + j.
-        let mut rank = 0u64;
-        let mut sum = 0usize;
-        let mut j = 0usize;
-        let free = free_holes(n, mine, theirs);
-        for (row, tuzdik) in [(row_me, theirs), (row_opp, mine)] {
-            for (hole, &c) in row.iter().enumerate() {
-                if tuzdik != 0 && hole + 1 == tuzdik {
-                    continue;
-                }
-                if j + 1 == free {
-                    break;
-                }
-                sum += c as usize;
-                rank += self.binomials.get(sum + j, j + 1);
-                j += 1;
-            }
-        }
-        Some(base + rank as usize)
-    }
-
-    /// The bounds of a position, if its stones are within the tables.
-    #[inline]
-    pub fn probe(&self, pos: &Toguz) -> Option<Bounds> {
-        let e = self.data[self.index(pos)?];
-        Some(Bounds {
-            low: (e & 15) as u32,
-            high: (e >> 4) as u32,
-        })
-    }
-
-    /// Writes the tables (a small header, then the entries).
-    pub fn save(&self, path: &Path) -> std::io::Result<()> {
-        let tmp = path.with_extension("tmp");
-        let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
-        f.write_all(MAGIC)?;
-        f.write_all(&FORMAT.to_le_bytes())?;
-        f.write_all(&[self.variant.holes() as u8, self.max_stones as u8])?;
-        f.write_all(&(self.data.len() as u64).to_le_bytes())?;
-        f.write_all(&self.data)?;
-        f.flush()?;
-        drop(f);
-        std::fs::rename(tmp, path)
-    }
-
-    /// Reads tables written by [`Tables::save`], checking the header and size.
-    pub fn load(path: &Path) -> std::io::Result<Tables> {
-        let bad = |why: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, why.to_string());
-        let mut f = std::io::BufReader::new(std::fs::File::open(path)?);
-        let mut header = [0u8; 8 + 4 + 2 + 8];
-        f.read_exact(&mut header)?;
-        if &header[..8] != MAGIC {
-            return Err(bad("not an otau endgame table"));
-        }
-        if u32::from_le_bytes(header[8..12].try_into().expect("4 bytes")) != FORMAT {
-            return Err(bad("endgame table of another format version"));
-        }
-        let variant = Variant::Toguz { holes: header[12] };
-        let max_stones = header[13] as usize;
-        if !matches!(header[12], 5 | 7 | 9) || max_stones > MAX_STONES_LIMIT {
-            return Err(bad("endgame table header out of range"));
-        }
-        let (offsets, total, binomials) = Tables::layout(variant, max_stones);
-        let len = u64::from_le_bytes(header[14..22].try_into().expect("8 bytes"));
-        if len != total as u64 {
-            return Err(bad("endgame table size does not match its header"));
-        }
-        let mut data = vec![0u8; total];
-        f.read_exact(&mut data)?;
-        Ok(Tables {
-            variant,
-            max_stones,
-            offsets,
-            data,
-            binomials,
-        })
-    }
-}
-
-/// Whether the rules allow this tuzdik pair (0 = none): never on the last hole, never both on
-/// the same number, none at all on boards without tuzdiks.
-fn pair_allowed(variant: Variant, mine: usize, theirs: usize) -> bool {
-    let n = variant.holes();
-    if !variant.has_tuzdik() {
-        return mine == 0 && theirs == 0;
-    }
-    mine < n && theirs < n && (mine == 0 || theirs == 0 || mine != theirs)
-}
-
-/// Holes that can hold stones: the whole ring less the tuzdiks.
-fn free_holes(n: usize, mine: usize, theirs: usize) -> usize {
-    2 * n - (mine != 0) as usize - (theirs != 0) as usize
-}
-
-/// Arrangements of `s` stones over `free` holes.
-fn class_size(b: &Binomials, free: usize, s: usize) -> usize {
-    b.get(s + free - 1, free - 1) as usize
-}
-
-/// The arrangement of `s` stones over `counts.len()` holes with the given rank (inverse of the
-/// ranking in [`Tables::index`]).
-fn unrank(b: &Binomials, mut rank: u64, s: usize, counts: &mut [u8]) {
-    let free = counts.len();
-    // Bars b_0 < ... < b_{free-2} in 0..s+free-1, colex rank = sum C(b_j, j+1).
-    let mut bars = [0usize; 2 * MAX_HOLES];
-    let mut top = s + free - 1;
-    for j in (0..free - 1).rev() {
-        let mut x = top - 1;
-        while b.get(x, j + 1) > rank {
-            x -= 1;
-        }
-        bars[j] = x;
-        rank -= b.get(x, j + 1);
-        top = x;
-    }
-    let mut prev: isize = -1;
-    for j in 0..free - 1 {
-        counts[j] = (bars[j] as isize - prev - 1) as u8;
-        prev = bars[j] as isize;
-    }
-    counts[free - 1] = (s as isize + free as isize - 1 - prev - 1) as u8;
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Variant;
     use crate::games::{AnyGame, Outcome};
-
-    #[test]
-    fn ranking_round_trips() {
-        let b = Binomials::new(40);
-        for (free, s) in [(18, 3), (16, 4), (10, 6), (2, 5), (1, 4)] {
-            let size = class_size(&b, free, s);
-            let mut counts = vec![0u8; free];
-            let mut seen = std::collections::HashSet::new();
-            for rank in 0..size {
-                unrank(&b, rank as u64, s, &mut counts);
-                assert_eq!(counts.iter().map(|&c| c as usize).sum::<usize>(), s);
-                assert!(seen.insert(counts.clone()));
-            }
-        }
-    }
 
     /// Plain minimax over the stones secured, to the end of the game (tiny positions only). The
     /// moves are generated here, ignoring the stores, as the tables do.
