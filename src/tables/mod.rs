@@ -7,7 +7,7 @@
 //! - [`modiar`]: Modiar (2x3), solved completely, built on first use; `otau solve` prints it.
 //!
 //! Both keep here only what is their game's (the index of a position, the moves and values of
-//! their rules); they share the file format with its header and checksum ([`file`]), the cache
+//! their rules); they share the layered fixpoint they are built by ([`fixpoint`]), the file format with its header and checksum ([`file`]), the cache
 //! directory ([`cache`]), the process-wide slot a table is read into once ([`slot`]), and the
 //! interface the search probes them through beside the evaluation ([`probe`]). Later runs (an
 //! engine process per arena game, say) load a table in a fraction of a second.
@@ -15,6 +15,7 @@
 pub mod cache;
 pub mod command;
 pub mod file;
+pub mod fixpoint;
 pub mod modiar;
 pub mod probe;
 pub mod slot;

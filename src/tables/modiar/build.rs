@@ -13,6 +13,7 @@ use super::{
     ROUND_LOWER, ROUND_UPPER, UPPER, VALUE,
 };
 use crate::games::modiar::{analyse, HoleStatus, HOLES};
+use crate::tables::fixpoint::{self, Graph, NO_EXIT};
 
 /// Counts from a build, for `otau solve` and the tests.
 #[derive(Clone, Debug, Default)]
@@ -48,10 +49,8 @@ impl Table {
     }
 }
 
-/// No child in this move slot.
+/// Not numbered yet (Tarjan), no child in a move slot.
 const NONE: u32 = u32::MAX;
-/// No capture among the moves.
-const NO_EXIT: i16 = i16::MIN;
 
 /// Forced bounds of one stone count and the round each became final in.
 struct Bounds {
@@ -59,16 +58,11 @@ struct Bounds {
     upper: Vec<i8>,
     round_lower: Vec<u8>,
     round_upper: Vec<u8>,
-    rounds: u32,
 }
 
-/// The capture-free moves of one stone count: successors by layer rank, and the reverse edges.
+/// The capture-free moves of one stone count, by layer rank, and the margins where play stops.
 struct Layer {
-    n: usize,
-    child: Vec<u32>,
-    /// `preds[start[q]..start[q + 1]]`: the positions with a move to `q`.
-    start: Vec<u32>,
-    preds: Vec<u32>,
+    graph: Graph,
     terminal: Vec<bool>,
     rows: Vec<i8>,
 }
@@ -76,97 +70,27 @@ struct Layer {
 impl Layer {
     #[inline]
     fn children(&self, p: usize) -> impl Iterator<Item = usize> + '_ {
-        self.child[HOLES * p..HOLES * p + HOLES]
-            .iter()
-            .filter(|&&c| c != NONE)
-            .map(|&c| c as usize)
+        self.graph.children(p).iter().map(|&c| c as usize)
     }
 
-    /// Two least fixpoints at once, each of `lower = max(exit_lo, -upper(child))`,
-    /// `upper = max(exit_hi, -lower(child))` from `-n`/`+n`: the table's bounds (`exits[p][0..2]`,
+    /// Two least fixpoints at once ([`fixpoint::solve`]): the table's bounds (`exits[p][0..2]`,
     /// captures worth their value) and the game-forced bounds (`exits[p][2..4]`, captures worth
-    /// the smaller board's game bounds). They share the graph, so one pass serves both. The
-    /// iteration goes in rounds: each recomputes, from the previous round's bounds, the
-    /// predecessors of what the last round changed, and the round a bound last changed in is
-    /// kept as the forcing strategy's progress measure.
-    fn bounds(&self, exits: &[[i16; 4]]) -> (Bounds, Bounds) {
-        let size = self.rows.len();
-        let n = self.n as i8;
-        // lower, upper, game lower, game upper
-        let mut state = vec![[0i8; 4]; size];
-        let mut rounds = vec![[0u8; 4]; size];
-        let mut dirty: Vec<u32> = Vec::new();
-        for p in 0..size {
-            let e = exits[p];
-            state[p] = if self.terminal[p] {
-                [self.rows[p]; 4]
-            } else if self.children(p).next().is_some() {
-                dirty.push(p as u32);
-                [e[0].max(-n as i16) as i8, n, e[2].max(-n as i16) as i8, n]
-            } else {
-                e.map(|x| x as i8)
-            };
-        }
-        let mut seen = vec![0u8; size];
-        let mut updates: Vec<(u32, [i8; 4])> = Vec::new();
-        let mut round = 0u32;
-        loop {
-            updates.clear();
-            for &p in &dirty {
-                let p = p as usize;
-                let mut v = exits[p];
-                for &c in &self.child[HOLES * p..HOLES * p + HOLES] {
-                    if c != NONE {
-                        let s = state[c as usize].map(|x| x as i16);
-                        v = [
-                            v[0].max(-s[1]),
-                            v[1].max(-s[0]),
-                            v[2].max(-s[3]),
-                            v[3].max(-s[2]),
-                        ];
-                    }
-                }
-                let v = v.map(|x| x as i8);
-                if v != state[p] {
-                    updates.push((p as u32, v));
-                }
-            }
-            if updates.is_empty() {
-                break;
-            }
-            round += 1;
-            assert!(
-                round < CYCLIC_BIT as u32,
-                "more rounds than the table's round bytes hold"
-            );
-            dirty.clear();
-            for &(p, v) in &updates {
-                let p = p as usize;
-                for k in 0..4 {
-                    if v[k] != state[p][k] {
-                        debug_assert!(if k % 2 == 0 {
-                            v[k] > state[p][k]
-                        } else {
-                            v[k] < state[p][k]
-                        });
-                        rounds[p][k] = round as u8;
-                    }
-                }
-                state[p] = v;
-                for &q in &self.preds[self.start[p] as usize..self.start[p + 1] as usize] {
-                    if seen[q as usize] != round as u8 {
-                        seen[q as usize] = round as u8;
-                        dirty.push(q);
-                    }
-                }
-            }
-        }
+    /// the smaller board's game bounds). They share the graph, so one pass serves both; the
+    /// round a bound last changed in is the forcing strategy's progress measure.
+    fn bounds(&self, n: usize, exits: &[[i16; 4]], stats: &mut BuildStats) -> (Bounds, Bounds) {
+        let fix = fixpoint::solve(&self.graph, n, exits, |p| {
+            self.terminal[p].then_some(self.rows[p])
+        });
+        assert!(
+            fix.last_round < CYCLIC_BIT as u32,
+            "more rounds than the table's round bytes hold"
+        );
+        stats.max_rounds = stats.max_rounds.max(fix.last_round);
         let split = |k: usize| Bounds {
-            lower: state.iter().map(|s| s[k]).collect(),
-            upper: state.iter().map(|s| s[k + 1]).collect(),
-            round_lower: rounds.iter().map(|r| r[k]).collect(),
-            round_upper: rounds.iter().map(|r| r[k + 1]).collect(),
-            rounds: round,
+            lower: fix.bounds.iter().map(|s| s[k]).collect(),
+            upper: fix.bounds.iter().map(|s| s[k + 1]).collect(),
+            round_lower: fix.rounds.iter().map(|r| r[k]).collect(),
+            round_upper: fix.rounds.iter().map(|r| r[k + 1]).collect(),
         };
         (split(0), split(2))
     }
@@ -176,23 +100,18 @@ impl Layer {
 fn solve_layer(blob: &mut [u8], n: usize, stats: &mut BuildStats) {
     let size = layer_size(n);
     let base = layer_offset(n);
-    let mut layer = Layer {
-        n,
-        child: vec![NONE; HOLES * size],
-        start: vec![0; size + 1],
-        preds: Vec::new(),
-        terminal: vec![false; size],
-        rows: vec![0; size],
-    };
+    let mut child = vec![NONE; HOLES * size];
+    let mut terminal = vec![false; size];
+    let mut rows = vec![0i8; size];
     // Best capture by the table's values (twice: lower and upper), and by the game-forced bounds.
     let mut exits = vec![[NO_EXIT; 4]; size];
     let get = |section: usize, i: usize| blob[section + i] as i8 as i16;
     for_each_board(n, |b| {
         let (_, r) = rank(b);
-        layer.rows[r] = own_rows(b) as i8;
+        rows[r] = own_rows(b) as i8;
         let a = analyse(b, 0, true);
         if !a.has_moves() {
-            layer.terminal[r] = true;
+            terminal[r] = true;
             return;
         }
         for h in 0..HOLES {
@@ -212,31 +131,26 @@ fn solve_layer(blob: &mut [u8], n: usize, stats: &mut BuildStats) {
                     e[3].max(captured - get(GAME_LOWER, i)),
                 ];
             } else {
-                layer.child[HOLES * r + h] = rank(&next).1 as u32;
+                child[HOLES * r + h] = rank(&next).1 as u32;
             }
         }
     });
-    for &c in &layer.child {
-        if c != NONE {
-            layer.start[c as usize + 1] += 1;
-        }
+    let mut start = Vec::with_capacity(size + 1);
+    start.push(0u32);
+    let mut succ = Vec::new();
+    for slots in child.chunks_exact(HOLES) {
+        succ.extend(slots.iter().filter(|&&c| c != NONE));
+        start.push(succ.len() as u32);
     }
-    for i in 0..size {
-        layer.start[i + 1] += layer.start[i];
-    }
-    let mut fill = layer.start.clone();
-    layer.preds = vec![0u32; layer.start[size] as usize];
-    for (slot, &c) in layer.child.iter().enumerate() {
-        if c != NONE {
-            layer.preds[fill[c as usize] as usize] = (slot / HOLES) as u32;
-            fill[c as usize] += 1;
-        }
-    }
-    drop(fill);
+    drop(child);
+    let layer = Layer {
+        graph: Graph::new(start, succ),
+        terminal,
+        rows,
+    };
 
-    let (mut forced, game) = layer.bounds(&exits);
+    let (mut forced, game) = layer.bounds(n, &exits, stats);
     stats.game_unforced += (0..size).filter(|&p| game.lower[p] < game.upper[p]).count();
-    stats.max_rounds = stats.max_rounds.max(forced.rounds);
     let exit: Vec<i16> = exits.iter().map(|e| e[0]).collect();
     drop(exits);
     let value = values(&layer, &exit, &mut forced, stats);
@@ -286,10 +200,9 @@ fn values(layer: &Layer, exit: &[i16], b: &mut Bounds, stats: &mut BuildStats) -
                 stack.push(v as u32);
                 on_stack[v] = true;
             }
-            if (*slot as usize) < HOLES {
-                let w = layer.child[HOLES * v + *slot as usize];
+            if let Some(&w) = layer.graph.children(v).get(*slot as usize) {
                 *slot += 1;
-                if w == NONE || !unforced(w as usize) {
+                if !unforced(w as usize) {
                     continue;
                 }
                 let w = w as usize;

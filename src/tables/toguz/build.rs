@@ -1,11 +1,12 @@
 //! Building the tables: for each stone count upwards, for each tuzdik pair, every position's
 //! moves are played with the rules' own [`Toguz::play`]; moves that capture (or feed a tuzdik)
 //! lead to smaller, already solved tables; the others stay in the same stone count, where the
-//! bounds are found by iterating to a fixed point (low rising from 0, high falling from all
-//! stones).
+//! bounds are found by the shared fixpoint ([`crate::tables::fixpoint`]; low rising from 0,
+//! high falling from all stones).
 
 use super::index::{class_size, free_holes, pair_allowed, unrank};
 use super::{Tables, MAX_STONES_LIMIT};
+use crate::tables::fixpoint::{self, Graph};
 use crate::games::{Game, Side, Toguz, Variant};
 
 /// What a build did, for `otau tables`.
@@ -129,71 +130,24 @@ impl Tables {
             }
         };
         let count = members.len();
-        let mut low: Vec<u8> = (0..count)
-            .map(|i| if terminal[i] { 0 } else { exit_low[i] })
-            .collect();
-        let mut high: Vec<u8> = (0..count)
-            .map(|i| {
-                let has_quiet = edge_start[i + 1] > edge_start[i];
-                if terminal[i] {
-                    0
-                } else if has_quiet {
-                    s as u8
-                } else {
-                    exit_high[i]
-                }
-            })
+        // The bounds on the stones the mover secures, `secured`, as bounds on the margin
+        // `2 * secured - s` that the shared fixpoint solves: a position without moves leaves every
+        // stone to the opponent.
+        let margin = |secured: u8| 2 * secured as i16 - s as i16;
+        let exits: Vec<[i16; 2]> = (0..count)
+            .map(|i| [margin(exit_low[i]), margin(exit_high[i])])
             .collect();
         let local_edges: Vec<u32> = edges.iter().map(|&g| to_local(g) as u32).collect();
-        // Predecessors (reverse quiet edges), so that a change re-examines only the positions it
-        // can affect: a worklist instead of whole sweeps.
-        let mut pred_start = vec![0u32; count + 1];
-        for &c in &local_edges {
-            pred_start[c as usize + 1] += 1;
-        }
-        for i in 0..count {
-            pred_start[i + 1] += pred_start[i];
-        }
-        let mut fill = pred_start.clone();
-        let mut preds = vec![0u32; local_edges.len()];
-        for i in 0..count {
-            for &c in &local_edges[edge_start[i] as usize..edge_start[i + 1] as usize] {
-                preds[fill[c as usize] as usize] = i as u32;
-                fill[c as usize] += 1;
-            }
-        }
-        let mut queued = vec![true; count];
-        let mut work: std::collections::VecDeque<u32> = (0..count as u32).collect();
-        while let Some(p) = work.pop_front() {
-            let i = p as usize;
-            queued[i] = false;
-            stats.updates += 1;
-            let (a, b) = (edge_start[i] as usize, edge_start[i + 1] as usize);
-            if a == b || terminal[i] {
-                continue;
-            }
-            let (mut lo, mut hi) = (exit_low[i], exit_high[i]);
-            for &c in &local_edges[a..b] {
-                lo = lo.max(s as u8 - high[c as usize]);
-                hi = hi.max(s as u8 - low[c as usize]);
-            }
-            if lo != low[i] || hi != high[i] {
-                debug_assert!(lo >= low[i] && hi <= high[i]);
-                low[i] = lo;
-                high[i] = hi;
-                for &q in &preds[pred_start[i] as usize..pred_start[i + 1] as usize] {
-                    if !queued[q as usize] {
-                        queued[q as usize] = true;
-                        work.push_back(q);
-                    }
-                }
-            }
-        }
+        let graph = Graph::new(edge_start, local_edges);
+        let fix = fixpoint::solve(&graph, s, &exits, |i| terminal[i].then_some(-(s as i8)));
+        stats.updates += fix.examined;
         stats.positions += count as u64;
+        let secured = |m: i8| ((m as i16 + s as i16) / 2) as u8;
         (0..count)
             .map(|i| {
-                stats.open += (low[i] != high[i]) as u64;
-                (members[i], low[i] | high[i] << 4)
+                let [low, high] = fix.bounds[i].map(secured);
+                stats.open += (low != high) as u64;
+                (members[i], low | high << 4)
             })
             .collect()
     }
