@@ -13,6 +13,7 @@
 //! - [`arena`]: engine-vs-engine matches (the `otau-arena` binary);
 //! - [`tables`]: tables solved by retrograde analysis: the Toguz Kumalak endgame tables and
 //!   Modiar's solution, and the probe the search asks them through;
+//! - [`sync`]: the one poisoned-lock recovery;
 //! - [`ugi`]: the engine protocol front end (and a compliance checker for any UGI engine).
 
 pub mod arena;
@@ -24,5 +25,6 @@ pub mod pgn;
 pub mod play;
 pub mod search;
 pub mod stats;
+pub mod sync;
 pub mod tables;
 pub mod ugi;
