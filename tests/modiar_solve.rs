@@ -596,9 +596,23 @@ fn cache_file_round_trips_and_damage_is_detected() {
     bytes[mid] ^= 1;
     std::fs::write(&path, &bytes).unwrap();
     assert!(Table::load(&path).is_err());
+    let name = path.display().to_string();
+    let e = Table::load(&path).unwrap_err().to_string();
+    assert!(e.contains(&name) && e.contains("checksum"), "{e}");
     // A truncated file too.
     std::fs::write(&path, &bytes[..1000]).unwrap();
     assert!(Table::load(&path).is_err());
+    let e = Table::load(&path).unwrap_err().to_string();
+    assert!(e.contains(&name) && e.contains("truncated"), "{e}");
+    // The format-1 file of an older otau (its own magic and header, then the sections): named
+    // as such, and rebuilt by `Table::load_or_build`, never read.
+    let mut old = b"OTAUMDR\0".to_vec();
+    old.extend_from_slice(&1u32.to_le_bytes());
+    old.extend_from_slice(&(POSITIONS as u64).to_le_bytes());
+    old.extend_from_slice(&bytes[24..1000]);
+    std::fs::write(&path, &old).unwrap();
+    let e = Table::load(&path).unwrap_err().to_string();
+    assert!(e.contains(&name) && e.contains("format 1"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -106,7 +106,13 @@ pub fn solve<const W: usize>(
             [margin; W]
         } else if !graph.children(p).is_empty() {
             dirty.push(p as u32);
-            std::array::from_fn(|k| if k % 2 == 0 { e[k].max(-n as i16) as i8 } else { n })
+            std::array::from_fn(|k| {
+                if k % 2 == 0 {
+                    e[k].max(-n as i16) as i8
+                } else {
+                    n
+                }
+            })
         } else {
             e.map(|x| x as i8)
         };

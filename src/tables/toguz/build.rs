@@ -6,8 +6,8 @@
 
 use super::index::{class_size, free_holes, pair_allowed, unrank};
 use super::{Tables, MAX_STONES_LIMIT};
-use crate::tables::fixpoint::{self, Graph};
 use crate::games::{Game, Side, Toguz, Variant};
+use crate::tables::fixpoint::{self, Graph};
 
 /// What a build did, for `otau tables`.
 #[derive(Clone, Debug, Default)]
@@ -89,10 +89,13 @@ impl Tables {
         } else {
             vec![(mine, theirs), (theirs, mine)]
         };
-        // Every position of the classes, its exits' best bounds and its quiet successors.
+        // Every position of the classes, its exits' best bounds and its quiet successors. The
+        // bounds on the stones the mover secures, `secured`, are solved as bounds on the margin
+        // `2 * secured - s` (the shared fixpoint's); a position without moves leaves every stone
+        // to the opponent.
+        let margin = |secured: u8| 2 * secured as i16 - s as i16;
         let mut members = Vec::new();
-        let mut exit_low = Vec::new();
-        let mut exit_high = Vec::new();
+        let mut exits: Vec<[i16; 2]> = Vec::new();
         let mut terminal = Vec::new();
         let mut edges: Vec<u32> = Vec::new();
         let mut edge_start = vec![0u32];
@@ -106,8 +109,7 @@ impl Tables {
                 let pos = self.position(&counts, m, t, s);
                 let (lo, hi, is_terminal) = self.expand(&pos, s, &mut edges);
                 members.push(base + rank);
-                exit_low.push(lo);
-                exit_high.push(hi);
+                exits.push([margin(lo), margin(hi)]);
                 terminal.push(is_terminal);
                 edge_start.push(edges.len() as u32);
             }
@@ -130,15 +132,10 @@ impl Tables {
             }
         };
         let count = members.len();
-        // The bounds on the stones the mover secures, `secured`, as bounds on the margin
-        // `2 * secured - s` that the shared fixpoint solves: a position without moves leaves every
-        // stone to the opponent.
-        let margin = |secured: u8| 2 * secured as i16 - s as i16;
-        let exits: Vec<[i16; 2]> = (0..count)
-            .map(|i| [margin(exit_low[i]), margin(exit_high[i])])
-            .collect();
-        let local_edges: Vec<u32> = edges.iter().map(|&g| to_local(g) as u32).collect();
-        let graph = Graph::new(edge_start, local_edges);
+        for e in edges.iter_mut() {
+            *e = to_local(*e) as u32;
+        }
+        let graph = Graph::new(edge_start, edges);
         let fix = fixpoint::solve(&graph, s, &exits, |i| terminal[i].then_some(-(s as i8)));
         stats.updates += fix.examined;
         stats.positions += count as u64;
