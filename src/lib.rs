@@ -10,6 +10,7 @@
 //! - [`search`]: the engine behind `go` (and the baseline players);
 //! - [`eval`]: static evaluation of every game (and its tuner);
 //! - [`stats`]: Elo, pentanomial, SPRT, joint ratings and the HTML report;
+//! - [`cli`]: the `otau` command line and its subcommands (the binary parses and dispatches);
 //! - [`arena`]: engine-vs-engine matches (the `otau-arena` binary);
 //! - [`tables`]: tables solved by retrograde analysis: the Toguz Kumalak endgame tables and
 //!   Modiar's solution, and the probe the search asks them through;
@@ -17,6 +18,7 @@
 //! - [`ugi`]: the engine protocol front end (and a compliance checker for any UGI engine).
 
 pub mod arena;
+pub mod cli;
 pub mod eval;
 pub mod games;
 pub mod notation;

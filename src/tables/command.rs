@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 
 use super::modiar::{Provenance, Table, POSITIONS};
 use super::{cache_dir, file_name, toguz};
-use crate::games::{AnyGame, Family, Game, Outcome, Side, Variant};
+use crate::games::{AnyGame, Game, Outcome, Side, Variant};
 
 /// `otau tables`: builds the endgame tables of a Toguz board up to `max_stones` stones (default
 /// [`toguz::default_max_stones`]) into `dir` (default [`cache_dir`]) and prints what it did.
@@ -20,7 +20,7 @@ pub fn tables(
     out: &mut dyn Write,
 ) -> Result<()> {
     anyhow::ensure!(
-        game.family() == Family::Toguz,
+        matches!(game, Variant::Toguz { .. }),
         "endgame tables exist for the Toguz Kumalak boards only"
     );
     let max = max_stones.unwrap_or(toguz::default_max_stones(game));

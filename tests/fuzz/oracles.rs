@@ -72,7 +72,10 @@ pub fn check_position(pos: &AnyGame) {
         let effect = after.play(mv);
         let me = pos.side_to_move();
         // Stones sown into a tuzdik go to its owner's store without being a capture.
-        let tuzdiks = pos.tuzdik(Side::South).is_some() || pos.tuzdik(Side::North).is_some();
+        let tuzdiks = match &pos {
+            AnyGame::Toguz(t) => Side::BOTH.iter().any(|&s| t.tuzdik(s).is_some()),
+            _ => false,
+        };
         let gained = after.store(me) - pos.store(me);
         assert!(
             gained == effect.captured || (tuzdiks && gained > effect.captured),
@@ -291,7 +294,7 @@ pub struct CountingSink(pub std::sync::Arc<std::sync::Mutex<(usize, Vec<u8>)>>);
 
 impl std::io::Write for CountingSink {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let mut g = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut g = otau::sync::lock(&self.0);
         g.0 += buf.len();
         let room = (1usize << 20).saturating_sub(g.1.len());
         g.1.extend_from_slice(&buf[..buf.len().min(room)]);
@@ -323,7 +326,7 @@ pub fn run_ugi(game: Variant, input: Vec<u8>) -> (usize, Vec<u8>) {
             panic!("serve panicked (its thread ended without a result)")
         }
     }
-    let g = sink.0.lock().unwrap_or_else(|e| e.into_inner());
+    let g = otau::sync::lock(&sink.0);
     (g.0, g.1.clone())
 }
 
