@@ -9,17 +9,16 @@
 //! - [`play`]: a terminal game against the engine (`otau play`);
 //! - [`search`]: the engine behind `go` (and the baseline players);
 //! - [`eval`]: static evaluation of every game (and its tuner);
-//! - [`egtb`]: Toguz Kumalak endgame tables;
 //! - [`stats`]: Elo, pentanomial, SPRT, joint ratings and the HTML report;
 //! - [`cli`]: the `otau` command line and its subcommands (the binary parses and dispatches);
 //! - [`arena`]: engine-vs-engine matches (the `otau-arena` binary);
-//! - [`solve`]: games solved by retrograde analysis (Modiar);
+//! - [`tables`]: tables solved by retrograde analysis: the Toguz Kumalak endgame tables and
+//!   Modiar's solution, and the probe the search asks them through;
 //! - [`sync`]: the one poisoned-lock recovery;
 //! - [`ugi`]: the engine protocol front end (and a compliance checker for any UGI engine).
 
 pub mod arena;
 pub mod cli;
-pub mod egtb;
 pub mod eval;
 pub mod games;
 pub mod notation;
@@ -27,7 +26,7 @@ pub mod perft;
 pub mod pgn;
 pub mod play;
 pub mod search;
-pub mod solve;
 pub mod stats;
 pub mod sync;
+pub mod tables;
 pub mod ugi;

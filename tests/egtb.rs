@@ -3,10 +3,10 @@
 
 use std::sync::atomic::AtomicBool;
 
-use otau::egtb::{self, toguz::Tables};
-use otau::eval::Evaluate;
 use otau::games::{AnyGame, Game, GameLine, Outcome, Side, Toguz, Variant};
 use otau::search::{Limits, Options, Score, Searcher};
+use otau::tables::toguz::{self, Tables};
+use otau::tables::Probe;
 use rand::{Rng, SeedableRng};
 
 const TABLE_STONES: usize = 5;
@@ -78,8 +78,8 @@ fn decided(score: Score) -> Option<i32> {
 fn tables_agree_with_minimax_and_search() {
     let (tables, stats) = Tables::build(Variant::TOGUZ, TABLE_STONES);
     assert_eq!(stats.positions as usize, tables.bytes());
-    assert!(egtb::install_toguz(tables).is_ok());
-    let tables = egtb::toguz_tables(Variant::TOGUZ).expect("installed");
+    assert!(toguz::install(tables).is_ok());
+    let tables = toguz::tables(Variant::TOGUZ).expect("installed");
 
     // In the tables: a decided entry agrees with minimax wherever minimax sees a forced win.
     let mut agreed = 0;

@@ -69,7 +69,7 @@ fn modiar_first_moves_never_wait_for_the_table() {
     cold.send("quit");
     assert!(cold.wait_exit(TIMEOUT).is_some());
     assert!(
-        dir.join(otau::solve::modiar::cache_file_name()).exists(),
+        dir.join(otau::tables::modiar::cache_file_name()).exists(),
         "the build was saved"
     );
 

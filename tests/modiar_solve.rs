@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 use otau::games::modiar::{analyse, Board, HoleStatus};
 use otau::games::{AnyGame, EndReason, Game, GameLine, Modiar, Move, Side, Variant};
-use otau::solve::modiar::{Entry, Table, POSITIONS};
+use otau::tables::modiar::{Entry, Table, POSITIONS};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -579,7 +579,7 @@ fn the_tables_moves_secure_the_value_against_any_opponent() {
 fn cache_file_round_trips_and_damage_is_detected() {
     let t = table();
     let dir = std::env::temp_dir().join(format!("otau-modiar-test-{}", std::process::id()));
-    let path = dir.join(otau::solve::modiar::cache_file_name());
+    let path = dir.join(otau::tables::modiar::cache_file_name());
     t.save(&path).unwrap();
     let loaded = Table::load(&path).unwrap();
     assert_eq!(loaded.bytes(), t.bytes());
@@ -596,9 +596,23 @@ fn cache_file_round_trips_and_damage_is_detected() {
     bytes[mid] ^= 1;
     std::fs::write(&path, &bytes).unwrap();
     assert!(Table::load(&path).is_err());
+    let name = path.display().to_string();
+    let e = Table::load(&path).unwrap_err().to_string();
+    assert!(e.contains(&name) && e.contains("checksum"), "{e}");
     // A truncated file too.
     std::fs::write(&path, &bytes[..1000]).unwrap();
     assert!(Table::load(&path).is_err());
+    let e = Table::load(&path).unwrap_err().to_string();
+    assert!(e.contains(&name) && e.contains("truncated"), "{e}");
+    // The format-1 file of an older otau (its own magic and header, then the sections): named
+    // as such, and rebuilt by `Table::load_or_build`, never read.
+    let mut old = b"OTAUMDR\0".to_vec();
+    old.extend_from_slice(&1u32.to_le_bytes());
+    old.extend_from_slice(&(POSITIONS as u64).to_le_bytes());
+    old.extend_from_slice(&bytes[24..1000]);
+    std::fs::write(&path, &old).unwrap();
+    let e = Table::load(&path).unwrap_err().to_string();
+    assert!(e.contains(&name) && e.contains("format 1"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -749,7 +763,7 @@ fn the_reported_position_is_won_by_hole_3() {
     assert_eq!(t.best_moves(&p).as_slice(), &[Move::hole(2)]);
     // Through the protocol, with the table in a cache directory of the test's own.
     let dir = std::env::temp_dir().join(format!("otau-modiar-ugi-{}", std::process::id()));
-    t.save(&dir.join(otau::solve::modiar::cache_file_name()))
+    t.save(&dir.join(otau::tables::modiar::cache_file_name()))
         .unwrap();
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_otau"));
     command.env("OTAU_CACHE_DIR", &dir);

@@ -12,6 +12,7 @@ use otau::games::{
 };
 use otau::notation::MoveError;
 use otau::search::{Info, Limits, Options, Player, Report, Score, Searcher};
+use otau::tables::Probe;
 
 fn toguz(text: &str) -> Toguz {
     match AnyGame::from_position(text).unwrap() {
@@ -365,6 +366,9 @@ impl Evaluate for Graph {
         }
     }
 }
+
+/// The graph has no tables.
+impl Probe for Graph {}
 
 fn best_in(graph: Graph, history: &[u64], d: u32) -> Report {
     let mut searcher = Searcher::new(Options::default());

@@ -14,7 +14,7 @@
 //! - whether a tuzdik can be made now;
 //! - a constant for having the move.
 
-use super::{store_difference, Evaluate, TableBounds, Weights};
+use super::{store_difference, Evaluate, Weights};
 use crate::games::{Game, Side, Toguz, MAX_RING};
 
 /// Per-hole terms are indexed so that a row's last hole is always slot 8 (7- and 5-hole boards
@@ -230,26 +230,6 @@ impl Evaluate for Toguz {
         let f = features_of(&b, self.side_to_move());
         let total = 2 * (b.n * b.n) as i32;
         store_difference(self) + blend(total, b.stones, &f, &weights.toguz)
-    }
-
-    fn prepare_tables(&self) {
-        let _ = crate::egtb::toguz_tables(self.variant());
-    }
-
-    fn tables_ready(&self) -> bool {
-        crate::egtb::toguz_tables_read(self.variant())
-    }
-
-    #[inline]
-    fn probe_tables(&self) -> Option<TableBounds> {
-        let tables = crate::egtb::loaded_toguz_tables(self.variant())?;
-        let b = tables.probe(self)?;
-        let store = self.store(self.side_to_move());
-        Some(TableBounds {
-            low: store + b.low,
-            high: store + b.high,
-            total: self.variant().total_stones(),
-        })
     }
 
     fn explain(&self) -> Vec<(&'static str, i32)> {

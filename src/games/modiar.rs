@@ -11,7 +11,7 @@
 //! of their own row to their pile.
 //!
 //! The sowing kernel ([`sow`], [`analyse`]) works on a bare six-place [`Board`] and is shared with
-//! the solver (`crate::solve::modiar`), so the table and the referee run the very same rules.
+//! the solver (`crate::tables::modiar`), so the table and the referee run the very same rules.
 
 use std::fmt;
 

@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 use crate::eval::{Evaluate, Weights};
 use crate::games::{AnyGame, GameLine, Move};
 use crate::sync::lock;
+use crate::tables::Probe;
 
 pub use worker::{Features, MATE, MATE_BOUND, TABLE_WIN};
 
@@ -255,7 +256,7 @@ impl Searcher {
 
     /// [`Searcher::search`] for a position of a known game: `history` holds the repetition keys of
     /// the game's positions so far, `pos`'s own last (as [`GameLine::keys`] gives them).
-    pub fn search_position<G: Evaluate>(
+    pub fn search_position<G: Evaluate + Probe>(
         &mut self,
         pos: &G,
         history: &[u64],
@@ -325,7 +326,7 @@ impl Searcher {
     }
 
     /// The report for a solved position: the table's move and result, no search.
-    fn solved_report(solved: &crate::eval::Solved, started: Instant) -> Report {
+    fn solved_report(solved: &crate::tables::Solved, started: Instant) -> Report {
         let score = match solved.decided {
             Some(1) => Score::Cp(TABLE_WIN),
             Some(-1) => Score::Cp(-TABLE_WIN),
@@ -370,7 +371,7 @@ impl Searcher {
 
     /// The search proper; `tables`: whether it uses the game's tables (ready, and wanted).
     #[allow(clippy::too_many_arguments)]
-    fn search_game<G: Evaluate>(
+    fn search_game<G: Evaluate + Probe>(
         &mut self,
         root: &G,
         history: &[u64],
@@ -517,7 +518,7 @@ impl Drop for SetOnDrop<'_> {
 /// - Any other search (depth, nodes, infinite: no time limit to exceed) waits for them, so that
 ///   such a search gives the same move on every run, cold cache or warm; `stop` ends the wait
 ///   at once (and the search goes without them).
-fn tables_for_search<G: Evaluate>(pos: &G, limits: &Limits, stop: &AtomicBool) -> bool {
+fn tables_for_search<G: Evaluate + Probe>(pos: &G, limits: &Limits, stop: &AtomicBool) -> bool {
     let timed = limits.movetime.is_some() || limits.clock.is_some();
     loop {
         match prepare_tables_in_background(pos) {
@@ -551,7 +552,7 @@ pub enum Tables {
 
 /// Starts reading `pos`'s game's tables on a thread of its own, once per game in this process
 /// (later calls only report), and says where they are.
-pub fn prepare_tables_in_background<G: Evaluate>(pos: &G) -> Tables {
+pub fn prepare_tables_in_background<G: Evaluate + Probe>(pos: &G) -> Tables {
     use std::sync::Mutex;
     use std::thread::JoinHandle;
     /// Games whose tables a thread is reading or has read, with that thread.

@@ -17,6 +17,7 @@ use super::repetition::Repetitions;
 use super::tt::{Bound, Entry, Table};
 use crate::eval::{Evaluate, Weights};
 use crate::games::{mix64, Final, Move, MoveList, Outcome, Side, MAX_RING};
+use crate::tables::Probe;
 
 /// The score of winning now; winning in `n` plies scores `MATE - n`.
 pub const MATE: i32 = 30_000;
@@ -155,7 +156,7 @@ pub struct Completed {
 }
 
 /// One thread's search state.
-pub struct Worker<'a, G: Evaluate> {
+pub struct Worker<'a, G: Evaluate + Probe> {
     shared: &'a Shared<'a>,
     id: usize,
     pub nodes: u64,
@@ -184,7 +185,7 @@ const HISTORY_MAX: i32 = 1 << 14;
 /// Centi-stones a capture may change the evaluation beyond the stones it wins (delta pruning).
 const DELTA_MARGIN: i32 = 200;
 
-impl<'a, G: Evaluate> Worker<'a, G> {
+impl<'a, G: Evaluate + Probe> Worker<'a, G> {
     pub fn new(shared: &'a Shared<'a>, id: usize, root: &G, history: &[u64]) -> Self {
         Worker {
             shared,

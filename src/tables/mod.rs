@@ -1,0 +1,25 @@
+//! Tables: games and endgames solved once by retrograde analysis and looked up by the search
+//! instead of searched.
+//!
+//! - [`toguz`]: the Toguz Kumalak endgame tables, every position with few stones on the board,
+//!   built by `otau tables`; an engine without the file plays on without them (a build takes up
+//!   to a minute and the engine must answer at once).
+//! - [`modiar`]: Modiar (2x3), solved completely, built on first use; `otau solve` prints it.
+//!
+//! Both keep here only what is their game's (the index of a position, the moves and values of
+//! their rules); they share the layered fixpoint they are built by ([`fixpoint`]), the file format with its header and checksum ([`file`]), the cache
+//! directory ([`cache`]), the process-wide slot a table is read into once ([`slot`]), and the
+//! interface the search probes them through beside the evaluation ([`probe`]). Later runs (an
+//! engine process per arena game, say) load a table in a fraction of a second.
+
+pub mod cache;
+pub mod command;
+pub mod file;
+pub mod fixpoint;
+pub mod modiar;
+pub mod probe;
+pub mod slot;
+pub mod toguz;
+
+pub use cache::{cache_dir, file_name, CACHE_DIR_ENV};
+pub use probe::{Probe, Solved, TableBounds};

@@ -1,0 +1,95 @@
+//! What the search asks of the tables, beside the evaluation (as Stockfish keeps its Syzygy
+//! probes apart from `evaluate`): bounds at the nodes of the search, a solved game's move at its
+//! root, and whether the tables are ready without waiting.
+
+use crate::games::{AnyGame, Game, Giuthi, Move};
+
+/// Bounds from endgame tables on the side to move's final total (stones won so far plus what
+/// they secure from the board), with both players playing on to the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableBounds {
+    /// The mover can force at least this final total.
+    pub low: u32,
+    /// The opponent can hold the mover to at most this final total.
+    pub high: u32,
+    /// All stones of the game.
+    pub total: u32,
+}
+
+impl TableBounds {
+    /// The outcome for the side to move when the bounds decide it: `Some(1)` a proven win,
+    /// `Some(-1)` a proven loss, `Some(0)` a proven draw.
+    pub fn decided(&self) -> Option<i32> {
+        if 2 * self.low > self.total {
+            Some(1)
+        } else if 2 * self.high < self.total {
+            Some(-1)
+        } else if 2 * self.low == self.total && self.low == self.high {
+            Some(0)
+        } else {
+            None
+        }
+    }
+}
+
+/// A position of a solved game, as its table plays it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solved {
+    /// The table's best move.
+    pub best: Move,
+    /// The final margin (stones, side to move's view) with best play, piles included.
+    pub margin: i32,
+    /// `Some(1)`, `Some(-1)`, `Some(0)`: a win, loss or draw the side to move can force whatever
+    /// the rules do with endless play; `None` when the result rests on that.
+    pub decided: Option<i32>,
+    /// The table's line of best play from here.
+    pub pv: Vec<Move>,
+}
+
+/// A game's tables as the search sees them. Nothing here waits for a table: before
+/// [`Probe::tables_ready`] is true the probes know nothing.
+pub trait Probe: Game {
+    /// What endgame tables know of this position, if the game has tables, they are loaded and
+    /// the position is within them.
+    #[inline]
+    fn probe_tables(&self) -> Option<TableBounds> {
+        None
+    }
+
+    /// Reads (or builds) this game's tables now, if it has any, waiting for them: on a thread of
+    /// its own (`crate::search::prepare_tables_in_background`), never on a search's clock.
+    fn prepare_tables(&self) {}
+
+    /// Whether this game's tables are ready to use without waiting: read (or found missing), or
+    /// the game has none.
+    fn tables_ready(&self) -> bool {
+        true
+    }
+
+    /// The perfect move from a solved game's table, for the root of a search (Modiar), once the
+    /// table is ready.
+    fn solved(&self) -> Option<Solved> {
+        None
+    }
+}
+
+/// Giuthi has no tables.
+impl Probe for Giuthi {}
+
+impl Probe for AnyGame {
+    fn probe_tables(&self) -> Option<TableBounds> {
+        crate::with_game!(self, g => g.probe_tables())
+    }
+
+    fn prepare_tables(&self) {
+        crate::with_game!(self, g => g.prepare_tables())
+    }
+
+    fn tables_ready(&self) -> bool {
+        crate::with_game!(self, g => g.tables_ready())
+    }
+
+    fn solved(&self) -> Option<Solved> {
+        crate::with_game!(self, g => g.solved())
+    }
+}

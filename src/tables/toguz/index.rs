@@ -1,0 +1,190 @@
+//! The index of a Toguz position in its tables: side to move first (the board seen from the
+//! mover), then the tuzdik pair, then the stones on the board, then the arrangement of those
+//! stones over the holes that are not tuzdiks, ranked by the combinatorial number system (stars
+//! and bars).
+
+use super::Tables;
+use crate::games::{Game, Side, Toguz, Variant, MAX_HOLES};
+use crate::notation::PositionFields;
+
+/// Binomial coefficients for the ranking, up to the largest ring plus stones.
+pub(super) struct Binomials {
+    c: Vec<Vec<u64>>,
+}
+
+impl Binomials {
+    pub(super) fn new(n: usize) -> Binomials {
+        let mut c = vec![vec![0u64; n + 1]; n + 1];
+        for i in 0..=n {
+            c[i][0] = 1;
+            for j in 1..=i {
+                c[i][j] = c[i - 1][j - 1] + c[i - 1][j];
+            }
+        }
+        Binomials { c }
+    }
+
+    #[inline]
+    pub(super) fn get(&self, n: usize, k: usize) -> u64 {
+        if k > n {
+            0
+        } else {
+            self.c[n][k]
+        }
+    }
+}
+
+impl Tables {
+    /// Per stone count and tuzdik pair, where its class begins; and the entries in all.
+    pub(super) fn layout(
+        variant: Variant,
+        max_stones: usize,
+    ) -> (Vec<Vec<usize>>, usize, Binomials) {
+        let n = variant.holes();
+        let binomials = Binomials::new(2 * n + max_stones + 1);
+        let mut offsets = Vec::new();
+        let mut total = 0usize;
+        for s in 0..=max_stones {
+            let mut row = vec![usize::MAX; n * n];
+            for (class, slot) in row.iter_mut().enumerate() {
+                let (mine, theirs) = (class / n, class % n);
+                if !pair_allowed(variant, mine, theirs) {
+                    continue;
+                }
+                *slot = total;
+                total += class_size(&binomials, free_holes(n, mine, theirs), s);
+            }
+            offsets.push(row);
+        }
+        (offsets, total, binomials)
+    }
+
+    /// The position with South to move, `counts` stones on the free holes (South's row, then
+    /// North's, skipping tuzdiks), and stores that make the total right without either store
+    /// holding a majority.
+    pub(super) fn position(&self, counts: &[u8], mine: usize, theirs: usize, s: usize) -> Toguz {
+        let n = self.variant.holes();
+        let mut rows = [[0u8; MAX_HOLES]; 2];
+        let mut k = 0;
+        for (row, tuzdik) in [(0usize, theirs), (1, mine)] {
+            for (hole, place) in rows[row][..n].iter_mut().enumerate() {
+                if tuzdik != 0 && hole + 1 == tuzdik {
+                    continue;
+                }
+                *place = counts[k];
+                k += 1;
+            }
+        }
+        let rest = self.variant.total_stones() - s as u32;
+        let fields = PositionFields {
+            variant: self.variant,
+            rows,
+            stores: [rest / 2, rest - rest / 2],
+            side: Side::South,
+            fullmove: 1,
+        };
+        let tuzdiks = [
+            (mine != 0).then_some(mine as u8),
+            (theirs != 0).then_some(theirs as u8),
+        ];
+        Toguz::from_fields(&fields, tuzdiks).expect("an enumerated position is valid")
+    }
+
+    /// The index of a position (seen from its side to move), if its stones are within the tables.
+    #[inline]
+    pub fn index(&self, pos: &Toguz) -> Option<usize> {
+        let n = self.variant.holes();
+        let me = pos.side_to_move();
+        let (row_me, row_opp) = (pos.row(me), pos.row(me.other()));
+        let s: usize = row_me.iter().chain(row_opp).map(|&x| x as usize).sum();
+        if s > self.max_stones {
+            return None;
+        }
+        let mine = pos.tuzdik(me).map_or(0, |h| h as usize);
+        let theirs = pos.tuzdik(me.other()).map_or(0, |h| h as usize);
+        let base = self.offsets[s][mine * n + theirs];
+        // Stars and bars: the bar after free hole j sits at (stones so far) + j.
+        let mut rank = 0u64;
+        let mut sum = 0usize;
+        let mut j = 0usize;
+        let free = free_holes(n, mine, theirs);
+        for (row, tuzdik) in [(row_me, theirs), (row_opp, mine)] {
+            for (hole, &c) in row.iter().enumerate() {
+                if tuzdik != 0 && hole + 1 == tuzdik {
+                    continue;
+                }
+                if j + 1 == free {
+                    break;
+                }
+                sum += c as usize;
+                rank += self.binomials.get(sum + j, j + 1);
+                j += 1;
+            }
+        }
+        Some(base + rank as usize)
+    }
+}
+
+/// Whether the rules allow this tuzdik pair (0 = none): never on the last hole, never both on
+/// the same number, none at all on boards without tuzdiks.
+pub(super) fn pair_allowed(variant: Variant, mine: usize, theirs: usize) -> bool {
+    let n = variant.holes();
+    if !variant.has_tuzdik() {
+        return mine == 0 && theirs == 0;
+    }
+    mine < n && theirs < n && (mine == 0 || theirs == 0 || mine != theirs)
+}
+
+/// Holes that can hold stones: the whole ring less the tuzdiks.
+pub(super) fn free_holes(n: usize, mine: usize, theirs: usize) -> usize {
+    2 * n - (mine != 0) as usize - (theirs != 0) as usize
+}
+
+/// Arrangements of `s` stones over `free` holes.
+pub(super) fn class_size(b: &Binomials, free: usize, s: usize) -> usize {
+    b.get(s + free - 1, free - 1) as usize
+}
+
+/// The arrangement of `s` stones over `counts.len()` holes with the given rank (inverse of the
+/// ranking in [`Tables::index`]).
+pub(super) fn unrank(b: &Binomials, mut rank: u64, s: usize, counts: &mut [u8]) {
+    let free = counts.len();
+    // Bars b_0 < ... < b_{free-2} in 0..s+free-1, colex rank = sum C(b_j, j+1).
+    let mut bars = [0usize; 2 * MAX_HOLES];
+    let mut top = s + free - 1;
+    for j in (0..free - 1).rev() {
+        let mut x = top - 1;
+        while b.get(x, j + 1) > rank {
+            x -= 1;
+        }
+        bars[j] = x;
+        rank -= b.get(x, j + 1);
+        top = x;
+    }
+    let mut prev: isize = -1;
+    for j in 0..free - 1 {
+        counts[j] = (bars[j] as isize - prev - 1) as u8;
+        prev = bars[j] as isize;
+    }
+    counts[free - 1] = (s as isize + free as isize - 1 - prev - 1) as u8;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranking_round_trips() {
+        let b = Binomials::new(40);
+        for (free, s) in [(18, 3), (16, 4), (10, 6), (2, 5), (1, 4)] {
+            let size = class_size(&b, free, s);
+            let mut counts = vec![0u8; free];
+            let mut seen = std::collections::HashSet::new();
+            for rank in 0..size {
+                unrank(&b, rank as u64, s, &mut counts);
+                assert_eq!(counts.iter().map(|&c| c as usize).sum::<usize>(), s);
+                assert!(seen.insert(counts.clone()));
+            }
+        }
+    }
+}

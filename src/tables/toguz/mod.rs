@@ -1,0 +1,198 @@
+//! Endgame tables for Toguz Kumalak: every position with few stones left on the board, solved by
+//! retrograde analysis.
+//!
+//! As in the Awari databases, the stores are left out of the index: what is stored is how many of
+//! the stones still on the board the side to move can secure, whatever the stores hold. Who wins
+//! then follows from the stores at probe time: the mover's final total is their store plus what
+//! they secure. (The majority rule, "a store above half wins at once", only cuts short games
+//! whose winner is already fixed, so it changes no result and the table can ignore it.)
+//!
+//! Positions where neither side can force the game to end (stones circling the board) have no
+//! single value without the repetition rule, so each entry is a pair of bounds:
+//! - `low`: stones the mover can force, the game ending in finite time, however the opponent plays;
+//! - `high`: stones beyond which the opponent can hold the mover, the game ending in finite time.
+//!
+//! `low == high` for almost every position; a result is proven when the bounds decide it (the
+//! mover's store plus `low` above half of all stones is a win, and so on). Forced wins found this
+//! way never repeat a position, so the referee's repetition draw cannot intervene.
+//!
+//! Index ([`index`]): the board seen from the mover, its tuzdik pair and stone count, then the
+//! arrangement of the stones ranked by the combinatorial number system.
+//!
+//! Build ([`build`]): stone count by stone count upwards, captures leading to smaller, solved
+//! tables, quiet moves solved by iterating to a fixed point.
+//!
+//! The file ([`Tables::save`]) is the shared table format ([`crate::tables::file`]) with the
+//! entries as payload, one byte a position.
+
+mod build;
+mod index;
+
+pub use build::BuildStats;
+
+use std::path::Path;
+
+use self::index::Binomials;
+use super::file::{self, Kind, Problem};
+use super::probe::{Probe, TableBounds};
+use super::slot::Slot;
+use crate::games::{Game, Toguz, Variant};
+
+/// Largest stone count a table can hold (two 4-bit bounds per byte).
+pub const MAX_STONES_LIMIT: usize = 15;
+
+/// A table's answer for a position: bounds on the stones the side to move secures from the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    pub low: u32,
+    pub high: u32,
+}
+
+/// The tables of one Toguz board size, for every stone count up to `max_stones`.
+pub struct Tables {
+    variant: Variant,
+    max_stones: usize,
+    /// Per stone count, per tuzdik pair (`mine * holes + theirs`, 0 = none): the offset of that
+    /// class in `data`, or `usize::MAX` for a pair the rules forbid.
+    offsets: Vec<Vec<usize>>,
+    /// Bounds, `low | high << 4`.
+    data: Vec<u8>,
+    binomials: Binomials,
+}
+
+impl Tables {
+    /// Bytes the tables of a variant take up to `max_stones` on the board.
+    pub fn size_for(variant: Variant, max_stones: usize) -> usize {
+        Tables::layout(variant, max_stones).1
+    }
+
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    pub fn max_stones(&self) -> usize {
+        self.max_stones
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.data.len()
+    }
+
+    /// The bounds of a position, if its stones are within the tables.
+    #[inline]
+    pub fn probe(&self, pos: &Toguz) -> Option<Bounds> {
+        let e = self.data[self.index(pos)?];
+        Some(Bounds {
+            low: (e & 15) as u32,
+            high: (e >> 4) as u32,
+        })
+    }
+
+    /// Writes the tables to `path` in the table file format (parameters: holes, most stones).
+    pub fn save(&self, path: &Path) -> Result<(), file::Error> {
+        let params = [self.variant.holes() as u8, self.max_stones as u8, 0];
+        file::write(path, Kind::Toguz, params, &self.data)
+    }
+
+    /// Reads tables written by [`Tables::save`], checking the header, the size the board and
+    /// stone count need, and the checksum.
+    pub fn load(path: &Path) -> Result<Tables, file::Error> {
+        let ([holes, max_stones, _], data) = file::read(path, Kind::Toguz)?;
+        let bad = |why: String| file::Error::new(path, Problem::Header(why));
+        if !matches!(holes, 5 | 7 | 9) || max_stones as usize > MAX_STONES_LIMIT {
+            return Err(bad(format!(
+                "Toguz tables of {holes} holes up to {max_stones} stones: the boards have 5, 7 \
+                 or 9 holes, the tables at most {MAX_STONES_LIMIT} stones"
+            )));
+        }
+        let (variant, max_stones) = (Variant::Toguz { holes }, max_stones as usize);
+        let (offsets, total, binomials) = Tables::layout(variant, max_stones);
+        if data.len() != total {
+            return Err(bad(format!(
+                "{} bytes of entries, {variant} up to {max_stones} stones has {total}",
+                data.len()
+            )));
+        }
+        Ok(Tables {
+            variant,
+            max_stones,
+            offsets,
+            data,
+            binomials,
+        })
+    }
+}
+
+/// Stones on the board up to which `otau tables` builds each Toguz board: as far as about a
+/// minute of building on one core allows, and memory of the order of the default hash.
+pub fn default_max_stones(variant: Variant) -> usize {
+    match variant.holes() {
+        9 => 8,
+        7 => 10,
+        _ => 15,
+    }
+}
+
+/// The tables of this process, one slot a board size.
+static TOGUZ: [Slot<Tables>; 3] = [Slot::new(), Slot::new(), Slot::new()];
+
+fn slot(variant: Variant) -> &'static Slot<Tables> {
+    &TOGUZ[match variant.holes() {
+        9 => 0,
+        7 => 1,
+        _ => 2,
+    }]
+}
+
+/// Makes `tables` the ones the search probes for their board size, unless tables for that size
+/// were already loaded or installed in this process (then gives them back).
+pub fn install(tables: Tables) -> Result<(), Tables> {
+    slot(tables.variant()).install(tables)
+}
+
+/// The tables of a board size if they have been read (or installed) already: never waits. The
+/// search probes through this, after [`is_read`] said the read was over.
+pub fn loaded(variant: Variant) -> Option<&'static Tables> {
+    slot(variant).loaded()
+}
+
+/// Whether the first read of a board size's tables is over (found or not): then [`loaded`] has
+/// its final answer.
+pub fn is_read(variant: Variant) -> bool {
+    slot(variant).is_read()
+}
+
+/// The tables of a board size, loaded from the cache directory on first call (None when the file
+/// is missing or refused, see [`Tables::load`], or tables are turned off by `OTAU_NO_TABLES`).
+/// The first call reads 57 MB (2x9): a search never makes it, see [`crate::search`]'s table
+/// loading.
+pub fn tables(variant: Variant) -> Option<&'static Tables> {
+    slot(variant).get_or_load(|| {
+        if std::env::var_os("OTAU_NO_TABLES").is_some() {
+            return None;
+        }
+        let path = super::cache_dir()?.join(super::file_name(variant));
+        Tables::load(&path).ok()
+    })
+}
+
+impl Probe for Toguz {
+    fn prepare_tables(&self) {
+        let _ = tables(self.variant());
+    }
+
+    fn tables_ready(&self) -> bool {
+        is_read(self.variant())
+    }
+
+    #[inline]
+    fn probe_tables(&self) -> Option<TableBounds> {
+        let b = loaded(self.variant())?.probe(self)?;
+        let store = self.store(self.side_to_move());
+        Some(TableBounds {
+            low: store + b.low,
+            high: store + b.high,
+            total: self.variant().total_stones(),
+        })
+    }
+}
