@@ -18,6 +18,7 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use super::text;
+use super::wire::BestMove;
 use super::Sink;
 use crate::games::{AnyGame, Game, GameLine, MoveList};
 use crate::search::{Info, Limits, Options, Searcher};
@@ -286,7 +287,7 @@ fn search(state: &mut State, line: &GameLine<AnyGame>, limits: &Limits) -> Vec<S
         return vec![
             format!("info string game over: {}", text::final_text(&fin)),
             text::NO_SEARCH_INFO.to_string(),
-            "bestmove none".to_string(),
+            BestMove::of("none").to_string(),
         ];
     }
     let moves = pos.legal_moves();
@@ -295,14 +296,14 @@ fn search(state: &mut State, line: &GameLine<AnyGame>, limits: &Limits) -> Vec<S
         return vec![
             "info string error no legal moves but the game is not over".to_string(),
             text::NO_SEARCH_INFO.to_string(),
-            "bestmove none".to_string(),
+            BestMove::of("none").to_string(),
         ];
     }
     if moves.len() == 1 && moves[0].is_pass() {
         return vec![
             "info string the only legal move is pass".to_string(),
             text::NO_SEARCH_INFO.to_string(),
-            format!("bestmove {}", pos.move_name(moves[0])),
+            BestMove::of(pos.move_name(moves[0])).to_string(),
         ];
     }
     // Two reports that differ only in the time taken say nothing new: the first is enough.
@@ -362,7 +363,7 @@ fn search(state: &mut State, line: &GameLine<AnyGame>, limits: &Limits) -> Vec<S
             moves[0]
         }
     };
-    lines.push(format!("bestmove {}", pos.move_name(best)));
+    lines.push(BestMove::of(pos.move_name(best)).to_string());
     lines
 }
 
