@@ -460,6 +460,7 @@ pub fn engine_output(data: &[u8]) {
         EngineSession, ThinkError, MAX_INFO_DEPTH, MAX_INFO_MATE, MAX_INFO_NODES, MAX_SCORE_CP,
     };
     use otau::arena::process::{EngineIo, MAX_LINE};
+    use otau::ugi::wire::{GoCommand, PositionCommand, Start};
     use std::io::{BufRead, Write};
     use std::time::{Duration, Instant};
 
@@ -514,13 +515,21 @@ pub fn engine_output(data: &[u8]) {
         return;
     }
     let mut line = GameLine::new(AnyGame::start(variant));
-    let mut position = "position startpos".to_string();
-    for ply in 0..8 {
+    let mut names: Vec<String> = Vec::new();
+    let go = GoCommand {
+        depth: Some(1),
+        ..GoCommand::default()
+    };
+    for _ in 0..8 {
         if line.is_over() {
             break;
         }
         let t = Instant::now();
-        let thought = session.think(&position, "go depth 1", ENGINE_WAIT);
+        let position = PositionCommand {
+            start: Start::StartPos,
+            moves: names.iter().map(String::as_str).collect(),
+        };
+        let thought = session.think(&position, &go, ENGINE_WAIT);
         timed("think", t, ENGINE_WAIT);
         match thought {
             Ok(th) => {
@@ -554,8 +563,7 @@ pub fn engine_output(data: &[u8]) {
                 match line.play_token(&th.token) {
                     Ok((mv, _)) => {
                         assert!(pos.legal_moves().contains(mv));
-                        position.push_str(if ply == 0 { " moves " } else { " " });
-                        position.push_str(&pos.move_name(mv));
+                        names.push(pos.move_name(mv));
                     }
                     Err(_) => break, // an illegal move loses: the game is over
                 }
