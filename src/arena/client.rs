@@ -137,6 +137,8 @@ pub enum WaitError {
 #[derive(Clone, Debug)]
 pub struct Awaited {
     pub reply: Reply,
+    /// The reply's line as written.
+    pub line: String,
     /// The lines before it as written, as many as [`MAX_KEPT_BYTES`] hold (a flooding engine
     /// must not exhaust the arena's memory).
     pub before: Vec<String>,
@@ -147,7 +149,7 @@ pub const MAX_KEPT_BYTES: usize = 16 << 20;
 
 /// An engine process spoken to in UGI: every command written through [`crate::ugi::wire`], every
 /// line read back as a [`Reply`]. The arena's engines have completed the handshake
-/// ([`EngineSession::handshake`]); the compliance checker ([`super::check`]) drives a fresh one
+/// ([`EngineSession::handshake`]); the compliance checker ([`super::compliance`]) drives a fresh one
 /// ([`EngineSession::new`]) step by step with [`EngineSession::write`] and
 /// [`EngineSession::wait_for`].
 pub struct EngineSession {
@@ -303,7 +305,11 @@ impl EngineSession {
                 Ok(Incoming::Line(line)) => {
                     let reply = Reply::parse(&line);
                     if done(&reply) {
-                        return Ok(Awaited { reply, before });
+                        return Ok(Awaited {
+                            reply,
+                            line,
+                            before,
+                        });
                     }
                     seen += 1;
                     if kept_bytes < MAX_KEPT_BYTES {

@@ -311,7 +311,7 @@ fn main() -> Result<()> {
 }
 
 fn check(game: Variant, timeout: f64, engine: &[String]) -> Result<()> {
-    let config = otau::ugi::compliance::Config {
+    let config = otau::arena::compliance::Config {
         game,
         reply_timeout: std::time::Duration::try_from_secs_f64(timeout)
             .context("--timeout must be a non-negative number of seconds")?,
@@ -319,7 +319,7 @@ fn check(game: Variant, timeout: f64, engine: &[String]) -> Result<()> {
     };
     // As in an arena run: a kill -9 of the check leaves nothing the engine started.
     let _guardian = otau::arena::process::Guardian::start();
-    let report = otau::ugi::compliance::check(&engine[0], &engine[1..], &config);
+    let report = otau::arena::compliance::check(&engine[0], &engine[1..], &config);
     println!("{report}");
     anyhow::ensure!(report.passed(), "the engine is not UGI compliant");
     Ok(())

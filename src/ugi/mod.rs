@@ -9,10 +9,8 @@
 //! - [`options`]: the option table (`option name ...` lines and `setoption`);
 //! - [`text`]: how positions, search progress and results are written;
 //! - `worker`: the search thread owning the [`Searcher`](crate::search::Searcher);
-//! - [`compliance`]: a protocol checker for any UGI engine;
 //! - this file: the input loop and the session state (current game, options).
 
-pub mod compliance;
 pub mod options;
 pub mod reader;
 pub mod text;
