@@ -14,7 +14,7 @@
 //! - [`arena`]: engine-vs-engine matches (the `otau-arena` binary);
 //! - [`solve`]: games solved by retrograde analysis (Modiar);
 //! - [`sync`]: the one poisoned-lock recovery;
-//! - [`ugi`]: the engine protocol front end (and a compliance checker for any UGI engine).
+//! - [`ugi`]: the engine protocol front end and the protocol's typed messages ([`ugi::wire`]).
 
 pub mod arena;
 pub mod egtb;

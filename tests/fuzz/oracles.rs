@@ -7,6 +7,7 @@
 //! that grows with the input.
 #![allow(dead_code)]
 
+use otau::arena::openings::random_walk;
 use otau::games::{AnyGame, Game, GameLine, Move, Side, Variant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -103,22 +104,13 @@ pub fn variants() -> Vec<Variant> {
     Variant::all()
 }
 
-/// A position reached by a seeded random playout of at most `plies` moves from a game's start.
+/// A position reached by a seeded random playout of at most `plies` moves from a game's start
+/// (the arena's walk, `otau::arena::openings::random_walk`).
 pub fn playout(variant: Variant, seed: u64, plies: usize) -> AnyGame {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut line = GameLine::new(AnyGame::start(variant));
-    for _ in 0..plies {
-        if line.is_over() {
-            break;
-        }
-        let moves = line.position().legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        line.play(moves[rng.gen_range(0..moves.len())])
-            .expect("generated moves are legal");
-    }
-    line.position().clone()
+    random_walk(&AnyGame::start(variant), plies, &mut rng)
+        .position()
+        .clone()
 }
 
 /// (b) The move parser of every game. The bytes choose a game (`data[0]`), a playout seed
