@@ -722,67 +722,44 @@ impl Checker<'_> {
     fn go_items(&mut self, line: &GameLine<AnyGame>) {
         let mover = line.position().side_to_move().ugi();
         let slack = self.config.search_timeout;
-        let go = GoCommand::default();
-        let clock = GoCommand {
-            p1time: Some(1000),
-            p2time: Some(1000),
-            ..go.clone()
+        let go = |set: fn(&mut GoCommand)| {
+            let mut go = GoCommand::default();
+            set(&mut go);
+            go
         };
         let kinds: [(&'static str, GoCommand, Duration, Option<Duration>); 6] = [
-            (
-                "go depth",
-                GoCommand {
-                    depth: Some(3),
-                    ..go.clone()
-                },
-                slack,
-                None,
-            ),
-            (
-                "go nodes",
-                GoCommand {
-                    nodes: Some(2000),
-                    ..go.clone()
-                },
-                slack,
-                None,
-            ),
+            ("go depth", go(|g| g.depth = Some(3)), slack, None),
+            ("go nodes", go(|g| g.nodes = Some(2000)), slack, None),
             (
                 "go movetime",
-                GoCommand {
-                    movetime: Some(300),
-                    ..go.clone()
-                },
+                go(|g| g.movetime = Some(300)),
                 Duration::from_millis(300) + slack,
                 Some(Duration::from_millis(300)),
             ),
             (
                 "go clock",
-                GoCommand {
-                    p1inc: Some(20),
-                    p2inc: Some(20),
-                    ..clock.clone()
-                },
+                go(|g| {
+                    (g.p1time, g.p2time) = (Some(1000), Some(1000));
+                    (g.p1inc, g.p2inc) = (Some(20), Some(20));
+                }),
                 Duration::from_millis(1000) + slack,
                 Some(Duration::from_millis(1020)),
             ),
             (
                 "go movestogo",
-                GoCommand {
-                    movestogo: Some(5),
-                    ..clock.clone()
-                },
+                go(|g| {
+                    (g.p1time, g.p2time) = (Some(1000), Some(1000));
+                    g.movestogo = Some(5);
+                }),
                 Duration::from_millis(1000) + slack,
                 Some(Duration::from_millis(1000)),
             ),
             (
                 "go combined",
-                GoCommand {
-                    depth: Some(60),
-                    nodes: Some(100_000_000),
-                    movetime: Some(200),
-                    ..go
-                },
+                go(|g| {
+                    (g.depth, g.nodes) = (Some(60), Some(100_000_000));
+                    g.movetime = Some(200);
+                }),
                 Duration::from_millis(200) + slack,
                 Some(Duration::from_millis(200)),
             ),

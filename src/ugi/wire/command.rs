@@ -491,6 +491,21 @@ mod tests {
         assert!(parse("position here").is_err());
     }
 
+    /// A `go` with every parameter set (a negative time as some GUIs send it).
+    fn every_go_parameter() -> GoCommand {
+        GoCommand {
+            p1time: Some(1000),
+            p2time: Some(-5),
+            p1inc: Some(10),
+            p2inc: Some(20),
+            movestogo: Some(7),
+            movetime: Some(50),
+            depth: Some(3),
+            nodes: Some(123_456_789_012),
+            infinite: true,
+        }
+    }
+
     #[test]
     fn go_parameters_combine() {
         let mut ignored = vec![];
@@ -502,20 +517,7 @@ mod tests {
             &mut ignored,
         )
         .unwrap();
-        assert_eq!(
-            go,
-            GoCommand {
-                p1time: Some(1000),
-                p2time: Some(-5),
-                p1inc: Some(10),
-                p2inc: Some(20),
-                movestogo: Some(7),
-                movetime: Some(50),
-                depth: Some(3),
-                nodes: Some(123_456_789_012),
-                infinite: true,
-            }
-        );
+        assert_eq!(go, every_go_parameter());
         assert_eq!(ignored, ["ponder"]);
         assert_eq!(
             command("go wtime 5 BTIME 6"),
@@ -551,17 +553,7 @@ mod tests {
 
     #[test]
     fn commands_round_trip() {
-        let go = GoCommand {
-            p1time: Some(1000),
-            p2time: Some(-5),
-            p1inc: Some(10),
-            p2inc: Some(20),
-            movestogo: Some(7),
-            movetime: Some(50),
-            depth: Some(3),
-            nodes: Some(123_456_789_012),
-            infinite: true,
-        };
+        let go = every_go_parameter();
         let commands = [
             Command::Hello { uci: false },
             Command::Hello { uci: true },
