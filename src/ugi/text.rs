@@ -54,8 +54,14 @@ pub fn info_line(pos: &AnyGame, info: &Info) -> String {
         .to_string()
 }
 
-/// The final `info` line of a `go` that needed no search (finished game, forced pass).
-pub const NO_SEARCH_INFO: &str = "info depth 0 nodes 0 nps 0 time 0";
+/// The final `info` line of a `go` that needed no search (finished game, forced pass):
+/// `info depth 0 nodes 0 nps 0 time 0`.
+pub fn no_search_info() -> String {
+    [InfoKey::Depth, InfoKey::Nodes, InfoKey::Nps, InfoKey::Time]
+        .into_iter()
+        .fold(wire::Info::default(), |info, key| info.with(key, 0))
+        .to_string()
+}
 
 pub fn reason_text(reason: EndReason) -> &'static str {
     match reason {

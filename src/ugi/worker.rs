@@ -282,7 +282,7 @@ fn search(state: &mut State, line: &GameLine<AnyGame>, limits: &Limits) -> Vec<S
     if let Some(fin) = line.result() {
         return vec![
             format!("info string game over: {}", text::final_text(&fin)),
-            text::NO_SEARCH_INFO.to_string(),
+            text::no_search_info(),
             BestMove::of("none").to_string(),
         ];
     }
@@ -291,14 +291,14 @@ fn search(state: &mut State, line: &GameLine<AnyGame>, limits: &Limits) -> Vec<S
         // Only a broken rules implementation gets here: the game is not over yet nobody can move.
         return vec![
             "info string error no legal moves but the game is not over".to_string(),
-            text::NO_SEARCH_INFO.to_string(),
+            text::no_search_info(),
             BestMove::of("none").to_string(),
         ];
     }
     if moves.len() == 1 && moves[0].is_pass() {
         return vec![
             "info string the only legal move is pass".to_string(),
-            text::NO_SEARCH_INFO.to_string(),
+            text::no_search_info(),
             BestMove::of(pos.move_name(moves[0])).to_string(),
         ];
     }
@@ -339,7 +339,7 @@ fn search(state: &mut State, line: &GameLine<AnyGame>, limits: &Limits) -> Vec<S
             report.best
         }
         None => {
-            lines.push(text::NO_SEARCH_INFO.to_string());
+            lines.push(text::no_search_info());
             None
         }
     };
