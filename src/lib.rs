@@ -15,7 +15,7 @@
 //! - [`tables`]: tables solved by retrograde analysis: the Toguz Kumalak endgame tables and
 //!   Modiar's solution, and the probe the search asks them through;
 //! - [`sync`]: the one poisoned-lock recovery;
-//! - [`ugi`]: the engine protocol front end (and a compliance checker for any UGI engine).
+//! - [`ugi`]: the engine protocol front end and the protocol's typed messages ([`ugi::wire`]).
 
 pub mod arena;
 pub mod cli;

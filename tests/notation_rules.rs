@@ -6,6 +6,7 @@ mod ugi_support;
 
 use otau::games::{AnyGame, Game, Variant};
 use otau::notation::{MoveError, MAX_FULLMOVE};
+use otau::ugi::wire::Query;
 use ugi_support::Engine;
 
 #[test]
@@ -88,11 +89,11 @@ fn the_engine_reads_back_the_position_it_prints() {
     assert!(engine
         .lines_of(&format!("position fen {fen} moves 1"))
         .is_empty());
-    let printed = engine.query("fen");
+    let printed = engine.query(Query::Fen);
     assert!(printed.ends_with(" s 999999999"), "{printed}");
     assert!(engine
         .lines_of(&format!("position fen {printed}"))
         .is_empty());
-    assert_eq!(engine.query("fen"), printed);
+    assert_eq!(engine.query(Query::Fen), printed);
     engine.send("quit");
 }

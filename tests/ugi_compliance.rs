@@ -1,10 +1,10 @@
-//! The compliance checker (`otau::ugi::compliance`) against otau itself and against engines that
+//! The compliance checker (`otau::arena::compliance`) against otau itself and against engines that
 //! are not compliant.
 
 use std::time::Duration;
 
+use otau::arena::compliance::{check, Config, Status};
 use otau::games::{AnyGame, Game, Variant};
-use otau::ugi::compliance::{check, Config, Status};
 
 const OTAU: &str = env!("CARGO_BIN_EXE_otau");
 

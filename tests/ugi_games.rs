@@ -4,6 +4,7 @@
 mod ugi_support;
 
 use otau::games::{AnyGame, Game, GameLine, Side, Variant};
+use otau::ugi::wire::Query;
 use ugi_support::Engine;
 
 /// No game of any id comes near this under its own end rules (repetition included).
@@ -41,14 +42,14 @@ fn play(variant: Variant, p1: &mut Engine, p2: &mut Engine, go: &str) -> usize {
         mover.send(&format!("position startpos moves {}", names.join(" ")));
         if names.len().is_multiple_of(8) {
             assert_eq!(
-                mover.query("fen"),
+                mover.query(Query::Fen),
                 pos.to_string(),
                 "{variant} ply {}",
                 names.len()
             );
             let p1turn = pos.side_to_move() == Side::South;
-            assert_eq!(mover.query("p1turn"), p1turn.to_string());
-            assert_eq!(mover.query("gameover"), "false");
+            assert_eq!(mover.query(Query::P1Turn), p1turn.to_string());
+            assert_eq!(mover.query(Query::GameOver), "false");
         }
         let (token, before) = mover.go(go);
         let mv = pos
@@ -66,10 +67,13 @@ fn play(variant: Variant, p1: &mut Engine, p2: &mut Engine, go: &str) -> usize {
     let fin = line.result().unwrap();
     for e in [&mut *p1, &mut *p2] {
         e.send(&format!("position startpos moves {}", names.join(" ")));
-        assert_eq!(e.query("gameover"), "true", "{variant}");
-        assert_eq!(e.query("result"), fin.outcome.ugi(), "{variant}");
-        assert_eq!(e.query("score"), format!("{}/{}", fin.south, fin.north));
-        assert_eq!(e.query("moves"), "none");
+        assert_eq!(e.query(Query::GameOver), "true", "{variant}");
+        assert_eq!(e.query(Query::Result), fin.outcome.ugi(), "{variant}");
+        assert_eq!(
+            e.query(Query::Score),
+            format!("{}/{}", fin.south, fin.north)
+        );
+        assert_eq!(e.query(Query::Moves), "none");
         let (mv, _) = e.go("depth 1");
         assert_eq!(mv, "none", "{variant}");
     }

@@ -4,6 +4,7 @@
 mod ugi_support;
 
 use otau::games::{AnyGame, Game, GameLine, Variant};
+use otau::ugi::wire::Query;
 use ugi_support::{errors, Engine, TIMEOUT};
 
 const TOGUZ_START: &str = "toguz-kumalak 9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0/0 -/- s 1";
@@ -90,7 +91,7 @@ fn unknown_commands_and_tokens_are_noted_and_ignored() {
     let lines = e.lines_of(&format!("uginewgame {junk}"));
     assert_eq!(lines.len(), 1);
     assert!(lines[0].len() < 200 && lines[0].ends_with("and 9995 more"));
-    assert_eq!(e.query("fen"), TOGUZ_START);
+    assert_eq!(e.query(Query::Fen), TOGUZ_START);
 }
 
 /// Peak resident memory of a process in KiB (Linux).
@@ -126,7 +127,7 @@ fn a_line_of_several_megabytes_is_skipped_in_bounded_memory() {
         assert!(line.starts_with("info string error line of "), "{line}");
         assert!(line.contains("exceeds the limit"), "{line}");
     }
-    assert_eq!(e.query("fen"), TOGUZ_START);
+    assert_eq!(e.query(Query::Fen), TOGUZ_START);
     // 11 MB went in; the engine's peak memory grew by about the 1 MiB line buffer at most.
     if let (Some(before), Some(after)) = (before, peak_rss_kib(e.pid())) {
         assert!(
@@ -229,7 +230,7 @@ fn go_while_searching_is_refused_and_later_searches_are_sound() {
     assert!(e.fence().is_empty(), "a second bestmove");
     // Game was set last, so the position is now bestemshe's start.
     assert_eq!(
-        e.query("fen"),
+        e.query(Query::Fen),
         AnyGame::start(Variant::BESTEMSHE).to_string()
     );
     e.send("position startpos moves 1 2");
@@ -286,14 +287,17 @@ fn every_go_kind_gives_exactly_one_legal_bestmove() {
 fn finished_game_gives_bestmove_none() {
     let mut e = Engine::start(&[]);
     e.send(&format!("position fen {TOGUZ_WON}"));
-    assert_eq!(e.query("gameover"), "true");
-    assert_eq!(e.query("result"), "p1win");
+    assert_eq!(e.query(Query::GameOver), "true");
+    assert_eq!(e.query(Query::Result), "p1win");
     let fin = GameLine::new(AnyGame::from_position(TOGUZ_WON).unwrap())
         .result()
         .unwrap();
-    assert_eq!(e.query("score"), format!("{}/{}", fin.south, fin.north));
-    assert_eq!(e.query("moves"), "none");
-    assert_eq!(e.query("islegal 1"), "false");
+    assert_eq!(
+        e.query(Query::Score),
+        format!("{}/{}", fin.south, fin.north)
+    );
+    assert_eq!(e.query(Query::Moves), "none");
+    assert_eq!(e.query(Query::IsLegal("1")), "false");
     let (mv, before) = e.go("depth 5");
     assert_eq!(mv, "none");
     assert!(before
@@ -307,25 +311,25 @@ fn finished_game_gives_bestmove_none() {
 #[test]
 fn queries_follow_the_rules() {
     let mut e = Engine::start(&[]);
-    assert_eq!(e.query("p1turn"), "true");
-    assert_eq!(e.query("gameover"), "false");
-    assert_eq!(e.query("result"), "none");
-    assert_eq!(e.query("fen"), TOGUZ_START);
-    assert_eq!(e.query("moves"), "1 2 3 4 5 6 7 8 9");
-    assert_eq!(e.query("score"), "0/0");
+    assert_eq!(e.query(Query::P1Turn), "true");
+    assert_eq!(e.query(Query::GameOver), "false");
+    assert_eq!(e.query(Query::Result), "none");
+    assert_eq!(e.query(Query::Fen), TOGUZ_START);
+    assert_eq!(e.query(Query::Moves), "1 2 3 4 5 6 7 8 9");
+    assert_eq!(e.query(Query::Score), "0/0");
     e.send("position startpos moves 9 7 5");
     let line = line_after(Variant::TOGUZ, &["9", "7", "5"]);
     let pos = line.position();
-    assert_eq!(e.query("p1turn"), "false");
-    assert_eq!(e.query("fen"), pos.to_string());
+    assert_eq!(e.query(Query::P1Turn), "false");
+    assert_eq!(e.query(Query::Fen), pos.to_string());
     let names: Vec<String> = pos
         .legal_moves()
         .iter()
         .map(|&m| pos.move_name(m))
         .collect();
-    assert_eq!(e.query("moves"), names.join(" "));
+    assert_eq!(e.query(Query::Moves), names.join(" "));
     assert_eq!(
-        e.query("score"),
+        e.query(Query::Score),
         format!(
             "{}/{}",
             pos.store(otau::games::Side::South),
@@ -334,11 +338,7 @@ fn queries_follow_the_rules() {
     );
     for token in ["1", "9", "0", "10", "x", "99"] {
         let want = pos.parse_move(token).is_ok_and(|m| pos.is_legal(m));
-        assert_eq!(
-            e.query(&format!("islegal {token}")),
-            want.to_string(),
-            "{token}"
-        );
+        assert_eq!(e.query(Query::IsLegal(token)), want.to_string(), "{token}");
     }
 }
 
@@ -355,9 +355,9 @@ fn positions_accept_federation_notation_and_reject_bad_input() {
         pos.play(mv);
     }
     e.send(&format!("position startpos moves {}", federation.join(" ")));
-    assert_eq!(e.query("fen"), plain.position().to_string());
+    assert_eq!(e.query(Query::Fen), plain.position().to_string());
 
-    let before = e.query("fen");
+    let before = e.query(Query::Fen);
     for (command, needle) in [
         ("position startpos moves 1 7 0", "move 3 '0'"),
         ("position startpos moves 1 7 3 q", "move 4 'q'"),
@@ -376,7 +376,11 @@ fn positions_accept_federation_notation_and_reject_bad_input() {
         let errs = errors(&lines);
         assert_eq!(errs.len(), 1, "{command}: {lines:?}");
         assert!(errs[0].contains(needle), "{command}: {}", errs[0]);
-        assert_eq!(e.query("fen"), before, "{command} changed the position");
+        assert_eq!(
+            e.query(Query::Fen),
+            before,
+            "{command} changed the position"
+        );
     }
     // A position string with moves.
     let start = AnyGame::from_position(TOGUZ_START).unwrap();
@@ -384,7 +388,7 @@ fn positions_accept_federation_notation_and_reject_bad_input() {
     line.play_token("4").unwrap();
     line.play_token("6").unwrap();
     e.send(&format!("position fen {TOGUZ_START} moves 4 6"));
-    assert_eq!(e.query("fen"), line.position().to_string());
+    assert_eq!(e.query(Query::Fen), line.position().to_string());
 }
 
 #[test]
@@ -404,7 +408,7 @@ fn resent_move_lists_are_applied_incrementally_and_correctly() {
         line.play(mv).unwrap();
         e.send(&format!("position startpos moves {}", names.join(" ")));
         if names.len().is_multiple_of(10) {
-            assert_eq!(e.query("fen"), line.position().to_string());
+            assert_eq!(e.query(Query::Fen), line.position().to_string());
             // A takeback then forward again.
             e.send(&format!(
                 "position startpos moves {}",
@@ -414,15 +418,15 @@ fn resent_move_lists_are_applied_incrementally_and_correctly() {
             // An extension with an illegal move: refused, nothing changed.
             let lines = e.lines_of(&format!("position startpos moves {} 0", names.join(" ")));
             assert_eq!(errors(&lines).len(), 1);
-            assert_eq!(e.query("fen"), line.position().to_string());
+            assert_eq!(e.query(Query::Fen), line.position().to_string());
         }
     }
-    assert_eq!(e.query("fen"), line.position().to_string());
+    assert_eq!(e.query(Query::Fen), line.position().to_string());
     // The same list from another game id is not an extension.
     e.send("setoption name Game value toguz-kumalak-7");
     e.send("position startpos moves 1");
     assert_eq!(
-        e.query("fen"),
+        e.query(Query::Fen),
         line_after(Variant::TOGUZ7, &["1"]).position().to_string()
     );
 }
@@ -453,7 +457,7 @@ fn setoption_errors_change_nothing() {
         assert_eq!(errs.len(), 1, "{command}: {lines:?}");
         assert!(errs[0].contains(needle), "{command}: {}", errs[0]);
     }
-    assert_eq!(e.query("fen"), TOGUZ_START);
+    assert_eq!(e.query(Query::Fen), TOGUZ_START);
     // Valid settings, names in any case and with spaces.
     for command in [
         "setoption name hash value 8",
@@ -478,7 +482,7 @@ fn every_game_id_is_accepted_and_the_command_line_sets_the_default() {
             .is_empty());
         e.send("uginewgame");
         e.send("position startpos");
-        assert_eq!(e.query("fen"), AnyGame::start(v).to_string(), "{v}");
+        assert_eq!(e.query(Query::Fen), AnyGame::start(v).to_string(), "{v}");
     }
     let mut e = Engine::start(&["--game", "bestemshe"]);
     e.send("ugi");
@@ -487,7 +491,7 @@ fn every_game_id_is_accepted_and_the_command_line_sets_the_default() {
         .iter()
         .any(|l| l.starts_with("option name Game type combo default bestemshe ")));
     assert_eq!(
-        e.query("fen"),
+        e.query(Query::Fen),
         AnyGame::start(Variant::BESTEMSHE).to_string()
     );
 }
@@ -496,9 +500,9 @@ fn every_game_id_is_accepted_and_the_command_line_sets_the_default() {
 fn new_game_resets_the_position() {
     let mut e = Engine::start(&[]);
     e.send("position startpos moves 1 2 3");
-    assert_ne!(e.query("fen"), TOGUZ_START);
+    assert_ne!(e.query(Query::Fen), TOGUZ_START);
     e.send("uginewgame");
-    assert_eq!(e.query("fen"), TOGUZ_START);
+    assert_eq!(e.query(Query::Fen), TOGUZ_START);
     e.send("ucinewgame");
     e.send("position startpos moves 1");
     let (mv, _) = e.go("depth 1");
@@ -556,13 +560,13 @@ fn a_forced_pass_is_answered_at_once() {
     assert!(moves.len() == 1 && moves[0].is_pass(), "{moves:?}");
     let mut e = Engine::start(&[]);
     e.send(&format!("position fen {fen}"));
-    assert_eq!(e.query("moves"), "pass");
-    assert_eq!(e.query("islegal PASS"), "true");
-    assert_eq!(e.query("islegal 1a"), "false");
+    assert_eq!(e.query(Query::Moves), "pass");
+    assert_eq!(e.query(Query::IsLegal("PASS")), "true");
+    assert_eq!(e.query(Query::IsLegal("1a")), "false");
     let (mv, before) = e.go("infinite");
     assert_eq!(mv, "pass");
     assert!(before.contains(&"info string the only legal move is pass".to_string()));
     assert!(e.fence().is_empty());
     e.send(&format!("position fen {fen} moves pass"));
-    assert_eq!(e.query("p1turn"), "false");
+    assert_eq!(e.query(Query::P1Turn), "false");
 }

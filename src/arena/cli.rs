@@ -537,21 +537,21 @@ fn report_command(
     Ok(ExitCode::SUCCESS)
 }
 
-/// `--check PROGRAM ARGS...`: the UGI compliance report (`crate::ugi::compliance`).
+/// `--check PROGRAM ARGS...`: the UGI compliance report (`crate::arena::compliance`).
 fn check(game: &str, timeout: &str, cmd: &[String]) -> Result<ExitCode> {
     let Some((program, args)) = cmd.split_first() else {
         bail!("--check needs the engine's program");
     };
     let timeout_ms = super::clock::seconds_in(timeout, 1)
         .map_err(|why| anyhow::anyhow!("--check-timeout {timeout}: {why}"))?;
-    let config = crate::ugi::compliance::Config {
+    let config = crate::arena::compliance::Config {
         game: game.parse().map_err(anyhow::Error::msg)?,
         reply_timeout: Duration::from_millis(timeout_ms),
         ..Default::default()
     };
     // As in a run: a kill -9 of the arena during the check leaves nothing the engine started.
     let _guardian = super::process::Guardian::start();
-    let report = crate::ugi::compliance::check(program, args, &config);
+    let report = crate::arena::compliance::check(program, args, &config);
     interrupt::out(format_args!("{report}\n"));
     Ok(if report.passed() {
         ExitCode::SUCCESS

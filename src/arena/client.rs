@@ -11,6 +11,9 @@ use std::time::{Duration, Instant};
 
 use super::pause;
 use super::process::{EngineIo, Incoming, RecvError, SendError};
+use crate::ugi::wire::{
+    Command, GoCommand, Info, InfoField, InfoKey, PositionCommand, Reply, ScoreKind, Value,
+};
 
 /// A way an engine failed, other than playing a bad move.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -61,35 +64,36 @@ impl SearchInfo {
         self.dropped = self.dropped.saturating_add(1);
     }
 
-    /// Folds one `info` line in; unknown fields are skipped, bad values of the kept fields
-    /// dropped and counted.
-    fn absorb(&mut self, line: &str) {
-        let mut tokens = line.split_ascii_whitespace().skip(1);
-        while let Some(t) = tokens.next() {
-            match t {
-                "depth" => match tokens.next().and_then(|v| v.parse::<u32>().ok()) {
-                    Some(d) if d <= MAX_INFO_DEPTH => self.depth = Some(d),
-                    _ => self.drop_one(),
+    /// Folds one `info` line in; fields the arena does not keep are skipped, bad values of the
+    /// kept ones dropped and counted.
+    pub fn absorb(&mut self, info: &Info) {
+        let within = |v: &Value<i64>, max: u64| match v {
+            Ok(n) if *n >= 0 && n.unsigned_abs() <= max => Some(n.unsigned_abs()),
+            _ => None,
+        };
+        for field in &info.fields {
+            match field {
+                InfoField::Number(InfoKey::Depth, v) => match within(v, MAX_INFO_DEPTH.into()) {
+                    Some(d) => self.depth = Some(d as u32),
+                    None => self.drop_one(),
                 },
-                "nodes" => match tokens.next().and_then(|v| v.parse::<u64>().ok()) {
-                    Some(n) if n <= MAX_INFO_NODES => self.nodes = Some(n),
-                    _ => self.drop_one(),
+                InfoField::Number(InfoKey::Nodes, v) => match within(v, MAX_INFO_NODES) {
+                    Some(n) => self.nodes = Some(n),
+                    None => self.drop_one(),
                 },
-                "score" => {
-                    let kind = tokens.next();
-                    let value = tokens.next().and_then(|v| v.parse::<i64>().ok());
-                    let in_range = |v: i64| match kind {
-                        Some("cp") => v.unsigned_abs() <= u64::from(MAX_SCORE_CP),
-                        Some("mate") => (1..=u64::from(MAX_INFO_MATE)).contains(&v.unsigned_abs()),
+                InfoField::Score { kind, value, .. } => {
+                    let in_range = match (kind, value) {
+                        (Ok(ScoreKind::Cp), Ok(v)) => v.unsigned_abs() <= u64::from(MAX_SCORE_CP),
+                        (Ok(ScoreKind::Mate), Ok(v)) => {
+                            (1..=u64::from(MAX_INFO_MATE)).contains(&v.unsigned_abs())
+                        }
                         _ => false,
                     };
                     match (kind, value) {
-                        (Some(k), Some(v)) if in_range(v) => self.score = Some(format!("{k} {v}")),
+                        (Ok(k), Ok(v)) if in_range => self.score = Some(format!("{k} {v}")),
                         _ => self.drop_one(),
                     }
                 }
-                // The pv and an `info string` run to the end of the line.
-                "pv" | "string" => break,
                 _ => {}
             }
         }
@@ -114,7 +118,40 @@ pub enum ThinkError {
     Fault(Fault),
 }
 
-/// An engine after a successful handshake.
+/// How a wait for a reply ended without it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WaitError {
+    /// The deadline passed: how many other lines came meanwhile, and the last of them.
+    Timeout {
+        seen: usize,
+        last: Option<String>,
+    },
+    /// The engine closed its output.
+    Closed,
+    /// A line longer than [`MAX_LINE`](super::process::MAX_LINE): its start.
+    TooLong(String),
+    Interrupted,
+}
+
+/// The reply waited for, and the lines that came before it.
+#[derive(Clone, Debug)]
+pub struct Awaited {
+    pub reply: Reply,
+    /// The reply's line as written.
+    pub line: String,
+    /// The lines before it as written, as many as [`MAX_KEPT_BYTES`] hold (a flooding engine
+    /// must not exhaust the arena's memory).
+    pub before: Vec<String>,
+}
+
+/// The output kept of the lines before an awaited reply.
+pub const MAX_KEPT_BYTES: usize = 16 << 20;
+
+/// An engine process spoken to in UGI: every command written through [`crate::ugi::wire`], every
+/// line read back as a [`Reply`]. The arena's engines have completed the handshake
+/// ([`EngineSession::handshake`]); the compliance checker ([`super::compliance`]) drives a fresh one
+/// ([`EngineSession::new`]) step by step with [`EngineSession::write`] and
+/// [`EngineSession::wait_for`].
 pub struct EngineSession {
     io: EngineIo,
     /// `id name` as the engine reported it.
@@ -129,33 +166,32 @@ pub struct EngineSession {
 }
 
 impl EngineSession {
-    /// `ugi` ... `ugiok` within `timeout`.
-    pub fn handshake(mut io: EngineIo, timeout: Duration) -> Result<EngineSession, Fault> {
-        let deadline = pause::now() + timeout;
-        let mut s = EngineSession {
+    /// A session on a started engine, before any word was said; writes without a deadline of
+    /// their own must be taken within `write_timeout`.
+    pub fn new(io: EngineIo, write_timeout: Duration) -> EngineSession {
+        EngineSession {
+            io,
             id_name: None,
             options: Vec::new(),
             unknown_lines: 0,
-            io: {
-                send(&mut io, &["ugi"], deadline)?;
-                io
-            },
-            write_timeout: timeout,
-        };
+            write_timeout,
+        }
+    }
+
+    /// `ugi` ... `ugiok` within `timeout`.
+    pub fn handshake(io: EngineIo, timeout: Duration) -> Result<EngineSession, Fault> {
+        let deadline = pause::now() + timeout;
+        let mut s = EngineSession::new(io, timeout);
+        s.send(&[Command::Hello { uci: false }], deadline)?;
         loop {
-            let line = s.next_line(deadline, "ugiok")?;
-            let mut tokens = line.split_ascii_whitespace();
-            match tokens.next() {
-                Some("ugiok" | "uciok") => return Ok(s),
-                Some("id") if tokens.next() == Some("name") => {
-                    s.id_name = Some(tokens.collect::<Vec<_>>().join(" "));
-                }
-                Some("option") => {
-                    if let Some(name) = option_name(&line) {
-                        s.options.push(name);
+            match s.next_reply(deadline, "ugiok")? {
+                Reply::UgiOk { .. } => return Ok(s),
+                Reply::IdName(name) => s.id_name = Some(name),
+                r => {
+                    if let Some(name) = r.option_name() {
+                        s.options.push(name.to_string());
                     }
                 }
-                _ => {}
             }
         }
     }
@@ -169,27 +205,24 @@ impl EngineSession {
     /// nothing is a stall, not a hang).
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), Fault> {
         let deadline = pause::now() + self.write_timeout;
-        send(
-            &mut self.io,
-            &[&format!("setoption name {name} value {value}")],
-            deadline,
-        )
+        let set = Command::SetOption {
+            name: name.to_string(),
+            value: Some(value.to_string()),
+        };
+        self.send(&[set], deadline)
     }
 
     /// `isready` and wait for `readyok`, discarding everything before it (late moves included).
     pub fn fence(&mut self, timeout: Duration) -> Result<(), Fault> {
         let deadline = pause::now() + timeout;
-        send(&mut self.io, &["isready"], deadline)?;
-        loop {
-            if self.next_line(deadline, "readyok")?.trim() == "readyok" {
-                return Ok(());
-            }
-        }
+        self.send(&[Command::IsReady], deadline)?;
+        while self.next_reply(deadline, "readyok")? != Reply::ReadyOk {}
+        Ok(())
     }
 
     /// `uginewgame`, then the fence.
     pub fn new_game(&mut self, timeout: Duration) -> Result<(), Fault> {
-        send(&mut self.io, &["uginewgame"], pause::now() + timeout)?;
+        self.send(&[Command::NewGame], pause::now() + timeout)?;
         self.fence(timeout)
     }
 
@@ -197,13 +230,15 @@ impl EngineSession {
     /// the write began: an engine that does not take its input in that time stalls.
     pub fn think(
         &mut self,
-        position: &str,
-        go: &str,
+        position: &PositionCommand<'_>,
+        go: &GoCommand,
         allowed: Duration,
     ) -> Result<Thought, ThinkError> {
         let started = pause::now();
         let deadline = started + allowed;
-        send(&mut self.io, &[position, go], deadline).map_err(ThinkError::Fault)?;
+        let lines = [position.to_string(), go.to_string()];
+        self.send_lines(&lines, deadline)
+            .map_err(ThinkError::Fault)?;
         let mut info = SearchInfo::default();
         loop {
             let line = match self.io.recv(deadline) {
@@ -215,12 +250,11 @@ impl EngineSession {
                 Err(RecvError::Timeout) => return Err(ThinkError::Late(started.elapsed())),
                 Err(e) => return Err(ThinkError::Fault(self.fault_from(e, "bestmove"))),
             };
-            let mut tokens = line.split_ascii_whitespace();
-            match tokens.next() {
-                Some("info") => info.absorb(&line),
-                Some("bestmove") => {
+            match Reply::parse(&line) {
+                Reply::Info(i) => info.absorb(&i),
+                Reply::BestMove(best) => {
                     return Ok(Thought {
-                        token: tokens.next().unwrap_or("").to_string(),
+                        token: best.token,
                         info,
                         elapsed: self.io.last_arrival().saturating_duration_since(started),
                     })
@@ -234,11 +268,12 @@ impl EngineSession {
     /// fences before the next `go` either way.
     pub fn stop_and_drain(&mut self, bound: Duration) {
         let deadline = pause::now() + bound;
-        if send(&mut self.io, &["stop"], deadline).is_err() {
+        if self.send(&[Command::Stop], deadline).is_err() {
             return;
         }
         while let Ok(item) = self.io.recv(deadline) {
-            if matches!(item, Incoming::Line(ref l) if l.starts_with("bestmove")) {
+            if matches!(item, Incoming::Line(ref l) if matches!(Reply::parse(l), Reply::BestMove(_)))
+            {
                 return;
             }
         }
@@ -249,12 +284,74 @@ impl EngineSession {
         self.io.shutdown(grace);
     }
 
-    fn next_line(&mut self, deadline: Instant, waiting_for: &str) -> Result<String, Fault> {
+    /// Writes `lines` by `deadline`, as they are: the commands' text, or a line that is no
+    /// command at all (the checker's probe of how an engine takes one).
+    pub fn write(&mut self, lines: &[String], deadline: Instant) -> Result<(), SendError> {
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        self.io.send_by(&lines, deadline)
+    }
+
+    /// Reads until a reply satisfies `done`, by `deadline`.
+    pub fn wait_for(
+        &mut self,
+        deadline: Instant,
+        mut done: impl FnMut(&Reply) -> bool,
+    ) -> Result<Awaited, WaitError> {
+        let mut before: Vec<String> = Vec::new();
+        let mut kept_bytes = 0usize;
+        let mut seen = 0usize;
+        loop {
+            match self.io.recv(deadline) {
+                Ok(Incoming::Line(line)) => {
+                    let reply = Reply::parse(&line);
+                    if done(&reply) {
+                        return Ok(Awaited {
+                            reply,
+                            line,
+                            before,
+                        });
+                    }
+                    seen += 1;
+                    if kept_bytes < MAX_KEPT_BYTES {
+                        kept_bytes += line.len();
+                        before.push(line);
+                    }
+                }
+                Ok(Incoming::TooLong(start)) => return Err(WaitError::TooLong(start)),
+                Err(RecvError::Timeout) => {
+                    return Err(WaitError::Timeout {
+                        seen,
+                        last: before.pop(),
+                    })
+                }
+                Err(RecvError::Closed) => return Err(WaitError::Closed),
+                Err(RecvError::Interrupted) => return Err(WaitError::Interrupted),
+            }
+        }
+    }
+
+    /// How the process ended ("exited with code 0"), waiting up to `wait` for it to end.
+    pub fn exit_status(&mut self, wait: Duration) -> Option<String> {
+        let deadline = Instant::now() + wait;
+        loop {
+            if let Some(status) = self.io.exit_status() {
+                return Some(status);
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return None;
+            }
+            std::thread::sleep(left.min(Duration::from_millis(5)));
+        }
+    }
+
+    /// The next reply (the start of a line too long, counted as unknown, is read as one).
+    fn next_reply(&mut self, deadline: Instant, waiting_for: &str) -> Result<Reply, Fault> {
         match self.io.recv(deadline) {
-            Ok(Incoming::Line(l)) => Ok(l),
+            Ok(Incoming::Line(l)) => Ok(Reply::parse(&l)),
             Ok(Incoming::TooLong(start)) => {
                 self.unknown_lines += 1;
-                Ok(start)
+                Ok(Reply::parse(&start))
             }
             Err(e) => Err(self.fault_from(e, waiting_for)),
         }
@@ -266,61 +363,67 @@ impl EngineSession {
             RecvError::Interrupted => Fault::Interrupted,
             RecvError::Closed => {
                 // Give a just-exited process a moment to be reapable, for a better message.
-                std::thread::sleep(Duration::from_millis(5));
                 let how = self
-                    .io
-                    .exit_status()
+                    .exit_status(Duration::from_millis(5))
                     .unwrap_or_else(|| "closed its output".to_string());
                 Fault::Crash(format!("{how} while waiting for {waiting_for}"))
             }
         }
     }
-}
 
-/// Writes `lines` by `deadline`; a write that fails is the engine's fault, named with the
-/// command it was for.
-fn send(io: &mut EngineIo, lines: &[&str], deadline: Instant) -> Result<(), Fault> {
-    if super::interrupt::requested() {
-        return Err(Fault::Interrupted);
+    /// Writes `commands` by `deadline`; a write that fails is the engine's fault, named with the
+    /// command it was for.
+    fn send(&mut self, commands: &[Command<'_>], deadline: Instant) -> Result<(), Fault> {
+        let lines: Vec<String> = commands.iter().map(Command::to_string).collect();
+        self.send_lines(&lines, deadline)
     }
-    let started = pause::now();
-    io.send_by(lines, deadline).map_err(|e| {
-        let last = lines.last().copied().unwrap_or_default();
-        let what = last.split_ascii_whitespace().next().unwrap_or_default();
-        match e {
-            SendError::Interrupted => Fault::Interrupted,
-            SendError::Timeout { .. } => Fault::Stall(format!(
-                "{e} sending {what} in {} ms",
-                pause::now().saturating_duration_since(started).as_millis()
-            )),
-            SendError::Closed(_) => {
-                let how = io.exit_status().map_or(String::new(), |s| format!(", {s}"));
-                Fault::Crash(format!("{e} sending {what}{how}"))
-            }
+
+    fn send_lines(&mut self, lines: &[String], deadline: Instant) -> Result<(), Fault> {
+        if super::interrupt::requested() {
+            return Err(Fault::Interrupted);
         }
-    })
-}
-
-/// The name in `option name <words...> type ...`.
-fn option_name(line: &str) -> Option<String> {
-    let mut words = line.split_ascii_whitespace().skip(1);
-    if words.next()? != "name" {
-        return None;
+        let started = pause::now();
+        self.write(lines, deadline).map_err(|e| {
+            let last = lines.last().map_or("", String::as_str);
+            let what = last.split_ascii_whitespace().next().unwrap_or_default();
+            match e {
+                SendError::Interrupted => Fault::Interrupted,
+                SendError::Timeout { .. } => Fault::Stall(format!(
+                    "{e} sending {what} in {} ms",
+                    pause::now().saturating_duration_since(started).as_millis()
+                )),
+                SendError::Closed(_) => {
+                    let how = self
+                        .io
+                        .exit_status()
+                        .map_or(String::new(), |s| format!(", {s}"));
+                    Fault::Crash(format!("{e} sending {what}{how}"))
+                }
+            }
+        })
     }
-    let name: Vec<&str> = words.take_while(|&w| w != "type").collect();
-    (!name.is_empty()).then(|| name.join(" "))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn absorb(i: &mut SearchInfo, line: &str) {
+        let Reply::Info(info) = Reply::parse(line) else {
+            panic!("{line} is no info line");
+        };
+        i.absorb(&info);
+    }
+
     #[test]
     fn info_lines_are_folded() {
         let mut i = SearchInfo::default();
-        i.absorb("info depth 3 seldepth 5 score cp -40 nodes 1200 nps 9 pv 3 4 5");
+        absorb(
+            &mut i,
+            "info depth 3 seldepth 5 score cp -40 nodes 1200 nps 9 pv 3 4 5",
+        );
         assert_eq!(i.dropped, 0);
-        i.absorb("info depth x score mate 7 string depth 99");
+        absorb(&mut i, "info depth x score mate 7 string depth 99");
         assert_eq!(i.depth, Some(3));
         assert_eq!(i.score.as_deref(), Some("mate 7"));
         assert_eq!(i.nodes, Some(1200));
@@ -330,7 +433,7 @@ mod tests {
     #[test]
     fn absurd_info_values_are_dropped_and_counted() {
         let mut i = SearchInfo::default();
-        i.absorb("info depth 12 score cp 35 nodes 5000");
+        absorb(&mut i, "info depth 12 score cp 35 nodes 5000");
         // What broken engines sent: a wrapped depth, the most negative mate, mate 0, a
         // counter past any real search, and a score that is no kind at all.
         for line in [
@@ -342,7 +445,7 @@ mod tests {
             "info score wdl 500",
             "info depth 1001 nodes 1000000000001 score mate 1001",
         ] {
-            i.absorb(line);
+            absorb(&mut i, line);
         }
         assert_eq!(i.dropped, 9);
         // The last values in range are kept.
@@ -350,22 +453,15 @@ mod tests {
             (i.depth, i.score.as_deref(), i.nodes),
             (Some(12), Some("cp 35"), Some(5000))
         );
-        i.absorb("info depth 1000 score mate -1000 nodes 1000000000000");
-        i.absorb("info score cp -100000 depth 0");
+        absorb(
+            &mut i,
+            "info depth 1000 score mate -1000 nodes 1000000000000",
+        );
+        absorb(&mut i, "info score cp -100000 depth 0");
         assert_eq!(
             (i.depth, i.score.as_deref(), i.nodes),
             (Some(0), Some("cp -100000"), Some(1_000_000_000_000))
         );
         assert_eq!(i.dropped, 9);
-    }
-
-    #[test]
-    fn option_names_may_have_spaces() {
-        assert_eq!(
-            option_name("option name Move Overhead type spin default 10").as_deref(),
-            Some("Move Overhead")
-        );
-        assert_eq!(option_name("option name type spin"), None);
-        assert_eq!(option_name("option garbage"), None);
     }
 }

@@ -8,7 +8,7 @@ use std::io::{BufRead, Write};
 use std::time::Duration;
 
 use crate::games::{AnyGame, Game, GameLine, Variant};
-use crate::ugi::command::{self, Command, PositionCommand, Start};
+use crate::ugi::wire::{self, Command, PositionCommand, Start};
 
 /// How the fake engine misbehaves.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
@@ -126,7 +126,7 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
     };
     for text in input.lines() {
         let Ok(text) = text else { break };
-        let Ok(parsed) = command::parse(&text) else {
+        let Ok(parsed) = wire::parse(&text) else {
             continue;
         };
         match parsed.command {

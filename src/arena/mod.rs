@@ -3,7 +3,9 @@
 //! Split like fastchess, one concern per module:
 //! - [`process`]: engine processes (spawn without a shell, process groups, bounded reader,
 //!   stderr logs, kill on every path) and in-process engines behind the same interface;
-//! - [`client`]: the UGI client (handshake, options, `go`/`bestmove`, the `isready` fence);
+//! - [`client`]: the UGI client (handshake, options, `go`/`bestmove`, the `isready` fence),
+//!   every line through [`crate::ugi::wire`];
+//! - [`compliance`]: the protocol checker for any UGI engine, a client on the same session;
 //! - [`clock`]: time controls and the arena's clocks;
 //! - [`openings`]: seeded random, balanced, or file openings;
 //! - [`preflight`]: every engine started and checked once before the first game;
@@ -27,6 +29,7 @@ pub mod builtin;
 pub mod cli;
 pub mod client;
 pub mod clock;
+pub mod compliance;
 pub mod config;
 #[doc(hidden)]
 pub mod fake_engine;

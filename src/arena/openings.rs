@@ -300,20 +300,11 @@ impl OpeningBook {
 
     /// `plies` uniformly random legal plies; None if the game ended on the way.
     fn random_walk(&self, start: &AnyGame, rng: &mut ChaCha8Rng) -> Option<Opening> {
-        let mut line = GameLine::new(start.clone());
-        let mut moves = Vec::with_capacity(self.config.plies as usize);
-        for _ in 0..self.config.plies {
-            let legal = line.position().legal_moves();
-            if legal.is_empty() || line.is_over() {
-                return None;
-            }
-            let mv = legal[rng.gen_range(0..legal.len())];
-            line.play(mv).ok()?;
-            moves.push(mv);
-        }
-        (!line.is_over()).then(|| Opening {
+        let plies = self.config.plies as usize;
+        let line = random_walk(start, plies, rng);
+        (line.moves().len() == plies && !line.is_over()).then(|| Opening {
             start: start.clone(),
-            moves,
+            moves: line.moves().to_vec(),
         })
     }
 
@@ -332,6 +323,24 @@ impl OpeningBook {
             Score::Mate(_) => false,
         }
     }
+}
+
+/// The one random walk of the arena, the compliance checker and the tests: up to `plies`
+/// uniformly random legal plies from `start`, fewer when the game ends first. One draw of `rng`
+/// a ply, so a seed fixes the walk.
+pub fn random_walk(start: &AnyGame, plies: usize, rng: &mut impl Rng) -> GameLine<AnyGame> {
+    let mut line = GameLine::new(start.clone());
+    for _ in 0..plies {
+        let legal = line.position().legal_moves();
+        if legal.is_empty() || line.is_over() {
+            break;
+        }
+        let mv = legal[rng.gen_range(0..legal.len())];
+        if line.play(mv).is_err() {
+            break;
+        }
+    }
+    line
 }
 
 /// A line of an opening file: a position string (optionally followed by `moves ...`), or a list

@@ -8,6 +8,7 @@ use super::clock::{MoveLimits, SideClock};
 use super::openings::Opening;
 use super::records::{MoveRecord, Termination, TerminationKind};
 use crate::games::{AnyGame, Game, Outcome, Side};
+use crate::ugi::wire::{GoCommand, PositionCommand, Start};
 
 /// Adjudication rules beyond the game's own.
 #[derive(Clone, Copy, Debug)]
@@ -50,15 +51,13 @@ pub fn play(
 ) -> Result<GameEnd, Interrupted> {
     let mut line = opening.line();
     let standard = opening.start == AnyGame::start(opening.start.variant());
-    let mut position_cmd = if standard {
-        "position startpos".to_string()
+    let fen = opening.start.to_string();
+    let start = if standard {
+        Start::StartPos
     } else {
-        format!("position fen {}", opening.start)
+        Start::Fen(fen.split_ascii_whitespace().collect())
     };
-    let mut any_moves = false;
-    for name in opening.move_names() {
-        push_move(&mut position_cmd, &mut any_moves, &name);
-    }
+    let mut names = opening.move_names();
     let timed = limits.iter().any(|l| l.is_timed());
     let mut clocks = [SideClock::new(limits[0].tc), SideClock::new(limits[1].tc)];
     let mut moves = Vec::new();
@@ -103,7 +102,11 @@ pub fn play(
                 None,
             )
         };
-        let thought = match engines[me].think(&position_cmd, &go, allowed) {
+        let position = PositionCommand {
+            start: start.clone(),
+            moves: names.iter().map(String::as_str).collect(),
+        };
+        let thought = match engines[me].think(&position, &go, allowed) {
             Ok(t) => t,
             Err(ThinkError::Late(elapsed)) => {
                 engines[me].stop_and_drain(waits.drain);
@@ -149,7 +152,7 @@ pub fn play(
             Err(why) => break lost(TerminationKind::IllegalMove, why),
         };
         let name = pos.move_name(mv);
-        push_move(&mut position_cmd, &mut any_moves, &name);
+        names.push(name.clone());
         moves.push(MoveRecord {
             notation: pos.record_name(mv),
             mv: name,
@@ -168,15 +171,6 @@ pub fn play(
         totals,
         faulted,
     })
-}
-
-fn push_move(cmd: &mut String, any: &mut bool, name: &str) {
-    if !*any {
-        cmd.push_str(" moves");
-        *any = true;
-    }
-    cmd.push(' ');
-    cmd.push_str(name);
 }
 
 /// `--max-plies` scoring: each player is credited with their store and the stones on their own
@@ -203,38 +197,29 @@ fn allowed_time(clock: &SideClock, lim: &MoveLimits) -> Duration {
 
 /// `go` with every limit of the mover: both clocks when both are clocked (the mover's alone
 /// otherwise), `movetime`, `depth`, `nodes`.
-fn go_command(side: Side, clocks: &[SideClock; 2], limits: [&MoveLimits; 2]) -> String {
+fn go_command(side: Side, clocks: &[SideClock; 2], limits: [&MoveLimits; 2]) -> GoCommand {
     let me = side.index();
-    let mut go = String::from("go");
     let both = clocks.iter().all(|c| c.tc().is_some());
-    for s in Side::BOTH {
+    let ms = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+    let clock = |s: Side| {
         let c = &clocks[s.index()];
-        if let Some(tc) = c.tc() {
-            if both || s == side {
-                go.push_str(&format!(
-                    " {}time {} {}inc {}",
-                    s.ugi(),
-                    c.remaining_ms(),
-                    s.ugi(),
-                    tc.inc_ms
-                ));
-            }
-        }
-    }
-    if let Some(mtg) = clocks[me].moves_to_go() {
-        go.push_str(&format!(" movestogo {mtg}"));
-    }
+        c.tc()
+            .filter(|_| both || s == side)
+            .map(|tc| (ms(c.remaining_ms()), ms(tc.inc_ms)))
+    };
+    let (p1, p2) = (clock(Side::South), clock(Side::North));
     let lim = limits[me];
-    if let Some(st) = lim.movetime_ms {
-        go.push_str(&format!(" movetime {st}"));
+    GoCommand {
+        p1time: p1.map(|c| c.0),
+        p1inc: p1.map(|c| c.1),
+        p2time: p2.map(|c| c.0),
+        p2inc: p2.map(|c| c.1),
+        movestogo: clocks[me].moves_to_go(),
+        movetime: lim.movetime_ms.map(ms),
+        depth: lim.depth,
+        nodes: lim.nodes,
+        infinite: false,
     }
-    if let Some(d) = lim.depth {
-        go.push_str(&format!(" depth {d}"));
-    }
-    if let Some(n) = lim.nodes {
-        go.push_str(&format!(" nodes {n}"));
-    }
-    go
 }
 
 #[cfg(test)]
@@ -255,16 +240,16 @@ mod tests {
         };
         let clocks = [SideClock::new(a.tc), SideClock::new(b.tc)];
         assert_eq!(
-            go_command(Side::South, &clocks, [&a, &b]),
+            go_command(Side::South, &clocks, [&a, &b]).to_string(),
             "go p1time 10000 p1inc 100 movestogo 40"
         );
         assert_eq!(
-            go_command(Side::North, &clocks, [&a, &b]),
+            go_command(Side::North, &clocks, [&a, &b]).to_string(),
             "go movetime 250 depth 4 nodes 1000"
         );
         let clocks2 = [SideClock::new(a.tc), SideClock::new(a.tc)];
         assert_eq!(
-            go_command(Side::North, &clocks2, [&a, &a]),
+            go_command(Side::North, &clocks2, [&a, &a]).to_string(),
             "go p1time 10000 p1inc 100 p2time 10000 p2inc 100 movestogo 40"
         );
         assert_eq!(allowed_time(&clocks[1], &b), Duration::from_millis(250));

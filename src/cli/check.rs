@@ -2,8 +2,8 @@
 
 use anyhow::{Context, Result};
 
+use crate::arena::compliance;
 use crate::games::Variant;
-use crate::ugi::compliance;
 
 /// Checks the engine `engine[0]` (arguments `engine[1..]`) on `game`, waiting `timeout` seconds
 /// for a reply that needs no search; prints the report, and fails if an item failed.

@@ -5,18 +5,16 @@
 //! (`otau` with no subcommand) and in process inside the arena through `std::io::pipe()` (its
 //! `builtin:` players). The split of concerns:
 //! - [`reader`]: input lines with bounded memory;
-//! - [`command`]: one line into a typed command (syntax only);
+//! - [`wire`]: every protocol line, both ways, as typed messages (syntax only);
 //! - [`options`]: the option table (`option name ...` lines and `setoption`);
 //! - [`text`]: how positions, search progress and results are written;
 //! - `worker`: the search thread owning the [`Searcher`](crate::search::Searcher);
-//! - [`compliance`]: a protocol checker for any UGI engine;
 //! - this file: the input loop and the session state (current game, options).
 
-pub mod command;
-pub mod compliance;
 pub mod options;
 pub mod reader;
 pub mod text;
+pub mod wire;
 mod worker;
 
 use std::io::{self, BufRead, Write};
@@ -27,9 +25,9 @@ use crate::games::{AnyGame, Game, GameLine, Side, Variant};
 use crate::notation::shorten;
 use crate::search::{Clock, Limits, Player};
 use crate::sync::lock;
-use command::{Command, GoCommand, PositionCommand, Query, Start};
 use options::{Changed, EngineOptions};
 use reader::{Line, LineReader};
+use wire::{Command, GoCommand, PositionCommand, Query, Reply, Start};
 use worker::Worker;
 
 /// The longest input line kept (1 MiB, a move list of a quarter million moves); longer lines are
@@ -153,11 +151,11 @@ impl Session {
     }
 
     fn respond(&self, answer: &str) -> io::Result<Flow> {
-        self.say(&format!("response {answer}"))
+        self.say(&Reply::Response(answer.to_string()).to_string())
     }
 
     fn handle(&mut self, text: &str) -> io::Result<Flow> {
-        let parsed = match command::parse(text) {
+        let parsed = match wire::parse(text) {
             Ok(p) => p,
             Err(e) => return self.error(&format!("{e}; ignored")),
         };
@@ -188,7 +186,7 @@ impl Session {
                     self.worker.sync();
                     self.warm_up();
                 }
-                self.say("readyok")
+                self.say(&Reply::ReadyOk.to_string())
             }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::NewGame => {
@@ -230,12 +228,13 @@ impl Session {
     }
 
     fn hello(&self, uci: bool) -> io::Result<Flow> {
-        self.say(&format!("id name otau {}", env!("CARGO_PKG_VERSION")))?;
-        self.say("id author the otau developers")?;
+        let name = format!("otau {}", env!("CARGO_PKG_VERSION"));
+        self.say(&Reply::IdName(name).to_string())?;
+        self.say(&Reply::IdAuthor("the otau developers".into()).to_string())?;
         for line in options::declarations(&self.options) {
             self.say(&line)?;
         }
-        self.say(if uci { "uciok" } else { "ugiok" })
+        self.say(&Reply::UgiOk { uci }.to_string())
     }
 
     /// Starts reading the game's tables (Toguz Kumalak endgame tables, Modiar's solution) in the

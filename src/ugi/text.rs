@@ -1,7 +1,6 @@
 //! How the engine writes positions, search progress and results as protocol text.
 
-use std::fmt::Write as _;
-
+use super::wire::{self, InfoKey, ScoreKind};
 use crate::eval::Evaluate;
 use crate::games::render::render;
 use crate::games::{AnyGame, EndReason, Final, Game, GameLine, Move};
@@ -29,33 +28,40 @@ fn nps(nodes: u64, elapsed_us: u128) -> u64 {
         .map_or(0, |n| n.min(u64::MAX as u128) as u64)
 }
 
-/// An `info depth ... pv ...` line; the PV is named from `pos`, the position searched.
-pub fn info_line(pos: &AnyGame, info: &Info) -> String {
-    let mut s = format!("info depth {} seldepth {}", info.depth, info.seldepth);
-    match info.score {
-        Score::Cp(cp) => write!(s, " score cp {cp}"),
-        Score::Mate(plies) => write!(s, " score mate {plies}"),
-    }
-    .expect("writing to a String");
-    write!(
-        s,
-        " nodes {} nps {} time {} hashfull {}",
-        info.nodes,
-        nps(info.nodes, info.elapsed.as_micros()),
-        info.elapsed.as_millis(),
-        info.hashfull
-    )
-    .expect("writing to a String");
-    let pv = move_names(pos, &info.pv);
-    if !pv.is_empty() {
-        s.push_str(" pv ");
-        s.push_str(&pv.join(" "));
-    }
-    s
+/// A count as an `info` number (counts past `i64::MAX` do not happen; they would saturate).
+fn count(n: impl TryInto<i64>) -> i64 {
+    n.try_into().unwrap_or(i64::MAX)
 }
 
-/// The final `info` line of a `go` that needed no search (finished game, forced pass).
-pub const NO_SEARCH_INFO: &str = "info depth 0 nodes 0 nps 0 time 0";
+/// An `info depth ... pv ...` line; the PV is named from `pos`, the position searched.
+pub fn info_line(pos: &AnyGame, info: &Info) -> String {
+    let (kind, n) = match info.score {
+        Score::Cp(cp) => (ScoreKind::Cp, cp),
+        Score::Mate(plies) => (ScoreKind::Mate, plies),
+    };
+    wire::Info::default()
+        .with(InfoKey::Depth, count(info.depth))
+        .with(InfoKey::SelDepth, count(info.seldepth))
+        .with_score(kind, count(n))
+        .with(InfoKey::Nodes, count(info.nodes))
+        .with(
+            InfoKey::Nps,
+            count(nps(info.nodes, info.elapsed.as_micros())),
+        )
+        .with(InfoKey::Time, count(info.elapsed.as_millis()))
+        .with(InfoKey::Hashfull, count(info.hashfull))
+        .with_pv(move_names(pos, &info.pv))
+        .to_string()
+}
+
+/// The final `info` line of a `go` that needed no search (finished game, forced pass):
+/// `info depth 0 nodes 0 nps 0 time 0`.
+pub fn no_search_info() -> String {
+    [InfoKey::Depth, InfoKey::Nodes, InfoKey::Nps, InfoKey::Time]
+        .into_iter()
+        .fold(wire::Info::default(), |info, key| info.with(key, 0))
+        .to_string()
+}
 
 pub fn reason_text(reason: EndReason) -> &'static str {
     match reason {

@@ -18,6 +18,7 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use super::text;
+use super::wire::BestMove;
 use super::Sink;
 use crate::games::{AnyGame, Game, GameLine, MoveList};
 use crate::search::{Info, Limits, Options, Searcher};
@@ -281,8 +282,8 @@ fn search(state: &mut State, line: &GameLine<AnyGame>, limits: &Limits) -> Vec<S
     if let Some(fin) = line.result() {
         return vec![
             format!("info string game over: {}", text::final_text(&fin)),
-            text::NO_SEARCH_INFO.to_string(),
-            "bestmove none".to_string(),
+            text::no_search_info(),
+            BestMove::of("none").to_string(),
         ];
     }
     let moves = pos.legal_moves();
@@ -290,15 +291,15 @@ fn search(state: &mut State, line: &GameLine<AnyGame>, limits: &Limits) -> Vec<S
         // Only a broken rules implementation gets here: the game is not over yet nobody can move.
         return vec![
             "info string error no legal moves but the game is not over".to_string(),
-            text::NO_SEARCH_INFO.to_string(),
-            "bestmove none".to_string(),
+            text::no_search_info(),
+            BestMove::of("none").to_string(),
         ];
     }
     if moves.len() == 1 && moves[0].is_pass() {
         return vec![
             "info string the only legal move is pass".to_string(),
-            text::NO_SEARCH_INFO.to_string(),
-            format!("bestmove {}", pos.move_name(moves[0])),
+            text::no_search_info(),
+            BestMove::of(pos.move_name(moves[0])).to_string(),
         ];
     }
     // Two reports that differ only in the time taken say nothing new: the first is enough.
@@ -338,7 +339,7 @@ fn search(state: &mut State, line: &GameLine<AnyGame>, limits: &Limits) -> Vec<S
             report.best
         }
         None => {
-            lines.push(text::NO_SEARCH_INFO.to_string());
+            lines.push(text::no_search_info());
             None
         }
     };
@@ -358,7 +359,7 @@ fn search(state: &mut State, line: &GameLine<AnyGame>, limits: &Limits) -> Vec<S
             moves[0]
         }
     };
-    lines.push(format!("bestmove {}", pos.move_name(best)));
+    lines.push(BestMove::of(pos.move_name(best)).to_string());
     lines
 }
 

@@ -7,6 +7,7 @@
 //! that grows with the input.
 #![allow(dead_code)]
 
+use otau::arena::openings::random_walk;
 use otau::games::{AnyGame, Game, GameLine, Move, Side, Variant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -103,22 +104,13 @@ pub fn variants() -> Vec<Variant> {
     Variant::all()
 }
 
-/// A position reached by a seeded random playout of at most `plies` moves from a game's start.
+/// A position reached by a seeded random playout of at most `plies` moves from a game's start
+/// (the arena's walk, `otau::arena::openings::random_walk`).
 pub fn playout(variant: Variant, seed: u64, plies: usize) -> AnyGame {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut line = GameLine::new(AnyGame::start(variant));
-    for _ in 0..plies {
-        if line.is_over() {
-            break;
-        }
-        let moves = line.position().legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        line.play(moves[rng.gen_range(0..moves.len())])
-            .expect("generated moves are legal");
-    }
-    line.position().clone()
+    random_walk(&AnyGame::start(variant), plies, &mut rng)
+        .position()
+        .clone()
 }
 
 /// (b) The move parser of every game. The bytes choose a game (`data[0]`), a playout seed
@@ -463,6 +455,7 @@ pub fn engine_output(data: &[u8]) {
         EngineSession, ThinkError, MAX_INFO_DEPTH, MAX_INFO_MATE, MAX_INFO_NODES, MAX_SCORE_CP,
     };
     use otau::arena::process::{EngineIo, MAX_LINE};
+    use otau::ugi::wire::{GoCommand, PositionCommand, Start};
     use std::io::{BufRead, Write};
     use std::time::{Duration, Instant};
 
@@ -517,13 +510,21 @@ pub fn engine_output(data: &[u8]) {
         return;
     }
     let mut line = GameLine::new(AnyGame::start(variant));
-    let mut position = "position startpos".to_string();
-    for ply in 0..8 {
+    let mut names: Vec<String> = Vec::new();
+    let go = GoCommand {
+        depth: Some(1),
+        ..GoCommand::default()
+    };
+    for _ in 0..8 {
         if line.is_over() {
             break;
         }
         let t = Instant::now();
-        let thought = session.think(&position, "go depth 1", ENGINE_WAIT);
+        let position = PositionCommand {
+            start: Start::StartPos,
+            moves: names.iter().map(String::as_str).collect(),
+        };
+        let thought = session.think(&position, &go, ENGINE_WAIT);
         timed("think", t, ENGINE_WAIT);
         match thought {
             Ok(th) => {
@@ -557,8 +558,7 @@ pub fn engine_output(data: &[u8]) {
                 match line.play_token(&th.token) {
                     Ok((mv, _)) => {
                         assert!(pos.legal_moves().contains(mv));
-                        position.push_str(if ply == 0 { " moves " } else { " " });
-                        position.push_str(&pos.move_name(mv));
+                        names.push(pos.move_name(mv));
                     }
                     Err(_) => break, // an illegal move loses: the game is over
                 }

@@ -1,4 +1,6 @@
-//! Drives the real `otau` binary through pipes for the UGI tests.
+//! Drives the real `otau` binary through pipes for the UGI tests. What the tests send is theirs
+//! to write (malformed lines and aliases included); the replies are read with the protocol's own
+//! types ([`otau::ugi::wire`]), as the arena and the checker read them.
 //!
 //! Every wait has a generous timeout so a broken engine fails the test instead of hanging it;
 //! nothing here asserts on timing.
@@ -10,6 +12,8 @@ use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
+
+use otau::ugi::wire::{self, Query, Reply};
 
 /// Long enough for a loaded CI machine, short enough that a hang fails in reasonable time.
 pub const TIMEOUT: Duration = Duration::from_secs(30);
@@ -129,8 +133,9 @@ impl Engine {
 
     /// `isready` -> `readyok`: everything the engine said before it.
     pub fn fence(&mut self) -> Vec<String> {
-        self.send("isready");
-        self.expect("readyok")
+        self.send(&wire::Command::IsReady.to_string());
+        self.until("readyok", |l| Reply::parse(l) == Reply::ReadyOk)
+            .1
     }
 
     /// Sends a command and returns what it printed (fenced by `isready`).
@@ -139,23 +144,38 @@ impl Engine {
         self.fence()
     }
 
-    pub fn query(&mut self, question: &str) -> String {
-        self.send(&format!("query {question}"));
-        let (line, _) = self.until("response", |l| l.starts_with("response"));
-        line.strip_prefix("response ").unwrap_or("").to_string()
+    /// A `query` and the words of its `response`.
+    pub fn query(&mut self, question: Query<'_>) -> String {
+        self.send(&wire::Command::Query(question).to_string());
+        let (line, _) = self.until("response", |l| {
+            matches!(Reply::parse(l), Reply::Response(_))
+        });
+        match Reply::parse(&line) {
+            Reply::Response(words) => words,
+            _ => unreachable!("waited for a response"),
+        }
     }
 
-    /// `go ...` -> the move of `bestmove` and the lines before it.
+    /// `go ...` -> the move of `bestmove` and the lines before it. The arguments go out as
+    /// written: the tests try the engine's aliases (`wtime`) and odd orders too.
     pub fn go(&mut self, args: &str) -> (String, Vec<String>) {
         self.send(&format!("go {args}"));
         self.bestmove()
     }
 
+    /// The next `bestmove`'s move (exactly one) and the lines before it.
     pub fn bestmove(&mut self) -> (String, Vec<String>) {
-        let (line, before) = self.until("bestmove", |l| l.starts_with("bestmove"));
-        let tokens: Vec<&str> = line.split(' ').collect();
-        assert_eq!(tokens.len(), 2, "bestmove line '{line}'");
-        (tokens[1].to_string(), before)
+        let (line, before) = self.until("bestmove", |l| {
+            matches!(Reply::parse(l), Reply::BestMove(_))
+        });
+        let Reply::BestMove(best) = Reply::parse(&line) else {
+            unreachable!("waited for a bestmove")
+        };
+        assert!(
+            !best.token.is_empty() && best.extra.is_empty(),
+            "bestmove line '{line}'"
+        );
+        (best.token, before)
     }
 
     pub fn wait_exit(&mut self, timeout: Duration) -> Option<ExitStatus> {

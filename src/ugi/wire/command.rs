@@ -1,4 +1,5 @@
-//! Parsing one input line into a typed [`Command`].
+//! The GUI's side of the wire: one line into a typed [`Command`] ([`parse`]) and back
+//! ([`Command`]'s `Display`, the canonical text the arena and the checker send).
 //!
 //! Parsing is separate from execution so that every syntax rule (keyword case, whitespace, which
 //! tokens a command takes) lives in one place and can be tested without an engine. Keywords are
@@ -151,6 +152,97 @@ pub fn parse(line: &str) -> Result<Parsed<'_>, CommandError> {
         }
     };
     Ok(Parsed { command, ignored })
+}
+
+impl fmt::Display for Command<'_> {
+    /// The canonical line: lower-case keywords, single spaces, `ugi` spellings (`uginewgame`,
+    /// `p1time`), `go` parameters in the order of `protocol/ugi.md`'s heading but clock by clock
+    /// (`p1time p1inc p2time p2inc`, as the arena has always sent them).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Hello { uci: false } => f.write_str("ugi"),
+            Command::Hello { uci: true } => f.write_str("uci"),
+            Command::IsReady => f.write_str("isready"),
+            Command::SetOption { name, value } => {
+                write!(f, "setoption name {name}")?;
+                match value {
+                    Some(v) => write!(f, " value {v}"),
+                    None => Ok(()),
+                }
+            }
+            Command::NewGame => f.write_str("uginewgame"),
+            Command::Position(p) => p.fmt(f),
+            Command::Go(go) => go.fmt(f),
+            Command::Stop => f.write_str("stop"),
+            Command::Quit => f.write_str("quit"),
+            Command::Query(q) => q.fmt(f),
+            Command::Display => f.write_str("d"),
+            Command::Perft(depth) => write!(f, "perft {depth}"),
+            Command::Eval => f.write_str("eval"),
+            Command::Nothing => Ok(()),
+        }
+    }
+}
+
+impl fmt::Display for PositionCommand<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.start {
+            Start::StartPos => f.write_str("position startpos")?,
+            Start::Fen(fields) => write!(f, "position fen {}", fields.join(" "))?,
+        }
+        if !self.moves.is_empty() {
+            write!(f, " moves {}", self.moves.join(" "))?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for GoCommand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("go")?;
+        let numbers: [(&str, Option<i64>); 4] = [
+            ("p1time", self.p1time),
+            ("p1inc", self.p1inc),
+            ("p2time", self.p2time),
+            ("p2inc", self.p2inc),
+        ];
+        for (key, value) in numbers {
+            if let Some(v) = value {
+                write!(f, " {key} {v}")?;
+            }
+        }
+        if let Some(n) = self.movestogo {
+            write!(f, " movestogo {n}")?;
+        }
+        if let Some(ms) = self.movetime {
+            write!(f, " movetime {ms}")?;
+        }
+        if let Some(d) = self.depth {
+            write!(f, " depth {d}")?;
+        }
+        if let Some(n) = self.nodes {
+            write!(f, " nodes {n}")?;
+        }
+        if self.infinite {
+            f.write_str(" infinite")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Query<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("query ")?;
+        match self {
+            Query::P1Turn => f.write_str("p1turn"),
+            Query::GameOver => f.write_str("gameover"),
+            Query::Result => f.write_str("result"),
+            Query::Fen => f.write_str("fen"),
+            Query::Moves => f.write_str("moves"),
+            Query::IsLegal(mv) => write!(f, "islegal {mv}"),
+            Query::Score => f.write_str("score"),
+        }
+    }
 }
 
 fn parse_u32(s: &str) -> Option<u32> {
@@ -399,6 +491,21 @@ mod tests {
         assert!(parse("position here").is_err());
     }
 
+    /// A `go` with every parameter set (a negative time as some GUIs send it).
+    fn every_go_parameter() -> GoCommand {
+        GoCommand {
+            p1time: Some(1000),
+            p2time: Some(-5),
+            p1inc: Some(10),
+            p2inc: Some(20),
+            movestogo: Some(7),
+            movetime: Some(50),
+            depth: Some(3),
+            nodes: Some(123_456_789_012),
+            infinite: true,
+        }
+    }
+
     #[test]
     fn go_parameters_combine() {
         let mut ignored = vec![];
@@ -410,20 +517,7 @@ mod tests {
             &mut ignored,
         )
         .unwrap();
-        assert_eq!(
-            go,
-            GoCommand {
-                p1time: Some(1000),
-                p2time: Some(-5),
-                p1inc: Some(10),
-                p2inc: Some(20),
-                movestogo: Some(7),
-                movetime: Some(50),
-                depth: Some(3),
-                nodes: Some(123_456_789_012),
-                infinite: true,
-            }
-        );
+        assert_eq!(go, every_go_parameter());
         assert_eq!(ignored, ["ponder"]);
         assert_eq!(
             command("go wtime 5 BTIME 6"),
@@ -455,6 +549,83 @@ mod tests {
         assert_eq!(command("perft 4"), Command::Perft(4));
         assert!(parse("perft").is_err());
         assert!(parse("perft deep").is_err());
+    }
+
+    #[test]
+    fn commands_round_trip() {
+        let go = every_go_parameter();
+        let commands = [
+            Command::Hello { uci: false },
+            Command::Hello { uci: true },
+            Command::IsReady,
+            Command::SetOption {
+                name: "Move Overhead".into(),
+                value: Some("30".into()),
+            },
+            Command::SetOption {
+                name: "Hash".into(),
+                value: None,
+            },
+            Command::NewGame,
+            Command::Position(PositionCommand {
+                start: Start::StartPos,
+                moves: vec![],
+            }),
+            Command::Position(PositionCommand {
+                start: Start::Fen(vec!["modiar", "7,7,7/7,7,7", "0/0", "s", "1"]),
+                moves: vec!["2", "1"],
+            }),
+            Command::Go(go),
+            Command::Go(GoCommand::default()),
+            Command::Stop,
+            Command::Quit,
+            Command::Query(Query::P1Turn),
+            Command::Query(Query::GameOver),
+            Command::Query(Query::Result),
+            Command::Query(Query::Fen),
+            Command::Query(Query::Moves),
+            Command::Query(Query::IsLegal("36x")),
+            Command::Query(Query::Score),
+            Command::Display,
+            Command::Perft(4),
+            Command::Eval,
+            Command::Nothing,
+        ];
+        for c in commands {
+            let text = c.to_string();
+            let back = parse(&text).unwrap();
+            assert_eq!(back.command, c, "{text}");
+            assert!(back.ignored.is_empty(), "{text}");
+        }
+    }
+
+    #[test]
+    fn sample_lines_print_canonically() {
+        for (line, canonical) in [
+            ("  IsReady \r", "isready"),
+            ("UciNewGame", "uginewgame"),
+            (
+                "SETOPTION NAME Move  Overhead VALUE 30",
+                "setoption name Move Overhead value 30",
+            ),
+            (
+                "position StartPos MOVES 1 76 36x",
+                "position startpos moves 1 76 36x",
+            ),
+            (
+                "position fen  modiar 7,7,7/7,7,7 0/0 s 1",
+                "position fen modiar 7,7,7/7,7,7 0/0 s 1",
+            ),
+            (
+                "go depth 3 wtime 5 btime 6 movestogo 2 nodes 9 winc 1 binc 2 movetime 8",
+                "go p1time 5 p1inc 1 p2time 6 p2inc 2 movestogo 2 movetime 8 depth 3 nodes 9",
+            ),
+            ("go infinite", "go infinite"),
+            ("query IsLegal 36x", "query islegal 36x"),
+            ("PERFT 3", "perft 3"),
+        ] {
+            assert_eq!(parse(line).unwrap().command.to_string(), canonical);
+        }
     }
 
     #[test]

@@ -4,21 +4,31 @@
 //! through the handshake, options, positions with moves, every kind of `go`, `stop`, `isready`
 //! during a search and the `query` commands, and reports pass or fail per item with the reason.
 //! Every move and answer is judged with this library's own rules, so the checker needs no engine
-//! to compare against. `otau check` and `otau-arena --check` are thin front ends to it; each
-//! starts the arena's guardian ([`crate::arena::process::Guardian`]) around the check, which the
-//! library cannot do itself (the guardian is one per process, and tests run checks in parallel).
+//! to compare against. It is a client like the arena's referee: it drives the engine through the
+//! arena's engine session ([`super::client::EngineSession`]) and says every line through
+//! [`crate::ugi::wire`], so it holds an engine to the same standards as a run does. `otau check`
+//! and `otau-arena --check` are thin front ends to it; each starts the arena's guardian
+//! ([`super::guardian::Guardian`]) around the check, which the library cannot do itself (the
+//! guardian is one per process, and tests run checks in parallel).
 
 use std::fmt;
 use std::path::PathBuf;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::arena::process::{EngineIo, Incoming, RecvError, Spawn, MAX_LINE};
+use super::client::{Awaited, EngineSession, WaitError};
+use super::openings::random_walk;
+use super::pause;
+use super::process::{EngineIo, SendError, Spawn, DEFAULT_WRITE_TIMEOUT, MAX_LINE};
 use crate::games::{AnyGame, Game, GameLine, Side, Variant};
 use crate::notation::shorten;
+use crate::ugi::wire::{
+    BestMove, Command, GoCommand, Info, InfoField, OptionDecl, OptionKind, PositionCommand, Query,
+    Reply, ScoreKind, Start,
+};
 
 /// What to check and how patiently.
 #[derive(Clone, Debug)]
@@ -146,11 +156,15 @@ pub fn check(program: &str, args: &[String], config: &Config) -> Report {
         info_lines: Vec::new(),
     };
     checker.run();
-    Report {
+    let report = Report {
         engine,
         items: checker.items,
         stopped: checker.halted,
-    }
+    };
+    // `quit` was the checker's last word; whatever is left of the engine's process group (a
+    // helper it started) is killed now.
+    conn.session.shutdown(Duration::from_millis(100));
+    report
 }
 
 fn pass(name: &'static str, detail: impl Into<String>) -> Item {
@@ -177,17 +191,17 @@ fn skip(name: &'static str, detail: impl Into<String>) -> Item {
     }
 }
 
-/// Output kept while waiting for one reply.
-const MAX_KEPT_BYTES: usize = 16 << 20;
 /// `info` lines kept for the syntax check.
 const MAX_INFO_LINES: usize = 10_000;
 
-/// The engine under test, driven through the arena's own engine process code
-/// ([`crate::arena::process::EngineIo`]): no shell, its own process group killed on every path
-/// (the helpers it started included), the parent-death signal, a bounded line reader with a
-/// deadline on every read. The checker holds an engine to the same standards as a run does.
+/// How long a failed write or a closed output waits for the process to end, for the message.
+const EXIT_WAIT: Duration = Duration::from_millis(200);
+
+/// The engine under test, driven through the arena's engine session: no shell, its own process
+/// group killed on every path (the helpers it started included), the parent-death signal, a
+/// bounded line reader with a deadline on every read.
 struct Engine {
-    io: EngineIo,
+    session: EngineSession,
 }
 
 impl Engine {
@@ -199,115 +213,110 @@ impl Engine {
             log: None,
         })
         .map_err(|e| format!("cannot start '{program}': {e}"))?;
-        Ok(Engine { io })
-    }
-
-    fn send(&mut self, line: &str) -> Result<(), String> {
-        let written = self.io.send(line);
-        // A write fails when the process is going or gone: say that, it is the real fault.
-        written.map_err(|e| match self.exit_status(Duration::from_millis(200)) {
-            Some(status) => format!(
-                "the engine {status} before '{}' could be sent",
-                shorten(line)
-            ),
-            _ => format!("writing '{}' to the engine: {e}", shorten(line)),
+        Ok(Engine {
+            session: EngineSession::new(io, DEFAULT_WRITE_TIMEOUT),
         })
     }
 
-    /// Reads lines until one satisfies `done`; returns it and the lines before it. `what` names
-    /// the awaited line for messages: "no {what} within N ms".
+    fn send(&mut self, command: &Command<'_>) -> Result<(), String> {
+        self.send_text(command.to_string())
+    }
+
+    /// Sends a line as it is (also one that is no command).
+    fn send_text(&mut self, line: String) -> Result<(), String> {
+        let deadline = pause::now() + DEFAULT_WRITE_TIMEOUT;
+        let written = self.session.write(std::slice::from_ref(&line), deadline);
+        // A write fails when the process is going or gone: say that, it is the real fault.
+        written.map_err(|e| match self.session.exit_status(EXIT_WAIT) {
+            Some(status) => format!(
+                "the engine {status} before '{}' could be sent",
+                shorten(&line)
+            ),
+            _ => {
+                let why = match e {
+                    SendError::Closed(e) => e.to_string(),
+                    e => e.to_string(),
+                };
+                format!("writing '{}' to the engine: {why}", shorten(&line))
+            }
+        })
+    }
+
+    /// Reads lines until a reply satisfies `done`; returns it and the lines before it. `what`
+    /// names the awaited line for messages: "no {what} within N ms".
     fn until(
         &mut self,
         what: &str,
         timeout: Duration,
-        done: impl Fn(&str) -> bool,
-    ) -> Result<(String, Vec<String>), String> {
-        let deadline = Instant::now() + timeout;
-        let mut before: Vec<String> = Vec::new();
-        let mut kept_bytes = 0usize;
-        let mut seen = 0usize;
-        loop {
-            match self.io.recv(deadline) {
-                Ok(Incoming::Line(line)) => {
-                    if done(&line) {
-                        return Ok((line, before));
-                    }
-                    seen += 1;
-                    // Keep a bounded amount: a flooding engine must not exhaust our memory.
-                    if kept_bytes < MAX_KEPT_BYTES {
-                        kept_bytes += line.len();
-                        before.push(line);
-                    }
-                }
-                Ok(Incoming::TooLong(start)) => {
-                    return Err(format!(
-                        "the engine wrote a line longer than {} bytes ('{}...')",
-                        MAX_LINE,
-                        shorten(&start)
-                    ))
-                }
-                Err(RecvError::Closed) => {
-                    let how = self
-                        .exit_status(Duration::from_millis(200))
-                        .unwrap_or_else(|| "closed its output".to_string());
-                    return Err(format!(
-                        "the engine {how} while the checker waited for {what}"
-                    ));
-                }
-                Err(RecvError::Timeout) => {
-                    return Err(format!(
-                        "no {what} within {} ms ({})",
-                        timeout.as_millis(),
-                        wrote(seen, before.last())
-                    ))
-                }
-                Err(RecvError::Interrupted) => return Err("interrupted".to_string()),
+        done: impl FnMut(&Reply) -> bool,
+    ) -> Result<Awaited, String> {
+        let deadline = pause::now() + timeout;
+        self.session.wait_for(deadline, done).map_err(|e| match e {
+            WaitError::TooLong(start) => format!(
+                "the engine wrote a line longer than {} bytes ('{}...')",
+                MAX_LINE,
+                shorten(&start)
+            ),
+            WaitError::Closed => {
+                let how = self
+                    .session
+                    .exit_status(EXIT_WAIT)
+                    .unwrap_or_else(|| "closed its output".to_string());
+                format!("the engine {how} while the checker waited for {what}")
             }
-        }
+            WaitError::Timeout { seen, last } => format!(
+                "no {what} within {} ms ({})",
+                timeout.as_millis(),
+                wrote(seen, last.as_ref())
+            ),
+            WaitError::Interrupted => "interrupted".to_string(),
+        })
     }
 
-    fn exact(&mut self, word: &str, timeout: Duration) -> Result<Vec<String>, String> {
-        self.until(&format!("'{word}'"), timeout, |l| l.trim() == word)
-            .map(|(_, before)| before)
+    /// Waits for `want` (`ugiok`, `readyok`) exactly; returns the lines before it.
+    fn exact(&mut self, want: Reply, timeout: Duration) -> Result<Vec<String>, String> {
+        self.until(&format!("'{want}'"), timeout, |r| *r == want)
+            .map(|a| a.before)
     }
 
     /// `isready` -> `readyok`; returns the lines before `readyok`.
     fn fence(&mut self, timeout: Duration) -> Result<Vec<String>, String> {
-        self.send("isready")?;
-        self.exact("readyok", timeout)
+        self.send(&Command::IsReady)?;
+        self.exact(Reply::ReadyOk, timeout)
     }
 
     /// Sends a query and returns its answer word(s).
-    fn query(&mut self, question: &str, timeout: Duration) -> Result<String, String> {
-        self.send(&format!("query {question}"))?;
-        let (line, _) = self.until("'response' line", timeout, |l| {
-            l.split_ascii_whitespace().next() == Some("response")
+    fn query(&mut self, question: Query<'_>, timeout: Duration) -> Result<String, String> {
+        self.send(&Command::Query(question))?;
+        let awaited = self.until("'response' line", timeout, |r| {
+            matches!(r, Reply::Response(_))
         })?;
-        Ok(line
-            .split_ascii_whitespace()
-            .skip(1)
-            .collect::<Vec<_>>()
-            .join(" "))
+        match awaited.reply {
+            Reply::Response(words) => Ok(words),
+            _ => unreachable!("waited for a response"),
+        }
+    }
+
+    /// `go` and the `bestmove` it ends with.
+    fn bestmove(&mut self, what: &str, timeout: Duration) -> Result<(BestMove, Awaited), String> {
+        let awaited = self.until(what, timeout, |r| matches!(r, Reply::BestMove(_)))?;
+        match &awaited.reply {
+            Reply::BestMove(best) => Ok((best.clone(), awaited)),
+            _ => unreachable!("waited for a bestmove"),
+        }
     }
 
     /// Waits up to `timeout` for the process to exit.
     fn wait_exit(&mut self, timeout: Duration) -> bool {
-        self.exit_status(timeout).is_some()
+        self.session.exit_status(timeout).is_some()
     }
+}
 
-    /// How the process ended ("exited with code 0"), waiting up to `timeout` for it to end.
-    fn exit_status(&mut self, timeout: Duration) -> Option<String> {
-        let deadline = Instant::now() + timeout;
-        loop {
-            if let Some(status) = self.io.exit_status() {
-                return Some(status);
-            }
-            if Instant::now() >= deadline {
-                return None;
-            }
-            thread::sleep(Duration::from_millis(5));
-        }
-    }
+/// Whether any of `lines` is a `bestmove`.
+fn any_bestmove(lines: &[String]) -> bool {
+    lines
+        .iter()
+        .any(|l| matches!(Reply::parse(l), Reply::BestMove(_)))
 }
 
 /// The start of a message, up to its first parenthesis (the cause without its details).
@@ -327,14 +336,6 @@ fn wrote(lines: usize, last: Option<&String>) -> String {
     }
 }
 
-impl Drop for Engine {
-    fn drop(&mut self) {
-        // `quit` was the checker's last word; whatever is left of the engine's process group
-        // (a helper it started) is killed now.
-        self.io.shutdown(Duration::from_millis(100));
-    }
-}
-
 struct Checker<'a> {
     engine: &'a mut Engine,
     config: &'a Config,
@@ -345,8 +346,11 @@ struct Checker<'a> {
     info_lines: Vec<(AnyGame, String)>,
 }
 
+/// An option declaration as read: well-formed, or why not.
+type Declaration = Result<OptionDecl, String>;
+
 /// A `bestmove` reply, judged against the position searched.
-struct BestMove {
+struct Played {
     token: String,
     elapsed: Duration,
 }
@@ -454,18 +458,26 @@ impl Checker<'_> {
         self.record("quit", r);
     }
 
-    fn handshake(&mut self) -> Result<(String, Vec<String>), String> {
-        self.engine.send("ugi")?;
-        let before = self.engine.exact("ugiok", self.config.reply_timeout)?;
-        let name = before
+    fn handshake(&mut self) -> Result<(String, Vec<Declaration>), String> {
+        self.engine.send(&Command::Hello { uci: false })?;
+        let before = self
+            .engine
+            .exact(Reply::UgiOk { uci: false }, self.config.reply_timeout)?;
+        let replies: Vec<Reply> = before.iter().map(|l| Reply::parse(l)).collect();
+        let name = replies
             .iter()
-            .find_map(|l| l.strip_prefix("id name "))
-            .ok_or("no 'id name' line before ugiok")?
-            .to_string();
-        let options: Vec<String> = before
-            .iter()
-            .filter(|l| l.starts_with("option "))
-            .cloned()
+            .find_map(|r| match r {
+                Reply::IdName(name) => Some(name.clone()),
+                _ => None,
+            })
+            .ok_or("no 'id name' line before ugiok")?;
+        let options: Vec<Declaration> = replies
+            .into_iter()
+            .filter_map(|r| match r {
+                Reply::Option(d) => Some(Ok(d)),
+                Reply::BadOption(b) => Some(Err(b.why)),
+                _ => None,
+            })
             .collect();
         Ok((
             format!("'{}', {} options", shorten(&name), options.len()),
@@ -480,11 +492,11 @@ impl Checker<'_> {
     }
 
     /// Checks every option declaration's syntax, then sets each option to its own default.
-    fn options(&mut self, declarations: &[String]) -> Result<String, String> {
+    fn options(&mut self, declarations: &[Declaration]) -> Result<String, String> {
         let mut set = 0;
-        for line in declarations {
-            let decl = OptionDecl::parse(line)?;
-            if decl.kind == "button" {
+        for decl in declarations {
+            let decl = decl.clone()?;
+            if decl.kind == OptionKind::Button {
                 continue;
             }
             if let Some(default) = decl.default {
@@ -492,8 +504,10 @@ impl Checker<'_> {
                 if decl.name.eq_ignore_ascii_case("game") {
                     continue;
                 }
-                self.engine
-                    .send(&format!("setoption name {} value {default}", decl.name))?;
+                self.engine.send(&Command::SetOption {
+                    name: decl.name,
+                    value: Some(default),
+                })?;
                 set += 1;
             }
         }
@@ -510,11 +524,12 @@ impl Checker<'_> {
         ))
     }
 
-    fn game_option(&mut self, declarations: &[String]) -> Item {
+    fn game_option(&mut self, declarations: &[Declaration]) -> Item {
         let name = "game option";
-        let has_game = declarations
-            .iter()
-            .any(|l| OptionDecl::parse(l).is_ok_and(|d| d.name.eq_ignore_ascii_case("game")));
+        let has_game = declarations.iter().any(|d| {
+            d.as_ref()
+                .is_ok_and(|d| d.name.eq_ignore_ascii_case("game"))
+        });
         if !has_game {
             return skip(
                 name,
@@ -526,7 +541,10 @@ impl Checker<'_> {
         }
         let r = self
             .engine
-            .send(&format!("setoption name Game value {}", self.config.game))
+            .send(&Command::SetOption {
+                name: "Game".into(),
+                value: Some(self.config.game.to_string()),
+            })
             .and_then(|_| self.engine.fence(self.config.reply_timeout));
         match r {
             Ok(before) => match before.iter().find(|l| l.contains("error")) {
@@ -538,28 +556,30 @@ impl Checker<'_> {
     }
 
     fn unknown_option(&mut self) -> Result<String, String> {
-        self.engine
-            .send("setoption name NoSuchOptionForSure value 42")?;
+        self.engine.send(&Command::SetOption {
+            name: "NoSuchOptionForSure".into(),
+            value: Some("42".into()),
+        })?;
         self.engine.fence(self.config.reply_timeout)?;
         Ok("engine still answers".into())
     }
 
     fn unknown_command(&mut self) -> Result<String, String> {
-        self.engine.send("")?;
-        self.engine.send("xyzzy plugh")?;
+        self.engine.send(&Command::Nothing)?;
+        self.engine.send_text("xyzzy plugh".into())?;
         self.engine.fence(self.config.reply_timeout)?;
         Ok("blank line and unknown command survived".into())
     }
 
     fn new_game(&mut self) -> Result<String, String> {
-        self.engine.send("uginewgame")?;
+        self.engine.send(&Command::NewGame)?;
         self.engine.fence(self.config.reply_timeout)?;
         Ok("readyok after uginewgame".into())
     }
 
     fn expect_queries(&mut self, line: &GameLine<AnyGame>) -> Result<String, String> {
         let t = self.config.reply_timeout;
-        let p1turn = self.engine.query("p1turn", t)?;
+        let p1turn = self.engine.query(Query::P1Turn, t)?;
         let want = if line.position().side_to_move() == Side::South {
             "true"
         } else {
@@ -570,14 +590,14 @@ impl Checker<'_> {
                 "query p1turn: 'response {p1turn}', expected {want}"
             ));
         }
-        let over = self.engine.query("gameover", t)?;
+        let over = self.engine.query(Query::GameOver, t)?;
         let want = if line.is_over() { "true" } else { "false" };
         if over != want {
             return Err(format!(
                 "query gameover: 'response {over}', expected {want}"
             ));
         }
-        let result = self.engine.query("result", t)?;
+        let result = self.engine.query(Query::Result, t)?;
         let want = line.result().map_or("none", |f| f.outcome.ugi());
         if result != want {
             return Err(format!(
@@ -588,32 +608,48 @@ impl Checker<'_> {
     }
 
     fn start_queries(&mut self) -> Result<String, String> {
-        self.engine.send("position startpos")?;
+        self.engine.send(&Command::Position(PositionCommand {
+            start: Start::StartPos,
+            moves: Vec::new(),
+        }))?;
         let line = GameLine::new(AnyGame::start(self.config.game));
         self.expect_queries(&line)
     }
 
-    fn moves_text(line: &GameLine<AnyGame>) -> String {
+    /// The move names of `line`, from its start.
+    fn move_names(line: &GameLine<AnyGame>) -> Vec<String> {
         let mut pos = line.start().clone();
         let mut names = Vec::new();
         for &mv in line.moves() {
             names.push(pos.move_name(mv));
             pos.play(mv);
         }
-        names.join(" ")
+        names
+    }
+
+    /// `position startpos moves ...` of `line`.
+    fn send_line(&mut self, line: &GameLine<AnyGame>) -> Result<(), String> {
+        let names = Self::move_names(line);
+        self.engine.send(&Command::Position(PositionCommand {
+            start: Start::StartPos,
+            moves: names.iter().map(String::as_str).collect(),
+        }))
     }
 
     fn position_moves(&mut self, line: &GameLine<AnyGame>) -> Result<String, String> {
-        let moves = Self::moves_text(line);
-        self.engine
-            .send(&format!("position startpos moves {moves}"))?;
+        let moves = Self::move_names(line).join(" ");
+        self.send_line(line)?;
         let answers = self.expect_queries(line)?;
         Ok(format!("after '{moves}': {answers}"))
     }
 
     fn position_fen(&mut self, line: &GameLine<AnyGame>) -> Result<String, String> {
         let fen = line.position().to_string();
-        self.engine.send(&format!("position fen {fen}"))?;
+        let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
+        self.engine.send(&Command::Position(PositionCommand {
+            start: Start::Fen(fields.clone()),
+            moves: Vec::new(),
+        }))?;
         let fresh = GameLine::new(line.position().clone());
         self.expect_queries(&fresh)?;
         // And with moves after the position string.
@@ -622,8 +658,10 @@ impl Checker<'_> {
         let name = fresh.position().move_name(*mv);
         let mut after = fresh.clone();
         after.play(*mv).map_err(|e| e.to_string())?;
-        self.engine
-            .send(&format!("position fen {fen} moves {name}"))?;
+        self.engine.send(&Command::Position(PositionCommand {
+            start: Start::Fen(fields),
+            moves: vec![&name],
+        }))?;
         self.expect_queries(&after)?;
         Ok(format!(
             "'{fen}' and '... moves {name}' agree with the rules"
@@ -635,29 +673,26 @@ impl Checker<'_> {
     fn go(
         &mut self,
         line: &GameLine<AnyGame>,
-        args: &str,
+        go: &GoCommand,
         timeout: Duration,
-    ) -> Result<BestMove, String> {
+    ) -> Result<Played, String> {
         let started = Instant::now();
-        self.engine.send(&format!("go {args}"))?;
-        let (reply, before) = self.engine.until("bestmove", timeout, |l| {
-            l.split_ascii_whitespace().next() == Some("bestmove")
-        })?;
+        self.engine.send(&Command::Go(go.clone()))?;
+        let (best, awaited) = self.engine.bestmove("bestmove", timeout)?;
         let elapsed = started.elapsed();
-        for l in before {
-            let searching_info = l.starts_with("info ") && !l.starts_with("info string");
+        for l in awaited.before {
+            let searching_info = matches!(Reply::parse(&l), Reply::Info(i) if i.is_search());
             if searching_info && self.info_lines.len() < MAX_INFO_LINES {
                 self.info_lines.push((line.position().clone(), l));
             }
         }
-        let tokens: Vec<&str> = reply.split_ascii_whitespace().collect();
-        if tokens.len() != 2 {
+        if best.token.is_empty() || !best.extra.is_empty() {
             return Err(format!(
                 "'{}': bestmove must be followed by exactly one move",
-                shorten(&reply)
+                shorten(&awaited.line)
             ));
         }
-        let token = tokens[1].to_string();
+        let token = best.token;
         let pos = line.position();
         if !line.is_over() {
             match pos.parse_move(&token) {
@@ -666,53 +701,65 @@ impl Checker<'_> {
                 Err(e) => return Err(format!("bestmove: {e}")),
             }
         }
-        Ok(BestMove { token, elapsed })
+        Ok(Played { token, elapsed })
     }
 
     /// `go` and then a fence: exactly one `bestmove` for the `go`.
     fn go_fenced(
         &mut self,
         line: &GameLine<AnyGame>,
-        args: &str,
+        go: &GoCommand,
         timeout: Duration,
-    ) -> Result<BestMove, String> {
-        let best = self.go(line, args, timeout)?;
+    ) -> Result<Played, String> {
+        let best = self.go(line, go, timeout)?;
         let extra = self.engine.fence(self.config.reply_timeout)?;
-        if extra.iter().any(|l| l.starts_with("bestmove")) {
+        if any_bestmove(&extra) {
             return Err("more than one bestmove for one go".into());
         }
         Ok(best)
     }
 
     fn go_items(&mut self, line: &GameLine<AnyGame>) {
-        let moves = Self::moves_text(line);
-        let position = format!("position startpos moves {moves}");
         let mover = line.position().side_to_move().ugi();
         let slack = self.config.search_timeout;
-        let kinds: [(&'static str, String, Duration, Option<Duration>); 6] = [
-            ("go depth", "depth 3".into(), slack, None),
-            ("go nodes", "nodes 2000".into(), slack, None),
+        let go = |set: fn(&mut GoCommand)| {
+            let mut go = GoCommand::default();
+            set(&mut go);
+            go
+        };
+        let kinds: [(&'static str, GoCommand, Duration, Option<Duration>); 6] = [
+            ("go depth", go(|g| g.depth = Some(3)), slack, None),
+            ("go nodes", go(|g| g.nodes = Some(2000)), slack, None),
             (
                 "go movetime",
-                "movetime 300".into(),
+                go(|g| g.movetime = Some(300)),
                 Duration::from_millis(300) + slack,
                 Some(Duration::from_millis(300)),
             ),
             (
                 "go clock",
-                "p1time 1000 p2time 1000 p1inc 20 p2inc 20".into(),
+                go(|g| {
+                    (g.p1time, g.p2time) = (Some(1000), Some(1000));
+                    (g.p1inc, g.p2inc) = (Some(20), Some(20));
+                }),
                 Duration::from_millis(1000) + slack,
                 Some(Duration::from_millis(1020)),
             ),
             (
                 "go movestogo",
-                "p1time 1000 p2time 1000 movestogo 5".into(),
+                go(|g| {
+                    (g.p1time, g.p2time) = (Some(1000), Some(1000));
+                    g.movestogo = Some(5);
+                }),
                 Duration::from_millis(1000) + slack,
                 Some(Duration::from_millis(1000)),
             ),
             (
                 "go combined",
-                "depth 60 nodes 100000000 movetime 200".into(),
+                go(|g| {
+                    (g.depth, g.nodes) = (Some(60), Some(100_000_000));
+                    g.movetime = Some(200);
+                }),
                 Duration::from_millis(200) + slack,
                 Some(Duration::from_millis(200)),
             ),
@@ -721,7 +768,7 @@ impl Checker<'_> {
             if self.halted.is_some() {
                 return;
             }
-            let r = self.engine.send(&position).and_then(|_| {
+            let r = self.send_line(line).and_then(|_| {
                 let best = self.go_fenced(line, &args, timeout)?;
                 if let Some(budget) = budget {
                     // Generous: the limit plus the reply timeout (a loaded machine is not a fault).
@@ -734,7 +781,7 @@ impl Checker<'_> {
                     }
                 }
                 Ok(format!(
-                    "go {args} ({mover} to move): bestmove {} after {} ms",
+                    "{args} ({mover} to move): bestmove {} after {} ms",
                     best.token,
                     best.elapsed.as_millis()
                 ))
@@ -749,14 +796,16 @@ impl Checker<'_> {
         line: &GameLine<AnyGame>,
     ) -> (Result<String, String>, Result<String, String>) {
         let t = self.config.reply_timeout;
-        let position = format!("position startpos moves {}", Self::moves_text(line));
         let ready = (|| {
-            self.engine.send(&position)?;
-            self.engine.send("go infinite")?;
+            self.send_line(line)?;
+            self.engine.send(&Command::Go(GoCommand {
+                infinite: true,
+                ..GoCommand::default()
+            }))?;
             thread::sleep(Duration::from_millis(100));
             let asked = Instant::now();
             let before = self.engine.fence(t)?;
-            if before.iter().any(|l| l.starts_with("bestmove")) {
+            if any_bestmove(&before) {
                 return Err("bestmove during go infinite before stop".to_string());
             }
             Ok(format!(
@@ -766,12 +815,10 @@ impl Checker<'_> {
         })();
         let stop = (|| {
             let asked = Instant::now();
-            self.engine.send("stop")?;
-            let (reply, _) = self.engine.until("bestmove after stop", t, |l| {
-                l.split_ascii_whitespace().next() == Some("bestmove")
-            })?;
+            self.engine.send(&Command::Stop)?;
+            let (best, _) = self.engine.bestmove("bestmove after stop", t)?;
             let elapsed = asked.elapsed();
-            let token = reply.split_ascii_whitespace().nth(1).unwrap_or("");
+            let token = best.token.as_str();
             let pos = line.position();
             if !pos.parse_move(token).is_ok_and(|mv| pos.is_legal(mv)) {
                 return Err(format!(
@@ -780,7 +827,7 @@ impl Checker<'_> {
                 ));
             }
             let extra = self.engine.fence(t)?;
-            if extra.iter().any(|l| l.starts_with("bestmove")) {
+            if any_bestmove(&extra) {
                 return Err("more than one bestmove after stop".to_string());
             }
             Ok(format!(
@@ -792,9 +839,9 @@ impl Checker<'_> {
     }
 
     fn stop_idle(&mut self) -> Result<String, String> {
-        self.engine.send("stop")?;
+        self.engine.send(&Command::Stop)?;
         let before = self.engine.fence(self.config.reply_timeout)?;
-        if before.iter().any(|l| l.starts_with("bestmove")) {
+        if any_bestmove(&before) {
             return Err("bestmove after stop with no search running".into());
         }
         Ok("no bestmove, still ready".into())
@@ -806,15 +853,17 @@ impl Checker<'_> {
         let line = (0..10)
             .map(|k| random_line(self.config.game, self.config.seed.wrapping_add(k), 5000))
             .find(|line| line.is_over())?;
-        let moves = Self::moves_text(&line);
         let queries = (|| {
-            self.engine
-                .send(&format!("position startpos moves {moves}"))?;
+            self.send_line(&line)?;
             let answers = self.expect_queries(&line)?;
             Ok(format!("after {} plies: {answers}", line.moves().len()))
         })();
         let go = (|| {
-            let best = self.go_fenced(&line, "depth 3", self.config.search_timeout)?;
+            let depth = GoCommand {
+                depth: Some(3),
+                ..GoCommand::default()
+            };
+            let best = self.go_fenced(&line, &depth, self.config.search_timeout)?;
             Ok(format!("bestmove {} (the game is over)", best.token))
         })();
         Some((queries, go))
@@ -840,7 +889,7 @@ impl Checker<'_> {
 
     fn quit(&mut self) -> Result<String, String> {
         let asked = Instant::now();
-        self.engine.send("quit")?;
+        self.engine.send(&Command::Quit)?;
         if self.engine.wait_exit(self.config.reply_timeout) {
             Ok(format!(
                 "exited {} ms after quit",
@@ -855,60 +904,46 @@ impl Checker<'_> {
     }
 }
 
-/// A line of up to `plies` random legal moves from the start (fewer if the game ends first).
+/// A line of up to `plies` random legal moves from the start (fewer if the game ends first):
+/// the arena's own walk ([`random_walk`]).
 fn random_line(game: Variant, seed: u64, plies: usize) -> GameLine<AnyGame> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut line = GameLine::new(AnyGame::start(game));
-    for _ in 0..plies {
-        let moves = line.position().legal_moves();
-        if line.is_over() || moves.is_empty() {
-            break;
-        }
-        let mv = moves[rng.gen_range(0..moves.len())];
-        if line.play(mv).is_err() {
-            break;
-        }
-    }
-    line
+    random_walk(
+        &AnyGame::start(game),
+        plies,
+        &mut ChaCha8Rng::seed_from_u64(seed),
+    )
 }
 
 /// Checks one `info` line (not `info string`).
 fn check_info(pos: &AnyGame, line: &str, unknown: &mut Vec<String>) -> Result<(), String> {
-    let tokens: Vec<&str> = line.split_ascii_whitespace().collect();
-    let mut i = 1;
-    let number = |i: usize, key: &str| -> Result<(), String> {
-        match tokens.get(i) {
-            Some(t) if t.parse::<i64>().is_ok() => Ok(()),
-            Some(t) => Err(format!("{key} '{}' is not a number", shorten(t))),
-            None => Err(format!("{key} has no value")),
-        }
+    let Reply::Info(info) = Reply::parse(line) else {
+        return Err("not an info line".into());
     };
-    while i < tokens.len() {
-        let key = tokens[i];
-        match key {
-            "depth" | "seldepth" | "nodes" | "nps" | "time" | "hashfull" | "multipv" | "tbhits"
-            | "tthits" | "currmovenumber" => {
-                number(i + 1, key)?;
-                i += 2;
-            }
-            "score" => {
-                match tokens.get(i + 1) {
-                    Some(&"cp") | Some(&"mate") => number(i + 2, "score")?,
-                    other => {
-                        return Err(format!(
-                            "score must be 'cp <n>' or 'mate <n>', found {:?}",
-                            other
-                        ))
-                    }
+    check_fields(pos, &info, unknown)
+}
+
+/// Known keys with well-formed values, a PV of legal moves; unknown words are collected.
+fn check_fields(pos: &AnyGame, info: &Info, unknown: &mut Vec<String>) -> Result<(), String> {
+    let number = |v: &Result<i64, Option<String>>, key: &str| match v {
+        Ok(_) => Ok(()),
+        Err(Some(t)) => Err(format!("{key} '{}' is not a number", shorten(t))),
+        Err(None) => Err(format!("{key} has no value")),
+    };
+    for field in &info.fields {
+        match field {
+            InfoField::Number(key, v) => number(v, key.word())?,
+            InfoField::Score { kind, value, .. } => match kind {
+                Ok(ScoreKind::Cp | ScoreKind::Mate) => number(value, "score")?,
+                Err(other) => {
+                    return Err(format!(
+                        "score must be 'cp <n>' or 'mate <n>', found {:?}",
+                        other.as_deref()
+                    ))
                 }
-                i += 3;
-                while matches!(tokens.get(i), Some(&"lowerbound") | Some(&"upperbound")) {
-                    i += 1;
-                }
-            }
-            "pv" => {
+            },
+            InfoField::Pv(moves) => {
                 let mut p = pos.clone();
-                for token in &tokens[i + 1..] {
+                for token in moves {
                     match p.parse_move(token) {
                         Ok(mv) if p.is_legal(mv) => {
                             p.play(mv);
@@ -916,119 +951,17 @@ fn check_info(pos: &AnyGame, line: &str, unknown: &mut Vec<String>) -> Result<()
                         _ => return Err(format!("pv move '{}' is not legal", shorten(token))),
                     }
                 }
-                i = tokens.len();
             }
-            "string" => i = tokens.len(),
-            "currmove" => i += 2,
-            other => {
-                unknown.push(shorten(other));
-                i += 1;
-            }
+            InfoField::String(_) | InfoField::CurrMove(_) => {}
+            InfoField::Unknown(word) => unknown.push(shorten(word)),
         }
     }
     Ok(())
 }
 
-/// One `option name <name> type <type> [default <v>] [min <n>] [max <n>] [var <v>]...` line.
-struct OptionDecl {
-    name: String,
-    kind: String,
-    default: Option<String>,
-}
-
-impl OptionDecl {
-    fn parse(line: &str) -> Result<OptionDecl, String> {
-        let bad = |why: &str| format!("'{}': {why}", shorten(line));
-        let tokens: Vec<&str> = line.split_ascii_whitespace().collect();
-        if tokens.get(1) != Some(&"name") {
-            return Err(bad("expected 'option name'"));
-        }
-        let type_at = tokens
-            .iter()
-            .position(|&t| t == "type")
-            .ok_or_else(|| bad("no 'type'"))?;
-        if type_at < 3 {
-            return Err(bad("empty option name"));
-        }
-        let name = tokens[2..type_at].join(" ");
-        let kind = tokens
-            .get(type_at + 1)
-            .ok_or_else(|| bad("no type after 'type'"))?
-            .to_string();
-        if !matches!(
-            kind.as_str(),
-            "check" | "spin" | "combo" | "button" | "string"
-        ) {
-            return Err(bad("type must be check, spin, combo, button or string"));
-        }
-        let rest = &tokens[type_at + 2..];
-        let value_after = |key: &str| -> Option<String> {
-            rest.iter()
-                .position(|&t| t == key)
-                .and_then(|i| rest.get(i + 1))
-                .map(|s| s.to_string())
-        };
-        let default = value_after("default");
-        match kind.as_str() {
-            "spin" => {
-                let num = |key: &str| -> Result<i64, String> {
-                    value_after(key)
-                        .and_then(|v| v.parse::<i64>().ok())
-                        .ok_or_else(|| bad(&format!("spin needs a numeric {key}")))
-                };
-                let (d, lo, hi) = (num("default")?, num("min")?, num("max")?);
-                if !(lo <= d && d <= hi) {
-                    return Err(bad("default outside min..max"));
-                }
-            }
-            "combo" => {
-                let d = default
-                    .clone()
-                    .ok_or_else(|| bad("combo needs a default"))?;
-                let vars: Vec<&str> = rest
-                    .windows(2)
-                    .filter(|w| w[0] == "var")
-                    .map(|w| w[1])
-                    .collect();
-                if !vars.contains(&d.as_str()) {
-                    return Err(bad("combo default is not one of its vars"));
-                }
-            }
-            "check" if !matches!(default.as_deref(), Some("true") | Some("false")) => {
-                return Err(bad("check default must be true or false"));
-            }
-            _ => {}
-        }
-        Ok(OptionDecl {
-            name,
-            kind,
-            default,
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn option_declarations() {
-        let d = OptionDecl::parse("option name Move Overhead type spin default 10 min 0 max 50")
-            .unwrap();
-        assert_eq!(d.name, "Move Overhead");
-        assert_eq!(d.default.as_deref(), Some("10"));
-        for bad in [
-            "option Hash type spin default 1 min 0 max 2",
-            "option name Hash type spin default 9 min 0 max 2",
-            "option name Hash type spin min 0 max 2",
-            "option name Game type combo default chess var go",
-            "option name X type knob",
-            "option name type spin",
-            "option name Ponder type check default maybe",
-        ] {
-            assert!(OptionDecl::parse(bad).is_err(), "{bad}");
-        }
-    }
 
     #[test]
     fn info_lines() {
