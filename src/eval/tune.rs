@@ -13,6 +13,7 @@ use std::fmt::Write as _;
 
 use super::toguz::{features, FEATURES, FEATURE_NAMES};
 use crate::games::{AnyGame, Game, GameLine, MoveList, Outcome, Side, Toguz};
+use crate::notation::shorten;
 
 /// A training position: its terms, stores difference and result, from the side to move's view.
 #[derive(Clone, Debug)]
@@ -251,13 +252,47 @@ pub fn fit(
     (out, scale)
 }
 
-/// The weights as a weight file (`name opening endgame` lines, read by `otau selfplay`).
+/// The weights as a weight file (`name opening endgame` lines, read by [`parse_weights`]: the
+/// engine's hidden option `EvalFile`).
 pub fn weight_file(w: &[[i32; 2]; FEATURES]) -> String {
     let mut s = String::new();
     for i in 0..FEATURES {
         let _ = writeln!(s, "{} {} {}", FEATURE_NAMES[i], w[i][0], w[i][1]);
     }
     s
+}
+
+/// Reads a weight file: one `name opening endgame` line per term, in any order (`#` starts a
+/// comment line); terms not named keep the engine's weights.
+pub fn parse_weights(text: &str) -> Result<[[i32; 2]; FEATURES], String> {
+    let mut w = super::toguz::WEIGHTS;
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = |why: String| format!("line {}: '{}': {why}", number + 1, shorten(line));
+        let parts: Vec<&str> = line.split_whitespace().collect();
+        let [name, opening, endgame] = parts[..] else {
+            return Err(at("expected: name opening endgame".into()));
+        };
+        let i = FEATURE_NAMES
+            .iter()
+            .position(|n| *n == name)
+            .ok_or_else(|| {
+                at(format!(
+                    "unknown term '{}' (known: {})",
+                    shorten(name),
+                    FEATURE_NAMES.join(", ")
+                ))
+            })?;
+        let num = |s: &str| {
+            s.parse::<i32>()
+                .map_err(|_| at(format!("'{}' is not an integer", shorten(s))))
+        };
+        w[i] = [num(opening)?, num(endgame)?];
+    }
+    Ok(w)
 }
 
 /// The weights as the Rust constant of `src/eval/toguz.rs`.
