@@ -13,6 +13,7 @@
 //! - [`outputs`]: every file a command writes (collisions, special files, locks);
 //!   [`run_files`]: a run's outputs, checked and created at start, completed at the end;
 //! - [`tournament`]: workers, engine reuse and restarts, forfeits, resume;
+//! - [`selfplay`]: `otau selfplay`, a run of two built-in engine configurations;
 //! - [`merge`]: joining shards; [`rate`]: the rating table of any games (`ratings`);
 //! - [`results`]: the minimal results table; [`progress`]: what the user sees;
 //! - [`cli`]: the command line; [`interrupt`]: Ctrl-C and a closed output; [`pause`]: Ctrl-Z and
@@ -42,5 +43,6 @@ pub mod referee;
 pub mod results;
 pub mod run_files;
 pub mod schedule;
+pub mod selfplay;
 mod signals;
 pub mod tournament;

@@ -758,7 +758,8 @@ fn start_engine(shared: &Shared<'_>, e: usize, tx: &Sender<Msg>) -> Result<Engin
     }
     let mut unknown = Vec::new();
     for (n, v) in &cfg.options {
-        if !s.has_option(n) {
+        let hidden = cfg.builtin().is_some() && builtin::takes_hidden_option(n);
+        if !s.has_option(n) && !hidden {
             unknown.push(n.clone());
         }
         s.set_option(n, v)?;

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
-use otau::games::{AnyGame, Game, GameLine, Side, Variant};
+use otau::games::{AnyGame, Game, Side, Variant};
 use otau::with_game;
 
 #[derive(Parser)]
@@ -63,36 +63,39 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
-    /// A quick match between two configurations of the built-in engine (pairs of games from
-    /// random openings, colours swapped): W/L/D and an Elo estimate with its 95% interval.
-    /// Each side is `key=value,...`: name, level, hash, threads, player, seed, depth, nodes,
-    /// movetime (ms), tc=<s>+<s>, qplies=<quiescence plies>, off=<feature>+... (tt, killers,
-    /// history, captures-first, quiescence, pvs, lmr, positional-eval, tables),
-    /// weights=<file from otau tune>.
+    /// A quick match between two configurations of the built-in engine, played by the arena
+    /// (pairs of games from random openings, colours swapped): score, Elo with its 95%
+    /// interval, pentanomial counts. Each side is `key=value,...`: name, level, hash, threads,
+    /// player, seed, depth, nodes, movetime (ms), tc=<s>+<s>, qplies=<quiescence plies>,
+    /// off=<feature>+... (tt, killers, history, captures-first, quiescence, pvs, lmr,
+    /// positional-eval, tables), weights=<file from otau tune>. The same match with more
+    /// control: otau-arena --engine cmd=builtin:otau option.NAME=VALUE ... (README).
     Selfplay {
         #[arg(long, default_value = "name=a")]
         a: String,
         #[arg(long, default_value = "name=b")]
         b: String,
         /// Openings, each played twice with colours swapped.
-        #[arg(long, default_value_t = 50)]
-        pairs: usize,
+        #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..))]
+        pairs: u32,
         /// Random plies of each opening.
         #[arg(long, default_value_t = 6)]
-        plies: usize,
+        plies: u32,
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        #[arg(long, default_value_t = 1)]
-        concurrency: usize,
-        #[arg(long, default_value_t = 1000)]
-        max_plies: usize,
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
+        concurrency: u64,
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
+        max_plies: u32,
         /// Keep only openings a depth-6 search scores within this many centi-stones.
         #[arg(long)]
-        balance: Option<i32>,
-        /// Writes every position of every game with the game's result for South (1, 0.5, 0):
-        /// training data for `otau tune --positions`.
-        #[arg(long)]
-        record: Option<String>,
+        balance: Option<u32>,
+        /// The arena's JSON-lines records of the games.
+        #[arg(long, value_name = "FILE")]
+        out: Option<std::path::PathBuf>,
+        /// PGN of the games: training data for `otau tune --pgn`.
+        #[arg(long, value_name = "FILE")]
+        pgn: Option<std::path::PathBuf>,
     },
     /// Builds the Toguz Kumalak endgame tables of --game (every position with up to
     /// --max-stones stones on the board) into the cache directory, where the engine finds them.
@@ -106,21 +109,20 @@ enum Command {
         dir: Option<std::path::PathBuf>,
     },
     /// Fits Toguz Kumalak's evaluation weights to game results (Texel's method) and prints them
-    /// as the Rust constant of src/eval/toguz.rs; --out also writes a weight file for selfplay.
+    /// as the Rust constant of src/eval/toguz.rs; --out also writes a weight file, which the
+    /// engine loads with its option EvalFile (otau selfplay: weights=FILE).
     Tune {
-        /// Game records in PlayOK's PGN export.
-        #[arg(long)]
-        pgn: Vec<String>,
-        /// Positions with results, as written by `otau selfplay --record`.
-        #[arg(long)]
-        positions: Vec<String>,
+        /// Game records as PGN: PlayOK's export, or the arena's (otau-arena --pgn, otau
+        /// selfplay --pgn).
+        #[arg(long, required = true)]
+        pgn: Vec<std::path::PathBuf>,
         /// Plies skipped at the start of each game.
         #[arg(long, default_value_t = 6)]
         skip: usize,
         #[arg(long, default_value_t = 2000)]
         epochs: usize,
         #[arg(long)]
-        out: Option<String>,
+        out: Option<std::path::PathBuf>,
     },
     /// Play a game against the engine in the terminal.
     Play {
@@ -167,53 +169,24 @@ fn main() -> Result<()> {
             concurrency,
             max_plies,
             balance,
-            record,
+            out,
+            pgn,
         }) => {
-            use otau::search::selfplay::{play_match, Contender, MatchSpec};
-            let a = Contender::parse(&a)
-                .map_err(anyhow::Error::msg)
-                .context("--a")?;
-            let b = Contender::parse(&b)
-                .map_err(anyhow::Error::msg)
-                .context("--b")?;
-            let spec = MatchSpec {
-                variant: cli.game,
+            let selfplay = otau::arena::selfplay::Selfplay {
+                game: cli.game,
+                a,
+                b,
                 pairs,
-                opening_plies: plies,
+                plies,
                 seed,
-                concurrency,
+                concurrency: concurrency as usize,
                 max_plies,
                 balance,
+                out,
+                pgn,
             };
-            let mut record = match record {
-                Some(path) => Some(std::io::BufWriter::new(
-                    std::fs::File::create(&path).with_context(|| path.clone())?,
-                )),
-                None => None,
-            };
-            let summary = play_match(&spec, &a, &b, |s, games| {
-                if s.games() % 20 == 0 {
-                    eprintln!("{}", s.line(&a.name, &b.name));
-                }
-                if let Some(out) = record.as_mut() {
-                    for g in games {
-                        let result = match g.outcome {
-                            otau::games::Outcome::Win(otau::games::Side::South) => "1",
-                            otau::games::Outcome::Win(otau::games::Side::North) => "0",
-                            otau::games::Outcome::Draw => "0.5",
-                        };
-                        let mut replay = GameLine::new(g.line.start().clone());
-                        for &mv in g.line.moves() {
-                            let _ = writeln!(out, "{result} {}", replay.position());
-                            replay.play(mv).expect("a played move is legal");
-                        }
-                    }
-                }
-            });
-            if let Some(mut out) = record {
-                out.flush()?;
-            }
-            println!("{}", summary.line(&a.name, &b.name));
+            let report = selfplay.run(otau::arena::progress::ProgressMode::detect(false))?;
+            print!("{}", report.standings.summary().text());
             Ok(())
         }
         Some(Command::Tables { max_stones, dir }) => {
@@ -248,35 +221,17 @@ fn main() -> Result<()> {
         }
         Some(Command::Tune {
             pgn,
-            positions,
             skip,
             epochs,
             out,
         }) => {
-            use otau::eval::{toguz, tune};
-            let mut samples = Vec::new();
-            for path in &pgn {
-                let text = std::fs::read_to_string(path).with_context(|| path.clone())?;
-                let games = tune::read_pgn(&text).with_context(|| path.clone())?;
-                samples.extend(tune::samples(&games, skip));
-            }
-            for path in &positions {
-                let text = std::fs::read_to_string(path).with_context(|| path.clone())?;
-                samples.extend(tune::read_positions(&text).with_context(|| path.clone())?);
-            }
-            anyhow::ensure!(
-                !samples.is_empty(),
-                "no positions: give --pgn or --positions"
-            );
-            eprintln!("{} positions", samples.len());
-            let (weights, scale) = tune::fit(&samples, &toguz::WEIGHTS, epochs, |epoch, err| {
-                eprintln!("epoch {epoch} error {err:.6}")
-            });
-            eprintln!("logistic scale {scale:.1} centi-stones");
-            if let Some(path) = out {
-                std::fs::write(&path, tune::weight_file(&weights)).with_context(|| path)?;
-            }
-            print!("{}", tune::rust_constant(&weights));
+            let run = otau::eval::tune::TuneRun {
+                pgn,
+                skip,
+                epochs,
+                out,
+            };
+            print!("{}", run.run(|line| eprintln!("{line}"))?);
             Ok(())
         }
         Some(Command::Solve {

@@ -134,6 +134,12 @@ fn normalise(name: &str) -> String {
         .collect()
 }
 
+/// Whether `name` is one of the hidden tuning options (which the `ugi` reply does not list).
+pub fn is_tuning_option(name: &str) -> bool {
+    let key = normalise(name);
+    feature_option(&key).is_some() || key == "quiescenceplies" || key == "evalfile"
+}
+
 fn spin(name: &str, value: &str, min: u64, max: u64) -> Result<u64, String> {
     match value.parse::<u64>() {
         Ok(n) if (min..=max).contains(&n) && !value.starts_with('+') => Ok(n),
@@ -183,18 +189,10 @@ fn eval_file(path: &str) -> Result<Weights, String> {
 pub fn set(opts: &mut EngineOptions, name: &str, value: Option<&str>) -> Result<Changed, String> {
     let key = normalise(name);
     let feature = feature_option(&key);
-    let known = feature.is_some()
+    let known = is_tuning_option(name)
         || matches!(
             key.as_str(),
-            "game"
-                | "hash"
-                | "threads"
-                | "level"
-                | "player"
-                | "seed"
-                | "moveoverhead"
-                | "quiescenceplies"
-                | "evalfile"
+            "game" | "hash" | "threads" | "level" | "player" | "seed" | "moveoverhead"
         );
     if !known {
         return Err(format!(
@@ -301,6 +299,8 @@ mod tests {
             assert_eq!(copy.features, Features::default(), "{option}");
         }
         assert!(!declared.contains("QuiescencePlies") && !declared.contains("EvalFile"));
+        assert!(is_tuning_option("quiescence plies") && is_tuning_option("UsePVS"));
+        assert!(!is_tuning_option("Hash"));
         let mut copy = o.clone();
         set(&mut copy, "use captures first", Some("false")).unwrap();
         assert!(!copy.features.captures_first);
