@@ -16,6 +16,11 @@ use crate::games::Variant;
 use crate::search::Features;
 use crate::ugi::options::{set, EngineOptions, FEATURE_OPTIONS};
 
+/// Lateness forgiven on a fixed time per move: a match of per-move limits measures the search,
+/// not the machine's load (on a busy machine a 20 ms move comes a few ms late). Clocks keep the
+/// arena's default of none.
+const PER_MOVE_MARGIN_MS: u64 = 1000;
+
 /// The arena engine keys of a contender spec: `key=value` pairs separated by commas, `name=`,
 /// `level=`, `hash=`, `threads=`, `player=search|random|greedy`, `seed=`, `depth=`, `nodes=`,
 /// `movetime=` (ms), `tc=<base s>+<increment s>`, `qplies=` (quiescence plies),
@@ -79,6 +84,9 @@ pub fn contender(spec: &str) -> Result<Vec<String>, String> {
         Some(tc) => keys.push(tc),
         None if per_move.is_empty() => keys.push("st=0.020".into()),
         None => keys.extend(per_move),
+    }
+    if clock.is_none() {
+        keys.push(format!("timemargin={PER_MOVE_MARGIN_MS}"));
     }
     Ok(keys)
 }
@@ -214,6 +222,8 @@ mod tests {
         let tc = c.limits.tc.unwrap();
         assert_eq!((tc.base_ms, tc.inc_ms), (1000, 10));
         assert_eq!(engine("").limits.movetime_ms, Some(20));
+        assert_eq!(engine("").limits.timemargin_ms, PER_MOVE_MARGIN_MS);
+        assert_eq!(engine("tc=1+0.01").limits.timemargin_ms, 0);
         assert_eq!(engine("level=3,depth=4").name, "level=3,depth=4");
         assert_eq!(engine("movetime=1500").limits.movetime_ms, Some(1500));
         assert_eq!(
