@@ -13,6 +13,7 @@
 //! - [`stats`]: Elo, pentanomial, SPRT, joint ratings and the HTML report;
 //! - [`arena`]: engine-vs-engine matches (the `otau-arena` binary);
 //! - [`solve`]: games solved by retrograde analysis (Modiar);
+//! - [`sync`]: the one poisoned-lock recovery;
 //! - [`ugi`]: the engine protocol front end (and a compliance checker for any UGI engine).
 
 pub mod arena;
@@ -26,4 +27,5 @@ pub mod play;
 pub mod search;
 pub mod solve;
 pub mod stats;
+pub mod sync;
 pub mod ugi;

@@ -70,7 +70,7 @@ pub fn run<R: BufRead, W: Write>(mut input: R, mut out: W, config: &PlayConfig) 
                 out,
                 "{} plays {name}{}",
                 pos.side_to_move(),
-                effect_text(&effect)
+                effect_text(pos.move_note(mv), &effect)
             )?;
             writeln!(out, "{}", render(line.position(), names))?;
             continue;
@@ -133,7 +133,7 @@ pub fn run<R: BufRead, W: Write>(mut input: R, mut out: W, config: &PlayConfig) 
                         out,
                         "you play {}{}",
                         pos.record_name(mv),
-                        effect_text(&effect)
+                        effect_text(pos.move_note(mv), &effect)
                     )?;
                     writeln!(out, "{}", render(line.position(), names))?;
                 }
@@ -143,10 +143,12 @@ pub fn run<R: BufRead, W: Write>(mut input: R, mut out: W, config: &PlayConfig) 
     }
 }
 
-fn effect_text(effect: &MoveEffect) -> String {
+/// What a move did, for the player: the game's own note ([`Game::move_note`]) first.
+fn effect_text(note: Option<&str>, effect: &MoveEffect) -> String {
     let mut text = String::new();
-    if effect.tuzdik {
-        text.push_str(", makes a tuzdik");
+    if let Some(note) = note {
+        text.push_str(", ");
+        text.push_str(note);
     }
     if effect.captured > 0 {
         text.push_str(&format!(", captures {}", effect.captured));

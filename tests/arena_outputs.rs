@@ -403,8 +403,8 @@ fn limited_run(dir: &Path, bytes: u64) -> Output {
         cmd.pre_exec(move || {
             libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
             let limit = libc::rlimit {
-                rlim_cur: bytes,
-                rlim_max: bytes,
+                rlim_cur: bytes as libc::rlim_t,
+                rlim_max: bytes as libc::rlim_t,
             };
             libc::setrlimit(libc::RLIMIT_FSIZE, &limit);
             Ok(())

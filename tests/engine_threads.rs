@@ -13,7 +13,7 @@ use ugi_support::Engine;
 
 /// Far below the 4 GiB that 255 helper stacks of 16 MiB need, far above what otau needs with a
 /// 1 MiB table and a few threads.
-const ADDRESS_SPACE: u64 = 512 << 20;
+const ADDRESS_SPACE: libc::rlim_t = 512 << 20;
 
 #[test]
 fn threads_that_cannot_start_do_not_hang_go() {

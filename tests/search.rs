@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use otau::eval::{Evaluate, Weights};
 use otau::games::{
-    mix64, AnyGame, EndReason, Final, Game, GameLine, Move, MoveEffect, MoveList, Outcome, Side,
-    Toguz, Variant,
+    mix64, AnyGame, BoardState, EndReason, Final, Game, GameLine, Move, MoveEffect, MoveList,
+    Outcome, Side, Toguz, Variant,
 };
 use otau::notation::MoveError;
 use otau::search::{Info, Limits, Options, Player, Report, Score, Searcher};
@@ -279,7 +279,13 @@ impl fmt::Display for Graph {
     }
 }
 
+/// The board [`Graph`] reports: it has none, and answers the accessors itself.
+static NO_BOARD: BoardState = BoardState::start(3, 0);
+
 impl Game for Graph {
+    fn state(&self) -> &BoardState {
+        &NO_BOARD
+    }
     fn variant(&self) -> Variant {
         Variant::MODIAR
     }

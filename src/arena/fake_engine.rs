@@ -85,6 +85,8 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
         std::thread::sleep(Duration::from_secs(300));
         return 0;
     }
+    // Elsewhere than on Linux the pipe keeps its size: unread input fills it later.
+    #[cfg(target_os = "linux")]
     if matches!(mode, FakeMode::Deaf | FakeMode::DeafStart) {
         // SAFETY: fcntl on our own stdin; on a pipe it sets the buffer size (4 KiB: one page,
         // the least), so unread input fills it after a few plies.

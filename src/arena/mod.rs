@@ -13,6 +13,8 @@
 //! - [`outputs`]: every file a command writes (collisions, special files, locks);
 //!   [`run_files`]: a run's outputs, checked and created at start, completed at the end;
 //! - [`tournament`]: workers, engine reuse and restarts, forfeits, resume;
+//! - [`groups`]: the live engine process groups (Ctrl-C, Ctrl-Z and the guardian reach them);
+//!   [`guardian`]: the forked process that kills them if the arena dies;
 //! - [`selfplay`]: `otau selfplay`, a run of two built-in engine configurations;
 //! - [`merge`]: joining shards; [`rate`]: the rating table of any games (`ratings`);
 //! - [`results`]: the minimal results table; [`progress`]: what the user sees;
@@ -28,6 +30,8 @@ pub mod clock;
 pub mod config;
 #[doc(hidden)]
 pub mod fake_engine;
+pub mod groups;
+pub mod guardian;
 pub mod interrupt;
 pub mod merge;
 pub mod openings;

@@ -16,6 +16,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, Once};
 use std::time::{Duration, Instant};
 
+use crate::sync::lock;
+
 /// How often the ticker notes the time.
 pub const TICK: Duration = Duration::from_millis(10);
 /// A stretch without a tick longer than this is a pause.
@@ -37,7 +39,7 @@ static INSTALL: Once = Once::new();
 /// use without a run) it is plain `Instant::now()`.
 pub fn now() -> Instant {
     let real = Instant::now();
-    let mut guard = LEDGER.lock().unwrap_or_else(|e| e.into_inner());
+    let mut guard = lock(&LEDGER);
     match guard.as_mut() {
         None => real,
         Some(ledger) => {
@@ -50,11 +52,7 @@ pub fn now() -> Instant {
 /// The pauses credited so far (for reports and tests).
 pub fn paused() -> Duration {
     let _ = now();
-    LEDGER
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .as_ref()
-        .map_or(Duration::ZERO, |l| l.paused)
+    lock(&LEDGER).as_ref().map_or(Duration::ZERO, |l| l.paused)
 }
 
 impl Ledger {
@@ -80,7 +78,7 @@ extern "C" fn on_signal(sig: libc::c_int) {
 /// Starts the ticker and catches SIGTSTP (once per process).
 pub fn install() {
     INSTALL.call_once(|| {
-        *LEDGER.lock().unwrap_or_else(|e| e.into_inner()) = Some(Ledger {
+        *lock(&LEDGER) = Some(Ledger {
             last_seen: Instant::now(),
             paused: Duration::ZERO,
         });
@@ -100,7 +98,7 @@ pub fn install() {
 /// Ctrl-Z: the engines first (so none thinks on while the arena cannot read it), then the
 /// arena; once continued, the engines again. The gap is credited by the next [`now`].
 fn stop_everything() {
-    super::process::signal_all(libc::SIGSTOP);
+    super::groups::signal_all(libc::SIGSTOP);
     CONT.store(false, Ordering::SeqCst);
     // SAFETY: raise on our own thread; SIGSTOP stops every thread of the arena until SIGCONT.
     unsafe {
@@ -111,5 +109,5 @@ fn stop_everything() {
     while !CONT.load(Ordering::SeqCst) {
         std::thread::sleep(Duration::from_millis(1));
     }
-    super::process::signal_all(libc::SIGCONT);
+    super::groups::signal_all(libc::SIGCONT);
 }

@@ -192,7 +192,7 @@ fn main() -> Result<()> {
         Some(Command::Tables { max_stones, dir }) => {
             use otau::egtb;
             anyhow::ensure!(
-                cli.game.family() == otau::games::Family::Toguz,
+                matches!(cli.game, otau::games::Variant::Toguz { .. }),
                 "endgame tables exist for the Toguz Kumalak boards only"
             );
             let max = max_stones.unwrap_or(egtb::default_max_stones(cli.game));

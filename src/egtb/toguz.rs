@@ -361,14 +361,14 @@ impl Tables {
             variant: self.variant,
             rows,
             stores: [rest / 2, rest - rest / 2],
-            tuzdiks: [
-                (mine != 0).then_some(mine as u8),
-                (theirs != 0).then_some(theirs as u8),
-            ],
             side: Side::South,
             fullmove: 1,
         };
-        Toguz::from_fields(&fields).expect("an enumerated position is valid")
+        let tuzdiks = [
+            (mine != 0).then_some(mine as u8),
+            (theirs != 0).then_some(theirs as u8),
+        ];
+        Toguz::from_fields(&fields, tuzdiks).expect("an enumerated position is valid")
     }
 
     /// The index of a position (seen from its side to move), if its stones are within the tables.

@@ -308,7 +308,7 @@ mod tests {
                     if e.captured > 0 {
                         best = best.max(e.captured as i32);
                     }
-                    tuzdik |= e.tuzdik;
+                    tuzdik |= pos.makes_tuzdik(mv);
                 }
                 let t = threats(&pos, me);
                 assert_eq!((t.best_capture, t.tuzdik), (best, tuzdik), "{pos}");

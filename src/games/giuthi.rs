@@ -19,10 +19,12 @@
 
 use std::fmt;
 
-use super::{
-    hash_state, Direction, EndReason, Final, Game, Move, MoveEffect, MoveList, Outcome, Side,
-    Variant, MAX_RING,
+use super::board::BoardState;
+use super::game::Game;
+use super::types::{
+    Direction, EndReason, Final, Move, MoveEffect, MoveList, Outcome, Side, MAX_RING,
 };
+use super::{hash_state, variant::Variant};
 use crate::notation::{self, MoveError, PositionError, PositionFields};
 
 /// Laps a sowing runs before it starts looking for a repeated state. 99.99% of the moves of random
@@ -30,17 +32,13 @@ use crate::notation::{self, MoveError, PositionError, PositionFields};
 /// one counter comparison per lap and nothing else; past it, a lap also costs a state comparison.
 const CYCLE_CHECK_AFTER: u32 = 64;
 
-/// A Giuthi position on any board size.
+/// A Giuthi position on any board size. The stores of its [`BoardState`] are the piles of
+/// captured seeds kept aside (the position string's "store" fields).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Giuthi {
-    /// Seeds per ring place (South's holes then North's); places past `2 * holes` stay 0.
-    ring: [u8; MAX_RING],
-    /// Captured seeds, kept aside (the position string's "store" fields).
-    piles: [u16; 2],
-    holes: u8,
+    state: BoardState,
+    /// Seeds a hole at the start: with the holes, names the board size.
     seeds: u8,
-    side: Side,
-    fullmove: u32,
 }
 
 /// Where and how a relay sowing stopped.
@@ -218,16 +216,16 @@ impl Giuthi {
         let Variant::Giuthi { holes, seeds } = variant else {
             panic!("{variant} is not a Giuthi game");
         };
-        let mut ring = [0u8; MAX_RING];
-        ring[..2 * holes as usize].fill(seeds);
         Giuthi {
-            ring,
-            piles: [0, 0],
-            holes,
+            state: BoardState::start(holes as usize, seeds),
             seeds,
-            side: Side::South,
-            fullmove: 1,
         }
+    }
+
+    /// Parses a Giuthi position string (no fields of its own).
+    pub fn from_position(text: &str) -> Result<Giuthi, PositionError> {
+        let (fields, []) = PositionFields::split(text, [])?;
+        Giuthi::from_fields(&fields)
     }
 
     /// Builds and checks a position from parsed fields. Any placement of the game's seeds between
@@ -241,20 +239,13 @@ impl Giuthi {
         }
         f.check_total()?;
         let mut pos = Giuthi::start(f.variant);
-        let n = pos.n();
-        for side in Side::BOTH {
-            let offset = side.index() * n;
-            pos.ring[offset..offset + n].copy_from_slice(f.row(side));
-            pos.piles[side.index()] = f.stores[side.index()] as u16;
-        }
-        pos.side = f.side;
-        pos.fullmove = f.fullmove;
+        pos.state = f.board();
         Ok(pos)
     }
 
     #[inline]
     fn n(&self) -> usize {
-        self.holes as usize
+        self.state.holes as usize
     }
 
     /// Ring place of a side's hole (0-based from that side's left).
@@ -267,7 +258,7 @@ impl Giuthi {
     /// capturing: the relay's end, or `None` when it never ends.
     #[inline]
     fn trial(&self, side: Side, index: usize, dir: Direction) -> Option<RelayEnd> {
-        let mut ring = self.ring;
+        let mut ring = self.state.ring;
         relay(&mut ring, self.n(), side, self.place(side, index), dir)
     }
 
@@ -281,53 +272,19 @@ impl Giuthi {
                     || self.trial(side, i, Direction::Clockwise).is_some())
         })
     }
-
-    /// Each player's total when the game ends on the board: pile plus own holes.
-    fn totals(&self) -> [u32; 2] {
-        let mut totals = [self.piles[0] as u32, self.piles[1] as u32];
-        for side in Side::BOTH {
-            totals[side.index()] += self.row(side).iter().map(|&x| x as u32).sum::<u32>();
-        }
-        totals
-    }
-
-    /// Passes the turn to the other side, counting the full move after North's turn.
-    #[inline]
-    fn pass_turn(&mut self) {
-        if self.side == Side::North {
-            self.fullmove = notation::next_fullmove(self.fullmove);
-        }
-        self.side = self.side.other();
-    }
 }
 
 impl Game for Giuthi {
+    #[inline]
+    fn state(&self) -> &BoardState {
+        &self.state
+    }
+
     fn variant(&self) -> Variant {
         Variant::Giuthi {
-            holes: self.holes,
+            holes: self.state.holes,
             seeds: self.seeds,
         }
-    }
-
-    fn holes(&self) -> usize {
-        self.n()
-    }
-
-    fn side_to_move(&self) -> Side {
-        self.side
-    }
-
-    fn fullmove(&self) -> u32 {
-        self.fullmove
-    }
-
-    fn row(&self, side: Side) -> &[u8] {
-        let n = self.n();
-        &self.ring[side.index() * n..side.index() * n + n]
-    }
-
-    fn store(&self, side: Side) -> u32 {
-        self.piles[side.index()] as u32
     }
 
     /// Both directions of every own hole of two or more seeds whose sowing ends, hole by hole,
@@ -335,7 +292,7 @@ impl Game for Giuthi {
     /// Giuthi depends on the whole relay. With no such move, `pass` if the opponent can sow.
     #[inline]
     fn generate_moves(&self, moves: &mut MoveList) {
-        let me = self.side;
+        let me = self.state.side;
         let before = moves.len();
         for (i, &seeds) in self.row(me).iter().enumerate() {
             if seeds >= 2 {
@@ -354,14 +311,14 @@ impl Game for Giuthi {
     #[inline]
     fn play(&mut self, mv: Move) -> MoveEffect {
         if mv.is_pass() {
-            self.pass_turn();
+            self.state.pass_turn();
             return MoveEffect::default();
         }
         let n = self.n();
-        let me = self.side;
+        let me = self.state.side;
         let from = self.place(me, mv.index());
-        let end =
-            relay(&mut self.ring, n, me, from, mv.direction()).expect("a legal Giuthi move ends");
+        let end = relay(&mut self.state.ring, n, me, from, mv.direction())
+            .expect("a legal Giuthi move ends");
         let mut effect = MoveEffect {
             last: end.last as u8,
             ..MoveEffect::default()
@@ -369,7 +326,7 @@ impl Game for Giuthi {
         let own_lo = me.index() * n;
         let own_hi = own_lo + n;
         if !(own_lo..own_hi).contains(&end.last) {
-            self.pass_turn();
+            self.state.pass_turn();
             return effect;
         }
         if !end.crossed {
@@ -377,11 +334,11 @@ impl Game for Giuthi {
             return effect;
         }
         let opposite = |place: usize| 2 * n - 1 - place;
-        let facing = self.ring[opposite(end.last)];
+        let facing = self.state.ring[opposite(end.last)];
         if facing > 0 {
             let mut captured = facing as u32 + 1;
-            self.ring[opposite(end.last)] = 0;
-            self.ring[end.last] = 0;
+            self.state.ring[opposite(end.last)] = 0;
+            self.state.ring[end.last] = 0;
             let mut place = end.last;
             loop {
                 place = match end.dir {
@@ -389,44 +346,44 @@ impl Game for Giuthi {
                     Direction::Clockwise if place > own_lo => place - 1,
                     _ => break,
                 };
-                if self.ring[place] != 0 {
+                if self.state.ring[place] != 0 {
                     break;
                 }
-                captured += self.ring[opposite(place)] as u32;
-                self.ring[opposite(place)] = 0;
+                captured += self.state.ring[opposite(place)] as u32;
+                self.state.ring[opposite(place)] = 0;
             }
-            self.piles[me.index()] += captured as u16;
+            self.state.stores[me.index()] += captured as u16;
             effect.captured = captured;
         }
-        self.pass_turn();
+        self.state.pass_turn();
         effect
     }
 
     fn final_result(&self) -> Option<Final> {
-        if self.can_sow(self.side) || self.can_sow(self.side.other()) {
+        if self.can_sow(self.state.side) || self.can_sow(self.state.side.other()) {
             return None;
         }
-        let [south, north] = self.totals();
+        let [south, north] = self.state.totals_with_rows();
         Some(Final::by_totals(south, north, EndReason::Blocked))
     }
 
     #[inline]
     fn hash(&self) -> u64 {
-        let extra = self.piles[0] as u64
-            | (self.piles[1] as u64) << 16
-            | (self.side as u64) << 32
-            | (self.holes as u64) << 40
+        let extra = self.state.stores[0] as u64
+            | (self.state.stores[1] as u64) << 16
+            | (self.state.side as u64) << 32
+            | (self.state.holes as u64) << 40
             | (self.seeds as u64) << 48;
-        hash_state(&self.ring, extra)
+        hash_state(&self.state.ring, extra)
     }
 
     /// Holes and side to move only: the piles do not count for repetition.
     fn repetition_key(&self) -> u64 {
-        let extra = (self.side as u64) << 32
-            | (self.holes as u64) << 40
+        let extra = (self.state.side as u64) << 32
+            | (self.state.holes as u64) << 40
             | (self.seeds as u64) << 48
             | 0xA5 << 56;
-        hash_state(&self.ring, extra)
+        hash_state(&self.state.ring, extra)
     }
 
     /// The second occurrence ends the game.
@@ -439,8 +396,8 @@ impl Game for Giuthi {
     fn repetition_final(&self) -> Final {
         Final {
             outcome: Outcome::Draw,
-            south: self.piles[0] as u32,
-            north: self.piles[1] as u32,
+            south: self.state.stores[0] as u32,
+            north: self.state.stores[1] as u32,
             reason: EndReason::Repetition,
         }
     }
@@ -490,7 +447,7 @@ impl Game for Giuthi {
         if self.final_result().is_some() {
             return Err(MoveError::illegal(token, "the game is over"));
         }
-        let seeds = self.row(self.side)[index];
+        let seeds = self.row(self.state.side)[index];
         if seeds < 2 {
             return Err(MoveError::illegal(
                 token,
@@ -501,7 +458,7 @@ impl Game for Giuthi {
                 ),
             ));
         }
-        if self.trial(self.side, index, dir).is_none() {
+        if self.trial(self.state.side, index, dir).is_none() {
             return Err(MoveError::illegal(
                 token,
                 "this sowing never ends (its relay returns to a state it was already in)",
@@ -524,14 +481,6 @@ impl Game for Giuthi {
 
 impl fmt::Display for Giuthi {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        notation::write_position(
-            f,
-            self.variant(),
-            [self.row(Side::South), self.row(Side::North)],
-            [self.piles[0] as u32, self.piles[1] as u32],
-            None,
-            self.side,
-            self.fullmove,
-        )
+        notation::write_position(f, self.variant(), &self.state, &[])
     }
 }

@@ -5,8 +5,9 @@
 
 use std::fmt;
 
-use super::{Final, Game, Move, MoveEffect};
-use crate::notation::MoveError;
+use super::game::Game;
+use super::text::MoveError;
+use super::types::{Final, Move, MoveEffect};
 
 /// A move rejected by the referee.
 #[derive(Clone, PartialEq, Eq, Debug)]

@@ -15,9 +15,10 @@
 
 use std::fmt;
 
-use super::{
-    hash_state, EndReason, Final, Game, Move, MoveEffect, MoveList, Side, Variant, MAX_RING,
-};
+use super::board::BoardState;
+use super::game::Game;
+use super::types::{EndReason, Final, Move, MoveEffect, MoveList, Side};
+use super::{hash_state, variant::Variant};
 use crate::notation::{self, MoveError, PositionError, PositionFields};
 
 /// Holes per row.
@@ -174,34 +175,31 @@ pub fn analyse(board: &Board, me: usize, capture: bool) -> Analysis {
     a
 }
 
-/// A Modiar position.
+/// A Modiar position. The stores of its [`BoardState`] are the piles beside each player; the
+/// ring's places from [`RING`] on stay 0.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Modiar {
-    /// Stones per ring place (South's holes then North's); places from [`RING`] on stay 0.
-    ring: [u8; MAX_RING],
-    /// Captured stones, South's and North's.
-    piles: [u8; 2],
-    side: Side,
+    state: BoardState,
     /// This is the first move of the game (start position, South to move, full-move 1): it may
     /// capture nothing. Part of the state so that the hash tells it apart from the same board
     /// met later in the game.
     first_move: bool,
-    fullmove: u32,
 }
 
 impl Modiar {
     /// The start position: seven stones in each hole, South to move, the first-move rule active.
     pub fn start(variant: Variant) -> Modiar {
         assert_eq!(variant, Variant::MODIAR, "{variant} is not Modiar");
-        let mut ring = [0u8; MAX_RING];
-        ring[..RING].fill(START_SEEDS);
         Modiar {
-            ring,
-            piles: [0, 0],
-            side: Side::South,
+            state: BoardState::start(HOLES, START_SEEDS),
             first_move: true,
-            fullmove: 1,
         }
+    }
+
+    /// Parses a Modiar position string (no fields of its own).
+    pub fn from_position(text: &str) -> Result<Modiar, PositionError> {
+        let (fields, []) = PositionFields::split(text, [])?;
+        Modiar::from_fields(&fields)
     }
 
     /// Builds and checks a position from parsed fields. The first-move rule applies exactly when
@@ -225,26 +223,18 @@ impl Modiar {
                 ));
             }
         }
-        let mut ring = [0u8; MAX_RING];
-        ring[..HOLES].copy_from_slice(f.row(Side::South));
-        ring[HOLES..RING].copy_from_slice(f.row(Side::North));
-        let first_move = ring[..RING].iter().all(|&x| x == START_SEEDS)
+        let state = f.board();
+        let first_move = state.ring[..RING].iter().all(|&x| x == START_SEEDS)
             && f.side == Side::South
             && f.fullmove == 1;
-        Ok(Modiar {
-            ring,
-            piles: [f.stores[0] as u8, f.stores[1] as u8],
-            side: f.side,
-            first_move,
-            fullmove: f.fullmove,
-        })
+        Ok(Modiar { state, first_move })
     }
 
     /// The six holes as a bare board (South's row first).
     #[inline]
     pub fn board(&self) -> Board {
         let mut b = [0u8; RING];
-        b.copy_from_slice(&self.ring[..RING]);
+        b.copy_from_slice(&self.state.ring[..RING]);
         b
     }
 
@@ -257,7 +247,7 @@ impl Modiar {
     /// The ring place where the mover's row starts.
     #[inline]
     fn me(&self) -> usize {
-        self.side.index() * HOLES
+        self.state.side.index() * HOLES
     }
 
     /// Every hole of the side to move, judged.
@@ -266,48 +256,24 @@ impl Modiar {
         analyse(&self.board(), self.me(), !self.first_move)
     }
 
-    /// Each player's pile plus the stones on their own row: the totals when the game ends here.
-    fn totals_if_ended(&self) -> [u32; 2] {
-        let mut totals = [self.piles[0] as u32, self.piles[1] as u32];
-        for side in Side::BOTH {
-            totals[side.index()] += self.row(side).iter().map(|&x| x as u32).sum::<u32>();
-        }
-        totals
-    }
-
     fn key(&self, first_move: bool) -> u64 {
-        let extra = self.piles[0] as u64
-            | (self.piles[1] as u64) << 8
-            | (self.side as u64) << 16
+        let extra = self.state.stores[0] as u64
+            | (self.state.stores[1] as u64) << 8
+            | (self.state.side as u64) << 16
             | (first_move as u64) << 17
             | 0x4d_u64 << 56;
-        hash_state(&self.ring, extra)
+        hash_state(&self.state.ring, extra)
     }
 }
 
 impl Game for Modiar {
+    #[inline]
+    fn state(&self) -> &BoardState {
+        &self.state
+    }
+
     fn variant(&self) -> Variant {
         Variant::MODIAR
-    }
-
-    fn holes(&self) -> usize {
-        HOLES
-    }
-
-    fn side_to_move(&self) -> Side {
-        self.side
-    }
-
-    fn fullmove(&self) -> u32 {
-        self.fullmove
-    }
-
-    fn row(&self, side: Side) -> &[u8] {
-        &self.ring[side.index() * HOLES..side.index() * HOLES + HOLES]
-    }
-
-    fn store(&self, side: Side) -> u32 {
-        self.piles[side.index()] as u32
     }
 
     #[inline]
@@ -325,12 +291,9 @@ impl Game for Modiar {
         let mut board = self.board();
         let me = self.me();
         let sowing = sow(&mut board, me, mv.index(), !self.first_move);
-        self.ring[..RING].copy_from_slice(&board);
-        self.piles[self.side.index()] += sowing.captured;
-        if self.side == Side::North {
-            self.fullmove = notation::next_fullmove(self.fullmove);
-        }
-        self.side = self.side.other();
+        self.state.ring[..RING].copy_from_slice(&board);
+        self.state.stores[self.state.side.index()] += sowing.captured as u16;
+        self.state.pass_turn();
         self.first_move = false;
         MoveEffect {
             last: sowing.last,
@@ -343,7 +306,7 @@ impl Game for Modiar {
         if self.analyse().has_moves() {
             return None;
         }
-        let [s, n] = self.totals_if_ended();
+        let [s, n] = self.state.totals_with_rows();
         Some(Final::by_totals(s, n, EndReason::NoMoves))
     }
 
@@ -364,7 +327,7 @@ impl Game for Modiar {
 
     /// As when the player to move is stuck: each player adds the stones of their own row.
     fn repetition_final(&self) -> Final {
-        let [s, n] = self.totals_if_ended();
+        let [s, n] = self.state.totals_with_rows();
         Final::by_totals(s, n, EndReason::Repetition)
     }
 
@@ -402,14 +365,6 @@ impl Game for Modiar {
 
 impl fmt::Display for Modiar {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        notation::write_position(
-            f,
-            Variant::MODIAR,
-            [self.row(Side::South), self.row(Side::North)],
-            [self.piles[0] as u32, self.piles[1] as u32],
-            None,
-            self.side,
-            self.fullmove,
-        )
+        notation::write_position(f, Variant::MODIAR, &self.state, &[])
     }
 }

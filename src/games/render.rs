@@ -5,23 +5,12 @@
 
 use std::fmt::Write;
 
-use super::{Family, Game, Side};
+use super::game::Game;
+use super::types::Side;
 
-/// Traditional names of the Toguz Kumalak holes, from hole 1.
-pub const TOGUZ_HOLE_NAMES: [&str; 9] = [
-    "art",
-    "tekturmas",
-    "atopes",
-    "atsyratar",
-    "bel",
-    "belbasar",
-    "kandykpan",
-    "kokmoyin",
-    "manday",
-];
-
-/// Draws the board: hole numbers from each player's side, stones, tuzdiks (`X`), stores, and the
-/// side to move. With `names`, Toguz Kumalak holes are also listed by their traditional names.
+/// Draws the board: hole numbers from each player's side, stones (or the game's mark for a hole,
+/// such as a Toguz Kumalak tuzdik's `X`), stores, and the side to move, then the game's own notes
+/// ([`Game::board_notes`]: tuzdiks, and with `names` the traditional hole names).
 pub fn render<G: Game>(pos: &G, names: bool) -> String {
     let n = pos.holes();
     let width = 4;
@@ -29,10 +18,7 @@ pub fn render<G: Game>(pos: &G, names: bool) -> String {
     let cell = |out: &mut String, text: &str| {
         let _ = write!(out, "{text:>width$}");
     };
-    let store_word = match pos.variant().family() {
-        Family::Toguz => "store",
-        _ => "captured",
-    };
+    let store_word = pos.store_word();
     let marker = |side: Side| {
         if pos.side_to_move() == side && pos.final_result().is_none() {
             " <- to move"
@@ -55,12 +41,12 @@ pub fn render<G: Game>(pos: &G, names: bool) -> String {
     );
     out.push_str("     ");
     for i in (0..n).rev() {
-        cell(&mut out, &hole_text(pos, Side::North, i));
+        cell(&mut out, &pos.hole_text(Side::North, i));
     }
     out.push('\n');
     out.push_str("     ");
     for i in 0..n {
-        cell(&mut out, &hole_text(pos, Side::South, i));
+        cell(&mut out, &pos.hole_text(Side::South, i));
     }
     out.push('\n');
     out.push_str("     ");
@@ -74,35 +60,8 @@ pub fn render<G: Game>(pos: &G, names: bool) -> String {
         pos.store(Side::South),
         marker(Side::South)
     );
-    for side in Side::BOTH {
-        if let Some(h) = pos.tuzdik(side) {
-            let _ = writeln!(
-                out,
-                "{side}'s tuzdik: hole {h} of {}'s row (X)",
-                side.other()
-            );
-        }
-    }
-    if names && pos.variant().family() == Family::Toguz && n == 9 {
-        out.push_str("hole names: ");
-        for (i, name) in TOGUZ_HOLE_NAMES.iter().enumerate() {
-            let _ = write!(
-                out,
-                "{}={name}{}",
-                i + 1,
-                if i + 1 < n { ", " } else { "\n" }
-            );
-        }
-    }
+    out.push_str(&pos.board_notes(names));
     out
-}
-
-fn hole_text<G: Game>(pos: &G, side: Side, index: usize) -> String {
-    if pos.tuzdik(side.other()) == Some(index as u8 + 1) {
-        "X".to_string()
-    } else {
-        pos.row(side)[index].to_string()
-    }
 }
 
 #[cfg(test)]

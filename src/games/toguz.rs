@@ -8,25 +8,37 @@
 
 use std::fmt;
 
-use super::{
-    hash_state, EndReason, Final, Game, Move, MoveEffect, MoveList, Side, Variant, MAX_RING,
-};
+use super::board::BoardState;
+use super::game::Game;
+use super::types::{EndReason, Final, Move, MoveEffect, MoveList, Outcome, Side};
+use super::{hash_state, variant::Variant};
 use crate::notation::{self, MoveError, PositionError, PositionFields};
 
 /// Marks "no tuzdik" in [`Toguz::tuzdik`]'s ring-index slots.
 const NO_TUZDIK: u8 = 0xFF;
 
+/// The name of Toguz Kumalak's own field in the position string, between stores and side.
+const TUZDIK_FIELD: &str = "tuzdiks";
+
+/// Traditional names of the Toguz Kumalak holes, from hole 1.
+pub const TOGUZ_HOLE_NAMES: [&str; 9] = [
+    "art",
+    "tekturmas",
+    "atopes",
+    "atsyratar",
+    "bel",
+    "belbasar",
+    "kandykpan",
+    "kokmoyin",
+    "manday",
+];
+
 /// A Toguz Kumalak position on 9, 7 or 5 holes a row.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Toguz {
-    /// Stones per ring place (South's holes then North's); places past `2 * holes` stay 0.
-    ring: [u8; MAX_RING],
-    stores: [u16; 2],
+    state: BoardState,
     /// Ring index of each side's tuzdik (on the opponent's row), or [`NO_TUZDIK`].
     tuzdik: [u8; 2],
-    holes: u8,
-    side: Side,
-    fullmove: u32,
 }
 
 impl Toguz {
@@ -37,78 +49,95 @@ impl Toguz {
             matches!(variant, Variant::Toguz { .. }),
             "{variant} is not a Toguz Kumalak game"
         );
-        let mut ring = [0u8; MAX_RING];
-        ring[..2 * holes].fill(holes as u8);
         Toguz {
-            ring,
-            stores: [0, 0],
+            state: BoardState::start(holes, holes as u8),
             tuzdik: [NO_TUZDIK; 2],
-            holes: holes as u8,
-            side: Side::South,
-            fullmove: 1,
         }
     }
 
-    /// Builds and checks a position from parsed fields.
-    pub fn from_fields(f: &PositionFields) -> Result<Toguz, PositionError> {
+    /// Parses a Toguz Kumalak position string: the shared fields, then its own tuzdik field
+    /// (`<south>/<north>`, each a hole number on the opponent's row or `-`).
+    pub fn from_position(text: &str) -> Result<Toguz, PositionError> {
+        let (fields, [tuzdiks]) = PositionFields::split(text, [TUZDIK_FIELD])?;
+        let holes = fields.variant.holes();
+        let tuzdiks = notation::parse_pair(tuzdiks, TUZDIK_FIELD, |s| {
+            if s == "-" {
+                Some(None)
+            } else {
+                notation::parse_number(s)
+                    .filter(|&n| n >= 1 && n as usize <= holes)
+                    .map(|n| Some(n as u8))
+            }
+        })?;
+        Toguz::from_fields(&fields, tuzdiks)
+    }
+
+    /// Builds and checks a position from parsed shared fields and the tuzdik hole numbers
+    /// (1-based, on the opponent's row) of South and North.
+    pub fn from_fields(
+        f: &PositionFields,
+        tuzdiks: [Option<u8>; 2],
+    ) -> Result<Toguz, PositionError> {
         let variant = f.variant;
+        if !matches!(variant, Variant::Toguz { .. }) {
+            return Err(PositionError::new(
+                "game id",
+                format!("{variant} is not a Toguz Kumalak game"),
+            ));
+        }
         let n = variant.holes();
         f.check_total()?;
         let mut pos = Toguz::start(variant);
+        pos.state = f.board();
         for side in Side::BOTH {
-            let offset = side.index() * n;
-            pos.ring[offset..offset + n].copy_from_slice(f.row(side));
-            pos.stores[side.index()] = f.stores[side.index()] as u16;
-        }
-        for side in Side::BOTH {
-            let Some(h) = f.tuzdiks[side.index()] else {
+            let Some(h) = tuzdiks[side.index()] else {
                 continue;
             };
-            let whose = if side == Side::South {
-                "south"
-            } else {
-                "north"
-            };
+            let whose = side.name();
             if !variant.has_tuzdik() {
                 return Err(PositionError::new(
-                    "tuzdiks",
+                    TUZDIK_FIELD,
                     format!("{variant} has no tuzdiks"),
                 ));
             }
             if h as usize == n {
                 return Err(PositionError::new(
-                    "tuzdiks",
+                    TUZDIK_FIELD,
                     format!("{whose}'s tuzdik on hole {n}: a tuzdik can never be the last hole"),
                 ));
             }
             let index = side.other().index() * n + h as usize - 1;
-            if pos.ring[index] != 0 {
+            if pos.state.ring[index] != 0 {
                 return Err(PositionError::new(
-                    "tuzdiks",
+                    TUZDIK_FIELD,
                     format!(
                         "{whose}'s tuzdik (hole {h} of the opponent's row) holds {} stones",
-                        pos.ring[index]
+                        pos.state.ring[index]
                     ),
                 ));
             }
             pos.tuzdik[side.index()] = index as u8;
         }
-        if let [Some(a), Some(b)] = f.tuzdiks {
+        if let [Some(a), Some(b)] = tuzdiks {
             if a == b {
                 return Err(PositionError::new(
-                    "tuzdiks",
+                    TUZDIK_FIELD,
                     format!("both tuzdiks on hole {a}: a tuzdik cannot mirror the other"),
                 ));
             }
         }
-        pos.side = f.side;
-        pos.fullmove = f.fullmove;
         Ok(pos)
+    }
+
+    /// The tuzdik a side owns, as a hole number (1-based) on the opponent's row.
+    pub fn tuzdik(&self, side: Side) -> Option<u8> {
+        let t = self.tuzdik[side.index()];
+        (t != NO_TUZDIK).then(|| (t as usize % self.n()) as u8 + 1)
     }
 
     #[inline]
     fn n(&self) -> usize {
-        self.holes as usize
+        self.state.holes as usize
     }
 
     /// Who owns the ring place (whose row it is on).
@@ -130,7 +159,7 @@ impl Toguz {
         // A division is slow next to the rest of a move: only holes of more than a lap need one.
         let laps = if k > ring { (k - 1) / ring } else { 0 };
         if laps > 0 {
-            for place in &mut self.ring[..ring] {
+            for place in &mut self.state.ring[..ring] {
                 *place += laps as u8;
             }
         }
@@ -138,19 +167,19 @@ impl Toguz {
         // straight loops the compiler vectorises, rather than a wrap test per stone).
         let rest = k - laps * ring;
         let first = rest.min(ring - from);
-        for place in &mut self.ring[from..from + first] {
+        for place in &mut self.state.ring[from..from + first] {
             *place += 1;
         }
         let wrapped = rest - first;
-        for place in &mut self.ring[..wrapped] {
+        for place in &mut self.state.ring[..wrapped] {
             *place += 1;
         }
         // Stones that fell into tuzdiks: move them to their owners' stores.
         for side in Side::BOTH {
             let t = self.tuzdik[side.index()];
             if t != NO_TUZDIK {
-                self.stores[side.index()] += self.ring[t as usize] as u16;
-                self.ring[t as usize] = 0;
+                self.state.stores[side.index()] += self.state.ring[t as usize] as u16;
+                self.state.ring[t as usize] = 0;
             }
         }
         if wrapped > 0 {
@@ -166,12 +195,6 @@ impl Toguz {
         (self.n() * self.n()) as u16
     }
 
-    /// The tuzdik a side owns, as a hole number on the opponent's row.
-    fn tuzdik_hole(&self, side: Side) -> Option<u8> {
-        let t = self.tuzdik[side.index()];
-        (t != NO_TUZDIK).then(|| (t as usize % self.n()) as u8 + 1)
-    }
-
     /// The hole number (1-based, on its owner's row) of a ring place.
     #[inline]
     fn hole_number(&self, index: usize) -> usize {
@@ -180,43 +203,25 @@ impl Toguz {
 }
 
 impl Game for Toguz {
+    #[inline]
+    fn state(&self) -> &BoardState {
+        &self.state
+    }
+
     fn variant(&self) -> Variant {
-        Variant::Toguz { holes: self.holes }
-    }
-
-    fn holes(&self) -> usize {
-        self.n()
-    }
-
-    fn side_to_move(&self) -> Side {
-        self.side
-    }
-
-    fn fullmove(&self) -> u32 {
-        self.fullmove
-    }
-
-    fn row(&self, side: Side) -> &[u8] {
-        let n = self.n();
-        &self.ring[side.index() * n..side.index() * n + n]
-    }
-
-    fn store(&self, side: Side) -> u32 {
-        self.stores[side.index()] as u32
-    }
-
-    fn tuzdik(&self, side: Side) -> Option<u8> {
-        self.tuzdik_hole(side)
+        Variant::Toguz {
+            holes: self.state.holes,
+        }
     }
 
     #[inline]
     fn generate_moves(&self, moves: &mut MoveList) {
         let half = self.half();
-        if self.stores[0] > half || self.stores[1] > half {
+        if self.state.stores[0] > half || self.state.stores[1] > half {
             return;
         }
         // Tuzdik holes are always empty, so "non-empty" already excludes them.
-        for (i, &stones) in self.row(self.side).iter().enumerate() {
+        for (i, &stones) in self.row(self.state.side).iter().enumerate() {
             if stones > 0 {
                 moves.push(Move::hole(i));
             }
@@ -226,11 +231,11 @@ impl Game for Toguz {
     #[inline]
     fn play(&mut self, mv: Move) -> MoveEffect {
         let n = self.n();
-        let me = self.side;
+        let me = self.state.side;
         let from = me.index() * n + mv.index();
-        let k = self.ring[from] as usize;
+        let k = self.state.ring[from] as usize;
         debug_assert!(k > 0, "move from an empty hole");
-        self.ring[from] = 0;
+        self.state.ring[from] = 0;
         let start = if k > 1 {
             from
         } else if from + 1 == 2 * n {
@@ -244,29 +249,25 @@ impl Game for Toguz {
             ..MoveEffect::default()
         };
         if self.owner(last) != me && self.tuzdik[me.index()] as usize != last {
-            let count = self.ring[last];
+            let count = self.state.ring[last];
             if count.is_multiple_of(2) {
-                self.stores[me.index()] += count as u16;
-                self.ring[last] = 0;
+                self.state.stores[me.index()] += count as u16;
+                self.state.ring[last] = 0;
                 effect.captured = count as u32;
             } else if count == 3 && self.may_make_tuzdik(me, last) {
-                self.stores[me.index()] += 3;
-                self.ring[last] = 0;
+                self.state.stores[me.index()] += 3;
+                self.state.ring[last] = 0;
                 self.tuzdik[me.index()] = last as u8;
                 effect.captured = 3;
-                effect.tuzdik = true;
             }
         }
-        if me == Side::North {
-            self.fullmove = notation::next_fullmove(self.fullmove);
-        }
-        self.side = me.other();
+        self.state.pass_turn();
         effect
     }
 
     fn final_result(&self) -> Option<Final> {
         let half = self.half();
-        let [s, n] = self.stores;
+        let [s, n] = self.state.stores;
         if s > half || n > half {
             return Some(Final::by_totals(
                 s as u32,
@@ -274,26 +275,23 @@ impl Game for Toguz {
                 EndReason::MajorityInStore,
             ));
         }
-        if self.row(self.side).iter().all(|&x| x == 0) {
+        if self.row(self.state.side).iter().all(|&x| x == 0) {
             // The side to move is stuck: every stone left lies on the other side's row.
-            let mut totals = [s as u32, n as u32];
-            for side in Side::BOTH {
-                totals[side.index()] += self.row(side).iter().map(|&x| x as u32).sum::<u32>();
-            }
-            return Some(Final::by_totals(totals[0], totals[1], EndReason::NoMoves));
+            let [s, n] = self.state.totals_with_rows();
+            return Some(Final::by_totals(s, n, EndReason::NoMoves));
         }
         None
     }
 
     #[inline]
     fn hash(&self) -> u64 {
-        let extra = self.stores[0] as u64
-            | (self.stores[1] as u64) << 16
+        let extra = self.state.stores[0] as u64
+            | (self.state.stores[1] as u64) << 16
             | (self.tuzdik[0] as u64) << 32
             | (self.tuzdik[1] as u64) << 40
-            | (self.side as u64) << 48
-            | (self.holes as u64) << 56;
-        hash_state(&self.ring, extra)
+            | (self.state.side as u64) << 48
+            | (self.state.holes as u64) << 56;
+        hash_state(&self.state.ring, extra)
     }
 
     fn repetition_limit(&self) -> usize {
@@ -302,9 +300,9 @@ impl Game for Toguz {
 
     fn repetition_final(&self) -> Final {
         Final {
-            outcome: super::Outcome::Draw,
-            south: self.stores[0] as u32,
-            north: self.stores[1] as u32,
+            outcome: Outcome::Draw,
+            south: self.state.stores[0] as u32,
+            north: self.state.stores[1] as u32,
             reason: EndReason::Repetition,
         }
     }
@@ -331,9 +329,9 @@ impl Game for Toguz {
         if self.final_result().is_some() {
             return Err(MoveError::illegal(token, "the game is over"));
         }
-        let stones = self.row(self.side)[mv.index()];
+        let stones = self.row(self.state.side)[mv.index()];
         if stones == 0 {
-            let why = if self.tuzdik_hole(self.side.other()) == Some(mv.index() as u8 + 1) {
+            let why = if self.tuzdik(self.state.side.other()) == Some(mv.index() as u8 + 1) {
                 format!("hole {} is the opponent's tuzdik", mv.index() + 1)
             } else {
                 format!("hole {} is empty", mv.index() + 1)
@@ -375,8 +373,7 @@ impl Game for Toguz {
                 })?;
             store_mark = Some(inner);
         }
-        let mut after = *self;
-        let effect = after.play(mv);
+        let (after, effect, tuzdik) = self.trial(mv);
         let real_landing = self.hole_number(effect.last as usize);
         if landing != real_landing {
             return Err(MoveError::illegal(
@@ -387,8 +384,8 @@ impl Game for Toguz {
                 ),
             ));
         }
-        if tuzdik_mark != effect.tuzdik {
-            let why = if effect.tuzdik {
+        if tuzdik_mark != tuzdik {
+            let why = if tuzdik {
                 "the move makes a tuzdik but is not marked x"
             } else {
                 "marked x but the move makes no tuzdik"
@@ -396,8 +393,8 @@ impl Game for Toguz {
             return Err(MoveError::illegal(token, why));
         }
         if let Some(total) = store_mark {
-            let real = after.store(self.side);
-            if effect.captured == 0 || effect.tuzdik || real != total {
+            let real = after.store(self.state.side);
+            if effect.captured == 0 || tuzdik || real != total {
                 return Err(MoveError::illegal(
                     token,
                     format!(
@@ -420,18 +417,65 @@ impl Game for Toguz {
 
     /// Federation notation: origin hole, landing hole (of whichever row), `x` for a tuzdik.
     fn record_name(&self, mv: Move) -> String {
-        let mut after = *self;
-        let effect = after.play(mv);
+        let (_, effect, tuzdik) = self.trial(mv);
         format!(
             "{}{}{}",
             mv.index() + 1,
             self.hole_number(effect.last as usize),
-            if effect.tuzdik { "x" } else { "" }
+            if tuzdik { "x" } else { "" }
         )
+    }
+
+    fn move_note(&self, mv: Move) -> Option<&'static str> {
+        self.makes_tuzdik(mv).then_some("makes a tuzdik")
+    }
+
+    fn store_word(&self) -> &'static str {
+        "store"
+    }
+
+    /// A tuzdik is drawn `X`.
+    fn hole_text(&self, side: Side, index: usize) -> String {
+        if self.tuzdik(side.other()) == Some(index as u8 + 1) {
+            "X".to_string()
+        } else {
+            self.row(side)[index].to_string()
+        }
+    }
+
+    /// Each tuzdik, and on the 9-hole board the traditional hole names.
+    fn board_notes(&self, names: bool) -> String {
+        let mut out = String::new();
+        for side in Side::BOTH {
+            if let Some(h) = self.tuzdik(side) {
+                out += &format!("{side}'s tuzdik: hole {h} of {}'s row (X)\n", side.other());
+            }
+        }
+        if names && self.n() == TOGUZ_HOLE_NAMES.len() {
+            let list: Vec<String> = (TOGUZ_HOLE_NAMES.iter().enumerate())
+                .map(|(i, name)| format!("{}={name}", i + 1))
+                .collect();
+            out += &format!("hole names: {}\n", list.join(", "));
+        }
+        out
     }
 }
 
 impl Toguz {
+    /// Plays `mv` on a copy: the position after it, what it did, and whether it made a tuzdik
+    /// (the mover had none before and has one after).
+    fn trial(&self, mv: Move) -> (Toguz, MoveEffect, bool) {
+        let mut after = *self;
+        let effect = after.play(mv);
+        let me = self.state.side.index();
+        (after, effect, after.tuzdik[me] != self.tuzdik[me])
+    }
+
+    /// Whether the legal move `mv` makes a tuzdik.
+    pub fn makes_tuzdik(&self, mv: Move) -> bool {
+        self.trial(mv).2
+    }
+
     /// The tuzdik conditions other than "the last stone made exactly 3 on the opponent's row".
     #[inline]
     fn may_make_tuzdik(&self, me: Side, last: usize) -> bool {
@@ -439,21 +483,15 @@ impl Toguz {
             return false;
         }
         let number = self.hole_number(last);
-        number != self.n() && self.tuzdik_hole(me.other()) != Some(number as u8)
+        number != self.n() && self.tuzdik(me.other()) != Some(number as u8)
     }
 }
 
 impl fmt::Display for Toguz {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        notation::write_position(
-            f,
-            self.variant(),
-            [self.row(Side::South), self.row(Side::North)],
-            [self.stores[0] as u32, self.stores[1] as u32],
-            Some([self.tuzdik_hole(Side::South), self.tuzdik_hole(Side::North)]),
-            self.side,
-            self.fullmove,
-        )
+        let hole = |side| self.tuzdik(side).map_or("-".to_string(), |h| h.to_string());
+        let tuzdiks = format!("{}/{}", hole(Side::South), hole(Side::North));
+        notation::write_position(f, self.variant(), &self.state, &[&tuzdiks])
     }
 }
 
@@ -506,8 +544,9 @@ mod tests {
         // South hole 9 holds 3: 1 into hole 9, then North 1 and 2; North 2 had 2 -> 3: tuzdik.
         let mut p = pos("toguz-kumalak 0,0,0,0,0,0,0,0,3/5,2,0,0,0,0,0,0,0 76/76 -/- s 5");
         assert_eq!(p.record_name(Move::hole(8)), "92x");
-        let e = p.play(Move::hole(8));
-        assert!(e.tuzdik);
+        assert!(p.makes_tuzdik(Move::hole(8)));
+        assert_eq!(p.move_note(Move::hole(8)), Some("makes a tuzdik"));
+        p.play(Move::hole(8));
         assert_eq!(p.tuzdik(Side::South), Some(2));
         assert_eq!(p.store(Side::South), 79);
         // North sows from hole 1 (6 stones): 1 back, holes 2..6; hole 2 is South's tuzdik.
@@ -521,17 +560,17 @@ mod tests {
     fn tuzdik_restrictions() {
         // Last hole (9) never becomes a tuzdik: South hole 9 with 10 stones: 1 back, North 1..9.
         let mut p = pos("toguz-kumalak 0,0,0,0,0,0,0,0,10/0,0,0,0,0,0,0,0,2 75/75 -/- s 9");
-        let e = p.play(Move::hole(8));
-        assert!(!e.tuzdik);
+        assert!(!p.makes_tuzdik(Move::hole(8)));
+        p.play(Move::hole(8));
         assert_eq!(p.row(Side::North)[8], 3);
         // Mirror of the opponent's tuzdik: North owns South's hole 2, so South cannot take North 2.
         let mut p = pos("toguz-kumalak 0,0,0,0,0,0,0,0,3/5,2,0,0,0,0,0,0,0 76/76 -/2 s 5");
-        let e = p.play(Move::hole(8));
-        assert!(!e.tuzdik);
+        assert!(!p.makes_tuzdik(Move::hole(8)));
+        p.play(Move::hole(8));
         assert_eq!(p.row(Side::North)[1], 3);
         // Bestemshe has no tuzdik at all.
-        let mut p = pos("bestemshe 0,0,0,0,3/5,2,0,0,0 20/20 -/- s 3");
-        assert!(!p.play(Move::hole(4)).tuzdik);
+        let p = pos("bestemshe 0,0,0,0,3/5,2,0,0,0 20/20 -/- s 3");
+        assert!(!p.makes_tuzdik(Move::hole(4)));
     }
 
     #[test]
@@ -573,6 +612,10 @@ mod tests {
                 "tuzdiks",
             ),
             ("bestemshe 5,5,5,5,5/5,5,5,5,5 0/0 s 1", "position"),
+            (
+                "toguz-kumalak 9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0/0 -/10 s 1",
+                "tuzdiks",
+            ),
         ];
         for (text, field) in cases {
             let err = AnyGame::from_position(text).unwrap_err();

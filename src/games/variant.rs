@@ -1,14 +1,12 @@
-//! Game ids: which game and which board size.
+//! Game ids: which game and which board size. Bottom layer: imports only [`super::text`].
+//!
+//! [`Variant`] is the one list of the games at this level: one case a game (its rules file in
+//! `games/`), carrying the board sizes that game is played on. Code that needs "which game" matches
+//! on the case (`Variant::Toguz { .. }`); there is no separate family type.
 
 use std::fmt;
 
-/// The rule family of a game.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Family {
-    Toguz,
-    Giuthi,
-    Modiar,
-}
+use super::text::{parse_number, shorten};
 
 /// A game and its board size, named by a game id such as `toguz-kumalak` or `giuthi-6x4`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -28,12 +26,19 @@ pub struct VariantError(pub String);
 
 impl fmt::Display for VariantError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown game id '{}' (known: toguz-kumalak, toguz-kumalak-7, bestemshe, giuthi, \
-             giuthi-<5..10>x<4..9>, modiar)",
-            self.0
-        )
+        write!(f, "unknown game id '{}' (known: ", self.0)?;
+        let mut first = true;
+        for &(id, variant) in &IDS {
+            let known = match variant {
+                Variant::GIUTHI => "giuthi, giuthi-<5..10>x<4..9>",
+                Variant::Giuthi { .. } => continue,
+                _ => id,
+            };
+            f.write_str(if first { "" } else { ", " })?;
+            f.write_str(known)?;
+            first = false;
+        }
+        f.write_str(")")
     }
 }
 
@@ -45,14 +50,6 @@ impl Variant {
     pub const BESTEMSHE: Variant = Variant::Toguz { holes: 5 };
     pub const GIUTHI: Variant = Variant::Giuthi { holes: 8, seeds: 8 };
     pub const MODIAR: Variant = Variant::Modiar;
-
-    pub const fn family(self) -> Family {
-        match self {
-            Variant::Toguz { .. } => Family::Toguz,
-            Variant::Giuthi { .. } => Family::Giuthi,
-            Variant::Modiar => Family::Modiar,
-        }
-    }
 
     /// Holes per row.
     pub const fn holes(self) -> usize {
@@ -91,38 +88,77 @@ impl Variant {
 
     /// A representative list of ids: every game, and a few Giuthi sizes (all 36 sizes are valid).
     pub fn main_ids() -> &'static [&'static str] {
-        &[
-            "toguz-kumalak",
-            "toguz-kumalak-7",
-            "bestemshe",
-            "giuthi",
-            "giuthi-6x4",
-            "giuthi-7x6",
-            "giuthi-10x9",
-            "modiar",
-        ]
+        &MAIN_IDS
     }
 
-    /// Every valid variant (the 36 Giuthi sizes included).
+    /// Every valid variant (the 36 Giuthi sizes included), in the order of [`IDS`].
     pub fn all() -> Vec<Variant> {
-        let mut v = vec![Variant::TOGUZ, Variant::TOGUZ7, Variant::BESTEMSHE];
-        for holes in 5..=10 {
-            for seeds in 4..=9 {
-                v.push(Variant::Giuthi { holes, seeds });
+        let mut v = Vec::new();
+        for &(_, variant) in &IDS {
+            match variant {
+                Variant::GIUTHI => {
+                    for holes in GIUTHI_HOLES {
+                        for seeds in GIUTHI_SEEDS {
+                            v.push(Variant::Giuthi { holes, seeds });
+                        }
+                    }
+                }
+                Variant::Giuthi { .. } => {}
+                other => v.push(other),
             }
         }
-        v.push(Variant::MODIAR);
         v
     }
 }
 
+/// The named game ids, in the order the UGI `Game` option lists them: every game and board of a
+/// fixed size, and a few Giuthi sizes (every `giuthi-<holes>x<seeds>` of [`GIUTHI_HOLES`] and
+/// [`GIUTHI_SEEDS`] is valid). A new game adds its row here.
+const IDS: [(&str, Variant); 8] = [
+    ("toguz-kumalak", Variant::TOGUZ),
+    ("toguz-kumalak-7", Variant::TOGUZ7),
+    ("bestemshe", Variant::BESTEMSHE),
+    ("giuthi", Variant::GIUTHI),
+    ("giuthi-6x4", Variant::Giuthi { holes: 6, seeds: 4 }),
+    ("giuthi-7x6", Variant::Giuthi { holes: 7, seeds: 6 }),
+    (
+        "giuthi-10x9",
+        Variant::Giuthi {
+            holes: 10,
+            seeds: 9,
+        },
+    ),
+    ("modiar", Variant::MODIAR),
+];
+
+/// Other spellings read on input (never written).
+const ALIASES: [(&str, Variant); 2] = [
+    ("toguz-kumalak-9", Variant::TOGUZ),
+    ("toguz-kumalak-5", Variant::BESTEMSHE),
+];
+
+/// The ids of [`IDS`], for [`Variant::main_ids`].
+const MAIN_IDS: [&str; IDS.len()] = {
+    let mut ids = [""; IDS.len()];
+    let mut i = 0;
+    while i < IDS.len() {
+        ids[i] = IDS[i].0;
+        i += 1;
+    }
+    ids
+};
+
+/// Giuthi's board sizes: holes a row, and seeds a hole at the start.
+const GIUTHI_HOLES: std::ops::RangeInclusive<u8> = 5..=10;
+const GIUTHI_SEEDS: std::ops::RangeInclusive<u8> = 4..=9;
+
 impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(&(id, _)) = IDS.iter().find(|(_, v)| v == self) {
+            return f.write_str(id);
+        }
         match *self {
-            Variant::Toguz { holes: 9 } => f.write_str("toguz-kumalak"),
-            Variant::Toguz { holes: 5 } => f.write_str("bestemshe"),
             Variant::Toguz { holes } => write!(f, "toguz-kumalak-{holes}"),
-            Variant::Giuthi { holes: 8, seeds: 8 } => f.write_str("giuthi"),
             Variant::Giuthi { holes, seeds } => write!(f, "giuthi-{holes}x{seeds}"),
             Variant::Modiar => f.write_str("modiar"),
         }
@@ -135,26 +171,23 @@ impl std::str::FromStr for Variant {
     /// Game ids are case-insensitive on input.
     fn from_str(s: &str) -> Result<Variant, VariantError> {
         let lower = s.trim().to_ascii_lowercase();
+        if let Some(&(_, variant)) = IDS.iter().chain(&ALIASES).find(|(id, _)| *id == lower) {
+            return Ok(variant);
+        }
         // The id is echoed shortened: a hostile multi-megabyte id stays a one-line error.
-        let err = || VariantError(crate::notation::shorten(s.trim()));
-        Ok(match lower.as_str() {
-            "toguz-kumalak" | "toguz-kumalak-9" => Variant::TOGUZ,
-            "toguz-kumalak-7" => Variant::TOGUZ7,
-            "bestemshe" | "toguz-kumalak-5" => Variant::BESTEMSHE,
-            "giuthi" => Variant::GIUTHI,
-            "modiar" => Variant::MODIAR,
-            other => {
-                let size = other.strip_prefix("giuthi-").ok_or_else(err)?;
-                let (h, s) = size.split_once('x').ok_or_else(err)?;
-                // Numbers as everywhere in the notation: no sign, no leading zero.
-                let number = crate::notation::parse_number;
-                let holes = number(h).filter(|n| (5..=10).contains(n)).ok_or_else(err)?;
-                let seeds = number(s).filter(|n| (4..=9).contains(n)).ok_or_else(err)?;
-                Variant::Giuthi {
-                    holes: holes as u8,
-                    seeds: seeds as u8,
-                }
-            }
+        let err = || VariantError(shorten(s.trim()));
+        let size = lower.strip_prefix("giuthi-").ok_or_else(err)?;
+        let (h, s) = size.split_once('x').ok_or_else(err)?;
+        // Numbers as everywhere in the notation: no sign, no leading zero.
+        let size = |text: &str, range: std::ops::RangeInclusive<u8>| {
+            parse_number(text)
+                .and_then(|n| u8::try_from(n).ok())
+                .filter(|n| range.contains(n))
+                .ok_or_else(err)
+        };
+        Ok(Variant::Giuthi {
+            holes: size(h, GIUTHI_HOLES)?,
+            seeds: size(s, GIUTHI_SEEDS)?,
         })
     }
 }
@@ -184,6 +217,15 @@ mod tests {
         ] {
             assert!(bad.parse::<Variant>().is_err(), "{bad}");
         }
+        assert_eq!(
+            "chess".parse::<Variant>().unwrap_err().to_string(),
+            "unknown game id 'chess' (known: toguz-kumalak, toguz-kumalak-7, bestemshe, giuthi, \
+             giuthi-<5..10>x<4..9>, modiar)"
+        );
+        assert_eq!("toguz-kumalak-9".parse::<Variant>(), Ok(Variant::TOGUZ));
+        assert_eq!("Toguz-Kumalak-5".parse::<Variant>(), Ok(Variant::BESTEMSHE));
+        assert_eq!(Variant::Giuthi { holes: 6, seeds: 4 }.id(), "giuthi-6x4");
+        assert_eq!(Variant::Giuthi { holes: 9, seeds: 5 }.id(), "giuthi-9x5");
         assert_eq!(
             "GIUTHI-6X4".parse::<Variant>().unwrap(),
             Variant::Giuthi { holes: 6, seeds: 4 }

@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 
 use crate::eval::{Evaluate, Weights};
 use crate::games::{AnyGame, GameLine, Move};
+use crate::sync::lock;
 
 pub use worker::{Features, MATE, MATE_BOUND, TABLE_WIN};
 
@@ -558,7 +559,7 @@ pub fn prepare_tables_in_background<G: Evaluate>(pos: &G) -> Tables {
         return Tables::Ready;
     }
     let variant = pos.variant();
-    let mut started = STARTED.lock().unwrap_or_else(|e| e.into_inner());
+    let mut started = lock(&STARTED);
     if let Some((_, thread)) = started.iter().find(|(v, _)| *v == variant) {
         return match (thread.is_finished(), pos.tables_ready()) {
             (_, true) => Tables::Ready,

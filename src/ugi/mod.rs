@@ -26,6 +26,7 @@ use std::time::Duration;
 use crate::games::{AnyGame, Game, GameLine, Side, Variant};
 use crate::notation::shorten;
 use crate::search::{Clock, Limits, Player};
+use crate::sync::lock;
 use command::{Command, GoCommand, PositionCommand, Query, Start};
 use options::{Changed, EngineOptions};
 use reader::{Line, LineReader};
@@ -59,7 +60,7 @@ impl Sink {
     /// Writes one line and flushes it. Errors are returned for the input loop to act on; the
     /// search thread ignores them (the input loop sees the same broken pipe next).
     pub(crate) fn try_line(&self, line: &str) -> io::Result<()> {
-        let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
+        let mut out = lock(&self.out);
         out.write_all(line.as_bytes())?;
         out.write_all(b"\n")?;
         out.flush()

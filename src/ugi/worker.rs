@@ -22,6 +22,7 @@ use super::text;
 use super::Sink;
 use crate::games::{AnyGame, Game, GameLine, MoveList};
 use crate::search::{Info, Limits, Searcher};
+use crate::sync::{lock, recover};
 use crate::with_game;
 
 /// Work for the search thread.
@@ -49,7 +50,7 @@ struct Shared {
 
 impl Shared {
     fn busy(&self) -> MutexGuard<'_, bool> {
-        self.busy.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.busy)
     }
 }
 
@@ -150,12 +151,7 @@ impl Worker {
             if left.is_zero() {
                 return false;
             }
-            busy = self
-                .shared
-                .idle
-                .wait_timeout(busy, left)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
+            busy = recover(self.shared.idle.wait_timeout(busy, left)).0;
         }
         true
     }

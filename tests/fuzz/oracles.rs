@@ -72,7 +72,10 @@ pub fn check_position(pos: &AnyGame) {
         let effect = after.play(mv);
         let me = pos.side_to_move();
         // Stones sown into a tuzdik go to its owner's store without being a capture.
-        let tuzdiks = pos.tuzdik(Side::South).is_some() || pos.tuzdik(Side::North).is_some();
+        let tuzdiks = match &pos {
+            AnyGame::Toguz(t) => Side::BOTH.iter().any(|&s| t.tuzdik(s).is_some()),
+            _ => false,
+        };
         let gained = after.store(me) - pos.store(me);
         assert!(
             gained == effect.captured || (tuzdiks && gained > effect.captured),

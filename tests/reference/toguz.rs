@@ -35,8 +35,12 @@ impl Plain {
             .map(|&x| x as u32)
             .collect::<Vec<_>>();
         holes.extend(pos.row(Side::North).iter().map(|&x| x as u32));
+        let AnyGame::Toguz(toguz) = pos else {
+            panic!("{pos}: not Toguz Kumalak");
+        };
         let tz = |s: Side| {
-            pos.tuzdik(s)
+            toguz
+                .tuzdik(s)
                 .map(|h| s.other().index() * n + h as usize - 1)
         };
         Plain {

@@ -1,0 +1,38 @@
+//! CPU accounting: what a session cost (plies, wall time, the arena's own CPU time).
+
+use std::time::Duration;
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Cost {
+    pub plies: u64,
+    pub wall: Duration,
+    pub arena_cpu: Duration,
+}
+
+impl Cost {
+    /// `N plies in X s (Y plies/s); arena CPU Z us/ply`.
+    pub fn describe(&self) -> String {
+        let secs = self.wall.as_secs_f64().max(1e-9);
+        let per_ply = self.arena_cpu.as_secs_f64() * 1e6 / (self.plies.max(1) as f64);
+        format!(
+            "{} plies in {:.1} s ({:.0} plies/s); arena CPU {:.2} s, {:.1} us/ply",
+            self.plies,
+            secs,
+            self.plies as f64 / secs,
+            self.arena_cpu.as_secs_f64(),
+            per_ply
+        )
+    }
+}
+
+/// CPU time of this process (every thread; children excluded).
+pub(super) fn own_cpu() -> Duration {
+    // SAFETY: getrusage fills the zeroed struct it is given.
+    let usage = unsafe {
+        let mut u: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut u);
+        u
+    };
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(usage.ru_utime) + tv(usage.ru_stime)
+}

@@ -1,0 +1,235 @@
+//! Running a whole schedule: worker threads play games concurrently, each keeping its engines
+//! between games; the calling thread records every game the moment it ends.
+//!
+//! Faults never stop the run (unless `--no-recover`): the faulty engine loses the game and is
+//! restarted for its next one; an engine that fails to start `max_start_failures` times in a row
+//! is disqualified and its remaining games are forfeited instead of looping, and so is one that
+//! crashes in `max_crashes` games in a row (a crash loop).
+//!
+//! One concern a file: this one starts and resumes runs; [`options`] (how to run, what a run
+//! produced), [`checks`] (the configuration checks before any file is written), [`feed`] (the
+//! games still to play), [`worker`] (a game in named steps), [`pool`] (a worker's engines),
+//! [`health`] (start failures, crash loops, disqualification), [`forfeit`] (games lost before
+//! they are played), [`recording`] (the recording thread's state), [`cost`] (CPU accounting).
+
+mod checks;
+mod cost;
+mod feed;
+mod forfeit;
+mod health;
+mod options;
+mod pool;
+mod recording;
+mod shared;
+mod worker;
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::channel;
+use std::sync::Mutex;
+
+use anyhow::Result;
+
+pub use checks::check_sprt_shard;
+pub use cost::Cost;
+pub use options::{RunOptions, RunReport};
+pub use pool::log_file;
+
+use super::interrupt;
+use super::openings::OpeningBook;
+use super::process::Guardian;
+use super::progress::Progress;
+use super::records::{Event, RunHeader, FORMAT};
+use super::results::Standings;
+use super::run_files::{self, RunFiles};
+use super::schedule::Schedule;
+use crate::arena::config::RunConfig;
+use crate::games::Variant;
+use checks::check_config;
+use cost::own_cpu;
+use feed::Feed;
+use health::Health;
+use recording::{sprt_decision, Recording};
+use shared::{Msg, Shared};
+
+/// Starts a new run.
+pub fn run(config: RunConfig, opts: &RunOptions) -> Result<RunReport> {
+    // The start-up check of the engines (in check_config) comes last, after every check
+    // that costs nothing.
+    check_sprt_shard(&config, opts.shard)?;
+    run_files::check_fresh(&config, opts)?;
+    check_config(&config, opts)?;
+    let scheduled = full_schedule(&config).len();
+    let mut header = RunHeader {
+        format: FORMAT,
+        arena: env!("CARGO_PKG_VERSION").to_string(),
+        config,
+        scheduled,
+        shard: opts.shard,
+        outputs: None,
+    };
+    let files = run_files::open_fresh(&mut header, opts)?;
+    let mut standings = new_standings(&header.config);
+    standings.set_rating(opts.rating);
+    execute(header, standings, files, opts)
+}
+
+/// Continues the run recorded in `path`: same configuration, schedule, openings, shard and
+/// outputs; plays only the games not yet recorded, appending to the same file.
+pub fn resume(path: &Path, opts: &RunOptions) -> Result<RunReport> {
+    let (file, files, opts) = run_files::open_resume(path, opts, |h, opts| {
+        check_sprt_shard(&h.config, h.shard)?;
+        check_config(&h.config, opts)
+    })?;
+    let mut done = new_standings(&file.header.config);
+    done.set_rating(opts.rating);
+    // In the order the games finished: the SPRT finds the decision where the run found it.
+    for index in &file.order {
+        done.add(&file.games[index]);
+    }
+    execute(file.header, done, files, &opts)
+}
+
+/// Empty standings for a run's engines and SPRT.
+pub fn new_standings(config: &RunConfig) -> Standings {
+    Standings::new(config.engine_names(), config.sprt)
+}
+
+/// The schedule of the whole run (all shards), computed game by game (never listed).
+pub fn full_schedule(config: &RunConfig) -> Schedule {
+    Schedule::new(
+        config.tournament,
+        config.engines.len(),
+        config.rounds,
+        config.games,
+    )
+}
+
+/// Plays the slice's unrecorded games of the run in `header` (new or resumed), `standings`
+/// holding what is recorded already, then completes the outputs.
+fn execute(
+    header: RunHeader,
+    standings: Standings,
+    files: RunFiles,
+    opts: &RunOptions,
+) -> Result<RunReport> {
+    let recorded_before = standings.len();
+    interrupt::install();
+    // Engines outside the arena's process: a guardian ends them (and what they started) even if
+    // the arena is killed with -9. Dropped at the end of the run.
+    let _guardian = header
+        .config
+        .engines
+        .iter()
+        .any(|e| e.builtin().is_none())
+        .then(Guardian::start);
+    let config = &header.config;
+    let variant: Variant = config.game.parse().map_err(anyhow::Error::msg)?;
+    let schedule = full_schedule(config);
+    let slice_len = schedule.slice_len(opts.shard);
+    let book =
+        OpeningBook::new(&config.openings, variant, config.seed).map_err(anyhow::Error::msg)?;
+    let feed = Feed::new(
+        Box::new(schedule.games(opts.shard)),
+        standings.indices().collect(),
+        book,
+    );
+    let shared = Shared {
+        config,
+        variant,
+        opts,
+        feed: Mutex::new(feed),
+        health: Mutex::new(Health::new(config.engines.len())),
+        stop: AtomicBool::new(false),
+    };
+    let sprt_decided = sprt_decision(&standings);
+    if sprt_decided.is_some() {
+        // A resumed run whose SPRT had already decided: nothing more to play.
+        shared.stop.store(true, Ordering::SeqCst);
+    }
+    let mut progress = Progress::new(opts.progress, slice_len, opts.rating_interval);
+    progress.set_done(standings.len());
+    let mut rec = Recording {
+        opts,
+        files,
+        standings,
+        progress,
+        plies: 0,
+        stopped: None,
+        sprt_decided,
+        write_error: None,
+    };
+    let started = std::time::Instant::now();
+    let cpu_before = own_cpu();
+    let workers = opts.concurrency.max(1);
+
+    std::thread::scope(|scope| {
+        let (tx, rx) = channel();
+        for w in 0..workers {
+            let tx = tx.clone();
+            let shared = &shared;
+            std::thread::Builder::new()
+                .name(format!("arena worker {w}"))
+                .spawn_scoped(scope, move || worker::worker(shared, tx))
+                .expect("spawn worker");
+        }
+        drop(tx);
+        for msg in rx {
+            match msg {
+                Msg::Note(text) => rec.note(&text),
+                Msg::Game(g) => rec.game(&g, &shared.stop),
+            }
+        }
+    });
+    let Recording {
+        mut files,
+        standings,
+        mut progress,
+        plies,
+        stopped,
+        sprt_decided,
+        write_error,
+        ..
+    } = rec;
+    progress.clear_live();
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    let interrupted = interrupt::requested();
+    let missing = slice_len.saturating_sub(standings.len());
+    // Once per state of the records: resuming a finished run adds no second summary.
+    let changed = standings.len() > recorded_before || !files.summarized;
+    if (missing == 0 || sprt_decided.is_some()) && changed {
+        if let Some(w) = files.records.as_mut() {
+            w.write(&Event::Summary(summary_json(&standings, &header)))?;
+        }
+    }
+    let title = opts
+        .out
+        .as_ref()
+        .map_or(String::new(), |p| p.display().to_string());
+    files.finish(&standings, &title)?;
+    Ok(RunReport {
+        header,
+        standings,
+        missing,
+        interrupted,
+        cost: Cost {
+            plies,
+            wall: started.elapsed(),
+            arena_cpu: own_cpu().saturating_sub(cpu_before),
+        },
+        stopped,
+        sprt_decided,
+    })
+}
+
+/// The summary event: the statistics of every game recorded (`crate::stats::Summary`), and the
+/// number of games scheduled.
+pub fn summary_json(standings: &Standings, header: &RunHeader) -> serde_json::Value {
+    let mut value = serde_json::to_value(standings.summary()).unwrap_or_default();
+    if let Some(map) = value.as_object_mut() {
+        map.insert("scheduled".into(), header.scheduled.into());
+    }
+    value
+}

@@ -1,0 +1,80 @@
+//! How a run is played (its options) and what it produced (its report).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::cost::Cost;
+use crate::arena::process::MAX_LOG_BYTES;
+use crate::arena::progress::ProgressMode;
+use crate::arena::records::RunHeader;
+use crate::arena::results::Standings;
+use crate::arena::schedule::Shard;
+
+/// How to run (not part of the run's identity: may differ when resuming).
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    pub concurrency: usize,
+    pub shard: Option<Shard>,
+    /// JSON-lines records.
+    pub out: Option<PathBuf>,
+    pub pgn: Option<PathBuf>,
+    /// An existing PGN gets this run's games after what it holds (else it is refused).
+    pub pgn_append: bool,
+    /// The HTML report, written at the end of each session.
+    pub report: Option<PathBuf>,
+    /// Engine faults do not stop the run.
+    pub recover: bool,
+    pub progress: ProgressMode,
+    /// Plain progress: the head-to-head results every this many games.
+    pub rating_interval: u64,
+    /// Engines' stderr logs go here.
+    pub log_dir: PathBuf,
+    /// PGN `Event` tag.
+    pub event: String,
+    /// Time an engine gets to exit after `quit` before it is killed.
+    pub quit_grace: Duration,
+    /// `--log-limit`: stderr bytes logged per engine in this run (all its processes).
+    pub log_limit: u64,
+    /// The rating table's prior (`--rating-prior`).
+    pub rating: crate::stats::RatingOptions,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            concurrency: 1,
+            shard: None,
+            out: None,
+            pgn: None,
+            pgn_append: false,
+            report: None,
+            recover: true,
+            progress: ProgressMode::Quiet,
+            rating_interval: 0,
+            log_dir: PathBuf::from("otau-arena-logs"),
+            event: "otau-arena".into(),
+            quit_grace: Duration::from_millis(300),
+            log_limit: MAX_LOG_BYTES,
+            rating: crate::stats::RatingOptions::default(),
+        }
+    }
+}
+
+/// What a run produced.
+#[derive(Debug)]
+pub struct RunReport {
+    pub header: RunHeader,
+    /// Every game of this run's slice recorded so far (resumed ones included), by index.
+    /// Every game of this run's slice recorded so far (resumed ones included).
+    pub standings: Standings,
+    /// Games of this slice still unplayed (interrupted or stopped).
+    pub missing: u64,
+    pub interrupted: bool,
+    /// Why the run stopped early, if it did: a fault under `--no-recover`.
+    pub stopped: Option<String>,
+    /// The SPRT's decision, when it ended the run.
+    pub sprt_decided: Option<String>,
+    /// This session's cost: engine plies played, wall time, and the arena's own CPU time
+    /// (all its threads, engines excluded).
+    pub cost: Cost,
+}

@@ -1,0 +1,29 @@
+//! What the workers share, and what they tell the recording thread.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
+
+use super::feed::Feed;
+use super::health::Health;
+use super::options::RunOptions;
+use crate::arena::config::RunConfig;
+use crate::arena::records::GameRecord;
+use crate::games::Variant;
+
+/// A worker's message to the recording thread.
+pub(super) enum Msg {
+    Game(Box<GameRecord>),
+    Note(String),
+}
+
+/// The run's state every worker reads.
+pub(super) struct Shared<'a> {
+    pub(super) config: &'a RunConfig,
+    pub(super) variant: Variant,
+    pub(super) opts: &'a RunOptions,
+    /// The games still to play, each with its opening.
+    pub(super) feed: Mutex<Feed>,
+    pub(super) health: Mutex<Health>,
+    /// Set to stop handing out games (a fault under --no-recover).
+    pub(super) stop: AtomicBool,
+}

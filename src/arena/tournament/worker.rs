@@ -1,0 +1,208 @@
+//! A worker: takes games off the feed and plays each with engines from its [`Pool`], in named
+//! steps (forfeit, start, new game, play).
+
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::Sender;
+use std::time::Duration;
+
+use super::forfeit::{self, fault_kind, lose};
+use super::pool::{start_engine, Pool};
+use super::shared::{Msg, Shared};
+use crate::arena::client::Fault;
+use crate::arena::config::RunConfig;
+use crate::arena::interrupt;
+use crate::arena::openings::Opening;
+use crate::arena::records::{GameRecord, GameResult, OpeningRecord, Termination, TerminationKind};
+use crate::arena::referee::{self, Adjudication, Waits};
+use crate::arena::schedule::GameSpec;
+use crate::games::Side;
+use crate::sync::lock;
+
+/// One worker: takes games off the queue until it is empty, the run stops, or Ctrl-C.
+pub(super) fn worker(shared: &Shared<'_>, tx: Sender<Msg>) {
+    let mut pool = Pool::new(shared.config.engines.len(), shared.opts.quit_grace);
+    loop {
+        if interrupt::requested() || shared.stop.load(Ordering::SeqCst) {
+            break;
+        }
+        let Some((spec, opening, note)) = lock(&shared.feed).next() else {
+            break;
+        };
+        if let Some(note) = note {
+            let _ = tx.send(Msg::Note(note));
+        }
+        let seats = [spec.south, spec.north];
+        pool.seat(seats);
+        match play_scheduled(shared, &spec, &opening, &mut pool, &tx) {
+            // A game that ended as Ctrl-C came may have ended *because* of it (its engines were
+            // killed): it is dropped, and a resumed run plays it again.
+            Some(_) if interrupt::requested() => break,
+            Some(record) => {
+                let notes = lock(&shared.health).count_crashes(shared.config, seats, &record);
+                for note in notes {
+                    let _ = tx.send(Msg::Note(note));
+                }
+                if !shared.opts.recover && stops_without_recover(record.termination.kind) {
+                    // Before the next game is taken: --no-recover plays no game after a fault.
+                    shared.stop.store(true, Ordering::SeqCst);
+                }
+                if tx.send(Msg::Game(Box::new(record))).is_err() {
+                    break;
+                }
+            }
+            None => break, // interrupted: the game is dropped unrecorded
+        }
+    }
+    pool.shutdown();
+}
+
+/// The faults `--no-recover` stops the run at.
+pub(super) fn stops_without_recover(kind: TerminationKind) -> bool {
+    matches!(kind, TerminationKind::Crash | TerminationKind::Stall)
+}
+
+/// Why a game ended before its first move.
+enum Unready {
+    /// An engine lost it (the record says how).
+    Lost,
+    /// Ctrl-C: the game is dropped.
+    Interrupted,
+}
+
+/// Plays one scheduled game (or forfeits it); None when interrupted.
+fn play_scheduled(
+    shared: &Shared<'_>,
+    spec: &GameSpec,
+    opening: &Opening,
+    pool: &mut Pool,
+    tx: &Sender<Msg>,
+) -> Option<GameRecord> {
+    let seats = [spec.south, spec.north];
+    let mut record = unplayed(shared.config, spec, opening);
+    if forfeit::disqualified(&lock(&shared.health), seats, &mut record) {
+        return Some(record);
+    }
+    let ready = start_missing(shared, seats, pool, tx, &mut record)
+        .and_then(|()| new_games(shared, seats, pool, &mut record));
+    match ready {
+        Ok(()) => {}
+        Err(Unready::Lost) => return Some(record),
+        Err(Unready::Interrupted) => return None,
+    }
+    play_out(shared, spec, opening, pool, &mut record)?;
+    Some(record)
+}
+
+/// The record of game `spec` before a move is played: its players and opening, and (until a
+/// step below sets them) no moves, a draw, and a forfeit.
+fn unplayed(config: &RunConfig, spec: &GameSpec, opening: &Opening) -> GameRecord {
+    GameRecord {
+        index: spec.index,
+        pair: spec.pair,
+        round: spec.round,
+        game: config.game.clone(),
+        south: config.engines[spec.south].name.clone(),
+        north: config.engines[spec.north].name.clone(),
+        opening: OpeningRecord {
+            start: opening.start.to_string(),
+            moves: opening.move_names(),
+        },
+        moves: Vec::new(),
+        final_position: opening.line().position().to_string(),
+        result: GameResult::Draw,
+        termination: Termination::of(TerminationKind::Forfeit),
+        totals: None,
+    }
+}
+
+/// Starts the engines of `seats` that are not running; one that fails loses the game, and its
+/// start failures are counted.
+fn start_missing(
+    shared: &Shared<'_>,
+    seats: [usize; 2],
+    pool: &mut Pool,
+    tx: &Sender<Msg>,
+    record: &mut GameRecord,
+) -> Result<(), Unready> {
+    for side in Side::BOTH {
+        let e = seats[side.index()];
+        if pool.has(e) {
+            continue;
+        }
+        match start_engine(shared, e, tx) {
+            Ok(s) => {
+                lock(&shared.health).started(e);
+                pool.put(e, s);
+            }
+            Err(Fault::Interrupted) => return Err(Unready::Interrupted),
+            Err(f) => {
+                let note = lock(&shared.health).start_failed(shared.config, e, &f);
+                if let Some(note) = note {
+                    let _ = tx.send(Msg::Note(note));
+                }
+                lose(record, side, fault_kind(&f), format!("at start-up: {f}"));
+                return Err(Unready::Lost);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A new game for both engines; one that fails loses the game and is ended.
+fn new_games(
+    shared: &Shared<'_>,
+    seats: [usize; 2],
+    pool: &mut Pool,
+    record: &mut GameRecord,
+) -> Result<(), Unready> {
+    let timeout = Duration::from_millis(shared.config.startup_timeout_ms);
+    for side in Side::BOTH {
+        let e = seats[side.index()];
+        if let Err(f) = pool.get(e).new_game(timeout) {
+            if f == Fault::Interrupted {
+                return Err(Unready::Interrupted);
+            }
+            pool.discard(e);
+            lose(record, side, fault_kind(&f), format!("at new game: {f}"));
+            return Err(Unready::Lost);
+        }
+    }
+    Ok(())
+}
+
+/// Plays the game out under the referee and records how it ended; an engine that faulted is
+/// ended. None when interrupted.
+fn play_out(
+    shared: &Shared<'_>,
+    spec: &GameSpec,
+    opening: &Opening,
+    pool: &mut Pool,
+    record: &mut GameRecord,
+) -> Option<()> {
+    let config = shared.config;
+    let limits = [
+        &config.engines[spec.south].limits,
+        &config.engines[spec.north].limits,
+    ];
+    let adjudication = Adjudication {
+        max_plies: config.max_plies,
+        decided_score: config.adjudicate_decided,
+    };
+    let waits = Waits {
+        drain: Duration::from_millis(500),
+        ping: Duration::from_millis(config.startup_timeout_ms),
+    };
+    let players = pool.pair(spec.south, spec.north);
+    let end = referee::play(opening, players, limits, adjudication, waits).ok()?;
+    for side in Side::BOTH {
+        if end.faulted[side.index()] {
+            pool.discard([spec.south, spec.north][side.index()]);
+        }
+    }
+    record.moves = end.moves;
+    record.final_position = end.final_position;
+    record.result = end.result;
+    record.termination = end.termination;
+    record.totals = end.totals;
+    Some(())
+}
