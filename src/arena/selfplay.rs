@@ -80,12 +80,13 @@ pub fn contender(spec: &str) -> Result<Vec<String>, String> {
             }
         }
     }
+    let per_move_only = clock.is_none();
     match clock {
         Some(tc) => keys.push(tc),
         None if per_move.is_empty() => keys.push("st=0.020".into()),
         None => keys.extend(per_move),
     }
-    if clock.is_none() {
+    if per_move_only {
         keys.push(format!("timemargin={PER_MOVE_MARGIN_MS}"));
     }
     Ok(keys)
