@@ -11,12 +11,14 @@
 //! - [`eval`]: static evaluation of every game (and its tuner);
 //! - [`egtb`]: Toguz Kumalak endgame tables;
 //! - [`stats`]: Elo, pentanomial, SPRT, joint ratings and the HTML report;
+//! - [`cli`]: the `otau` command line and its subcommands (the binary parses and dispatches);
 //! - [`arena`]: engine-vs-engine matches (the `otau-arena` binary);
 //! - [`solve`]: games solved by retrograde analysis (Modiar);
 //! - [`sync`]: the one poisoned-lock recovery;
 //! - [`ugi`]: the engine protocol front end (and a compliance checker for any UGI engine).
 
 pub mod arena;
+pub mod cli;
 pub mod egtb;
 pub mod eval;
 pub mod games;

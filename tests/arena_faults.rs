@@ -13,7 +13,7 @@ use otau::games::Side;
 
 /// Plays `rounds` rounds of `mode` (under `limits`) against a sound engine; returns the games.
 fn match_against(mode: &str, limits: &str, rounds: u32) -> Vec<GameRecord> {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = otau::sync::lock(&SERIAL);
     let tag = tag(mode);
     let dir = scratch(mode);
     let config = config(

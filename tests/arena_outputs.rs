@@ -205,7 +205,7 @@ fn special_files_are_written_in_place() {
 /// Item 3: the records file is locked for the whole run; a second run on it is refused at once.
 #[test]
 fn a_second_run_on_the_same_records_is_refused() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = otau::sync::lock(&SERIAL);
     let dir = scratch("out-lock");
     let tag = tag("lock");
     let mut args = Vec::new();

@@ -50,7 +50,7 @@ fn a_misspelt_engine_stops_the_run_before_any_game() {
 
 #[test]
 fn every_failing_engine_is_named_with_its_reason() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = otau::sync::lock(&SERIAL);
     let tag = tag("preflight");
     let dir = scratch("preflight-lib");
     let mut config = config(

@@ -50,7 +50,7 @@ fn game_lines(path: &Path) -> Vec<String> {
 
 #[test]
 fn same_seed_same_bytes() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = otau::sync::lock(&SERIAL);
     let tag = tag("determinism");
     let dir = scratch("determinism");
     let mut outputs = Vec::new();
@@ -103,7 +103,7 @@ fn same_seed_same_bytes() {
 
 #[test]
 fn resume_after_kill_9_reproduces_the_run() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = otau::sync::lock(&SERIAL);
     let tag = tag("resume");
     let dir = scratch("resume");
     let mut base: Vec<String> = engine_args(&tag);
@@ -175,7 +175,7 @@ fn resume_after_kill_9_reproduces_the_run() {
 /// `kill -9` of the arena until the arena's guardian process ended the engine's whole group.
 #[test]
 fn kill_9_leaves_no_process_an_engine_started() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = otau::sync::lock(&SERIAL);
     let tag = tag("guardian");
     let dir = scratch("guardian");
     let wrapper = format!(
@@ -233,7 +233,7 @@ fn game_lines_if_any(path: &Path) -> usize {
 
 #[test]
 fn merged_shards_equal_the_single_run() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = otau::sync::lock(&SERIAL);
     let tag = tag("shards");
     let dir = scratch("shards");
     let config = config(
@@ -289,7 +289,7 @@ fn merged_shards_equal_the_single_run() {
 
 #[test]
 fn ctrl_c_stops_cleanly_and_the_run_resumes() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = otau::sync::lock(&SERIAL);
     let tag = tag("sigint");
     let dir = scratch("sigint");
     let mut args: Vec<String> = Vec::new();

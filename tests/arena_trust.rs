@@ -95,7 +95,7 @@ fn engine(tokens: &[String]) -> EngineConfig {
 
 #[test]
 fn an_engine_that_stops_reading_mid_game_loses_by_stall_and_the_run_goes_on() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = otau::sync::lock(&SERIAL);
     let games = within(Duration::from_secs(60), || {
         let tag = tag("deaf");
         // The deaf engine answers every move without reading (it replays the game against the
@@ -125,7 +125,7 @@ fn an_engine_that_stops_reading_mid_game_loses_by_stall_and_the_run_goes_on() {
 
 #[test]
 fn a_70_kb_option_to_an_engine_that_reads_nothing_stalls_within_the_startup_timeout() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = otau::sync::lock(&SERIAL);
     let (error, wall, tag) = within(Duration::from_secs(30), || {
         let tag = tag("deaf-start");
         let mut deaf = fake("bad", "deaf-start", &tag, "depth=1");
@@ -161,7 +161,7 @@ fn a_70_kb_option_to_an_engine_that_reads_nothing_stalls_within_the_startup_time
 
 #[test]
 fn a_crash_behind_a_helper_that_holds_the_pipes_is_a_crash_seen_at_once() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = otau::sync::lock(&SERIAL);
     let (games, wall) = within(Duration::from_secs(40), || {
         let tag = tag("wrapped");
         // A wrapper script: a helper in the background holding stdin, stdout and stderr, and the
@@ -190,7 +190,7 @@ fn a_crash_behind_a_helper_that_holds_the_pipes_is_a_crash_seen_at_once() {
 
 #[test]
 fn a_crash_loop_is_forfeited_and_its_stderr_flood_capped_per_run() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = otau::sync::lock(&SERIAL);
     let tag = tag("crash-flood");
     let config = config(
         vec![
@@ -291,7 +291,7 @@ fn assert_no_time_loss(dir: &Path) {
 
 #[test]
 fn a_stop_the_arena_cannot_catch_is_charged_to_nobody() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = otau::sync::lock(&SERIAL);
     within(Duration::from_secs(40), || {
         let tag = tag("sigstop");
         let (mut arena, dir) = late_match("sigstop", &tag);
@@ -312,7 +312,7 @@ fn a_stop_the_arena_cannot_catch_is_charged_to_nobody() {
 
 #[test]
 fn ctrl_z_pauses_the_engines_too_and_sigcont_resumes_the_match() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = otau::sync::lock(&SERIAL);
     within(Duration::from_secs(40), || {
         let tag = tag("sigtstp");
         let (mut arena, dir) = late_match("sigtstp", &tag);
@@ -355,7 +355,7 @@ fn ctrl_z_pauses_the_engines_too_and_sigcont_resumes_the_match() {
 
 #[test]
 fn a_closed_output_ends_the_run_like_ctrl_c() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = otau::sync::lock(&SERIAL);
     within(Duration::from_secs(60), || {
         let tag = tag("epipe");
         let dir = scratch("epipe");

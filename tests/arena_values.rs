@@ -4,7 +4,8 @@
 mod arena_support;
 
 use arena_support::*;
-use otau::arena::records::{GameResult, RecordsFile};
+use otau::arena::records::RecordsFile;
+use otau::games::{Outcome, Side};
 
 /// Two built-in players at depth 1 (engine keys for the first appended), then `rest`.
 fn with(first: &[&str], rest: &[&str]) -> Vec<String> {
@@ -186,9 +187,9 @@ fn boundary_values_are_accepted_and_mean_what_they_say() {
     assert_eq!(file.games.len(), 2);
     for g in file.games.values() {
         let winner = match g.result {
-            GameResult::SouthWins => g.south.as_str(),
-            GameResult::NorthWins => g.north.as_str(),
-            GameResult::Draw => "",
+            Outcome::Win(Side::South) => g.south.as_str(),
+            Outcome::Win(Side::North) => g.north.as_str(),
+            Outcome::Draw => "",
         };
         let b_lost_on_time = g.termination.kind.name() == "time-loss"
             && winner == "a"

@@ -51,7 +51,7 @@ fn cat_gets_one_verdict_within_the_handshake_timeout() {
 
 #[test]
 fn nothing_the_engine_started_survives_the_check() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = otau::sync::lock(&SERIAL);
     for front_end in ["otau-arena", "otau"] {
         let tag = tag(&format!("check-end-{front_end}"));
         let engine = echo_engine_with_helper(&tag);
@@ -76,7 +76,7 @@ fn nothing_the_engine_started_survives_the_check() {
 
 #[test]
 fn kill_9_of_the_check_leaves_no_process() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = otau::sync::lock(&SERIAL);
     let tag = tag("check-kill9");
     let mut arena = Command::new(ARENA)
         .args(["--check-timeout", "60", "--check"])

@@ -8,7 +8,8 @@ use std::path::Path;
 mod arena_support;
 
 use arena_support::*;
-use otau::arena::records::{event_line, Event, GameResult, RecordsFile};
+use otau::arena::records::{event_line, Event, RecordsFile};
+use otau::games::{Outcome, Side};
 
 /// greedy (engine 0) against random: greedy wins nearly every game.
 const MATCH: &[&str] = &[
@@ -112,9 +113,9 @@ fn sprt_decision_is_recorded_at_the_crossing_and_resume_plays_nothing() {
             (north.clone(), south.clone())
         };
         g.result = if greedy_south {
-            GameResult::NorthWins
+            Outcome::Win(Side::North)
         } else {
-            GameResult::SouthWins
+            Outcome::Win(Side::South)
         };
         bytes.extend(event_line(&Event::Game(Box::new(g))).unwrap());
     }

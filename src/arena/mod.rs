@@ -12,6 +12,7 @@
 //! - [`records`] and [`pgn`]: JSON-lines events and PGN;
 //! - [`outputs`]: every file a command writes (collisions, special files, locks);
 //!   [`run_files`]: a run's outputs, checked and created at start, completed at the end;
+//! - [`run_options`]: how a run is played (not part of its identity);
 //! - [`tournament`]: workers, engine reuse and restarts, forfeits, resume;
 //! - [`groups`]: the live engine process groups (Ctrl-C, Ctrl-Z and the guardian reach them);
 //!   [`guardian`]: the forked process that kills them if the arena dies;
@@ -46,6 +47,7 @@ pub mod records;
 pub mod referee;
 pub mod results;
 pub mod run_files;
+pub mod run_options;
 pub mod schedule;
 pub mod selfplay;
 mod signals;

@@ -375,7 +375,7 @@ fn wrap(text: &str, width: usize, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::records::{GameResult, MoveRecord, OpeningRecord, Termination};
+    use crate::arena::records::{MoveRecord, OpeningRecord, Termination};
     use crate::games::{GameLine, Variant};
 
     /// A record of `plies` moves (the first `book` of them the opening) picked by position hash.
@@ -418,7 +418,7 @@ mod tests {
             },
             moves,
             final_position: line.position().to_string(),
-            result: GameResult::Draw,
+            result: crate::games::Outcome::Draw,
             termination: Termination {
                 kind: TerminationKind::MaxPlies,
                 side: None,

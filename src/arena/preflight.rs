@@ -14,8 +14,7 @@ use std::time::Duration;
 use super::builtin;
 use super::client::{EngineSession, Fault};
 use super::config::{EngineConfig, RunConfig};
-use super::process::{EngineIo, Guardian, LogBudget, Spawn};
-use super::tournament::log_file;
+use super::process::{log_file, EngineIo, Guardian, LogBudget, Spawn};
 
 /// The time an engine gets to exit after `quit` at the end of the check.
 const QUIT_GRACE: Duration = Duration::from_millis(300);

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 
 use super::records::RecordsFile;
-use super::results::stats_record;
-use crate::stats::{self, fit_ratings, GameRecord, RatingOptions};
+use super::results::game_stats;
+use crate::stats::{self, fit_ratings, GameStats, RatingOptions};
 
 /// `--rating-prior DRAWS`: BayesElo's prior, virtual draws per player (2, BayesElo's default;
 /// 0 for plain maximum likelihood, as Ordo).
@@ -26,7 +26,7 @@ pub fn parse_prior(text: &str) -> Result<RatingOptions, String> {
 
 /// The games of one file: PGN when its name ends in `.pgn` (any case), the arena's records
 /// otherwise. Also returns the number of unfinished PGN games left out.
-pub fn load(path: &Path) -> Result<(Vec<GameRecord>, usize)> {
+pub fn load(path: &Path) -> Result<(Vec<GameStats>, usize)> {
     let is_pgn = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
@@ -37,7 +37,7 @@ pub fn load(path: &Path) -> Result<(Vec<GameRecord>, usize)> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
         let games =
             crate::pgn::parse(text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        return stats::record::from_pgn(&games)
+        return stats::game::from_pgn(&games)
             .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()));
     }
     let file = RecordsFile::read(path).with_context(|| {
@@ -46,7 +46,7 @@ pub fn load(path: &Path) -> Result<(Vec<GameRecord>, usize)> {
             path.display()
         )
     })?;
-    Ok((file.games.values().map(stats_record).collect(), 0))
+    Ok((file.games.values().map(game_stats).collect(), 0))
 }
 
 /// The text `otau-arena ratings` prints: what was read, then the table.

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use super::config::RunConfig;
 use super::outputs::{self, Created, Target};
 use super::schedule::Shard;
-use crate::games::{EndReason, Side};
+use crate::games::{EndReason, Outcome, Side};
 
 /// Bumped when a field changes meaning.
 pub const FORMAT: u32 = 1;
@@ -125,40 +125,23 @@ impl Termination {
     }
 }
 
-/// A game result: PGN's strings.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
-pub enum GameResult {
-    #[serde(rename = "1-0")]
-    SouthWins,
-    #[serde(rename = "0-1")]
-    NorthWins,
-    #[serde(rename = "1/2-1/2")]
-    Draw,
-}
+/// The records' spelling of a game's [`Outcome`]: PGN's result strings (`1-0`, `0-1`,
+/// `1/2-1/2`), as every records file has held them since format 1.
+mod pgn_result {
+    use serde::{Deserialize, Deserializer, Serializer};
 
-impl GameResult {
-    pub fn pgn(self) -> &'static str {
-        match self {
-            GameResult::SouthWins => "1-0",
-            GameResult::NorthWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-        }
+    use crate::games::Outcome;
+
+    /// The strings a records file may hold, for the error naming a wrong one.
+    const VALID: &[&str] = &["1-0", "0-1", "1/2-1/2"];
+
+    pub fn serialize<S: Serializer>(outcome: &Outcome, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(outcome.pgn())
     }
 
-    pub fn win_for(side: Side) -> GameResult {
-        match side {
-            Side::South => GameResult::SouthWins,
-            Side::North => GameResult::NorthWins,
-        }
-    }
-
-    /// Points for a side: 1, 0.5 or 0 (as doubled integers: 2, 1, 0).
-    pub fn half_points(self, side: Side) -> u32 {
-        match (self, side) {
-            (GameResult::Draw, _) => 1,
-            (GameResult::SouthWins, Side::South) | (GameResult::NorthWins, Side::North) => 2,
-            _ => 0,
-        }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Outcome, D::Error> {
+        let text = String::deserialize(d)?;
+        Outcome::from_pgn(&text).ok_or_else(|| serde::de::Error::unknown_variant(&text, VALID))
     }
 }
 
@@ -197,7 +180,8 @@ fn is_zero<T: Default + PartialEq>(n: &T) -> bool {
     *n == T::default()
 }
 
-/// One finished game.
+/// One finished game, whole, as its records line holds it (the statistics keep only its summary,
+/// `stats::GameStats`, made by `results::game_stats`).
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct GameRecord {
     pub index: u64,
@@ -211,7 +195,9 @@ pub struct GameRecord {
     pub moves: Vec<MoveRecord>,
     /// The position string at the end.
     pub final_position: String,
-    pub result: GameResult,
+    /// Who won, written as PGN's result string.
+    #[serde(with = "pgn_result")]
+    pub result: Outcome,
     pub termination: Termination,
     /// Stones each side is credited with at the end (south, north), when stones decided it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -504,5 +490,35 @@ impl RecordsFile {
             valid_len,
             summarized,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game's result is written as PGN's string, as in every records file since format 1
+    /// (older files must still resume), and a wrong string is refused naming the valid ones.
+    #[test]
+    fn results_are_pgn_strings() {
+        #[derive(Debug, PartialEq, Serialize, Deserialize)]
+        struct R {
+            #[serde(with = "pgn_result")]
+            result: Outcome,
+        }
+        for (outcome, text) in [
+            (Outcome::Win(Side::South), r#"{"result":"1-0"}"#),
+            (Outcome::Win(Side::North), r#"{"result":"0-1"}"#),
+            (Outcome::Draw, r#"{"result":"1/2-1/2"}"#),
+        ] {
+            assert_eq!(serde_json::to_string(&R { result: outcome }).unwrap(), text);
+            assert_eq!(serde_json::from_str::<R>(text).unwrap().result, outcome);
+        }
+        let err = serde_json::from_str::<R>(r#"{"result":"*"}"#).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("unknown variant `*`, expected one of `1-0`, `0-1`, `1/2-1/2`"),
+            "{err}"
+        );
     }
 }

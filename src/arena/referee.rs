@@ -6,7 +6,7 @@ use std::time::Duration;
 use super::client::{EngineSession, Fault, ThinkError};
 use super::clock::{MoveLimits, SideClock};
 use super::openings::Opening;
-use super::records::{GameResult, MoveRecord, Termination, TerminationKind};
+use super::records::{MoveRecord, Termination, TerminationKind};
 use crate::games::{AnyGame, Game, Outcome, Side};
 
 /// Adjudication rules beyond the game's own.
@@ -28,7 +28,7 @@ pub struct Waits {
 pub struct GameEnd {
     pub moves: Vec<MoveRecord>,
     pub final_position: String,
-    pub result: GameResult,
+    pub result: Outcome,
     pub termination: Termination,
     pub totals: Option<[u32; 2]>,
     /// Engines (by side) that must be restarted before their next game.
@@ -70,7 +70,7 @@ pub fn play(
         if let Some(fin) = line.result() {
             let mut t = Termination::of(TerminationKind::Rules);
             t.reason = Some(fin.reason);
-            break (outcome_result(fin.outcome), t, Some([fin.south, fin.north]));
+            break (fin.outcome, t, Some([fin.south, fin.north]));
         }
         if adjudication.decided_score {
             let total = pos.variant().total_stones();
@@ -78,7 +78,7 @@ pub fn play(
                 let mut t = Termination::of(TerminationKind::DecidedScore);
                 t.detail = format!("{side} holds {} of {total} stones", pos.store(side));
                 let totals = [pos.store(Side::South), pos.store(Side::North)];
-                break (GameResult::win_for(side), t, Some(totals));
+                break (Outcome::Win(side), t, Some(totals));
             }
         }
         if let Some(max) = adjudication.max_plies {
@@ -86,7 +86,7 @@ pub fn play(
                 let totals = stones_held(&pos);
                 let mut t = Termination::of(TerminationKind::MaxPlies);
                 t.detail = format!("{max} plies");
-                let result = outcome_result(Outcome::by_totals(totals[0], totals[1]));
+                let result = Outcome::by_totals(totals[0], totals[1]);
                 break (result, t, Some(totals));
             }
         }
@@ -98,7 +98,7 @@ pub fn play(
         let allowed = allowed_time(&clocks[me], lim);
         let lost = |kind, detail| {
             (
-                GameResult::win_for(side.other()),
+                Outcome::Win(side.other()),
                 Termination::fault(kind, side, detail),
                 None,
             )
@@ -177,13 +177,6 @@ fn push_move(cmd: &mut String, any: &mut bool, name: &str) {
     }
     cmd.push(' ');
     cmd.push_str(name);
-}
-
-fn outcome_result(o: Outcome) -> GameResult {
-    match o {
-        Outcome::Win(s) => GameResult::win_for(s),
-        Outcome::Draw => GameResult::Draw,
-    }
 }
 
 /// `--max-plies` scoring: each player is credited with their store and the stones on their own

@@ -6,21 +6,17 @@
 
 use std::collections::BTreeMap;
 
-use super::records::{GameRecord, GameResult};
+use super::records::GameRecord;
 use super::referee::stones_held;
-use crate::games::{AnyGame, Game, Outcome, Side};
+use crate::games::{AnyGame, Game, Side};
 use crate::stats::{
     self, MatchStats, MoveSummary, PairTracker, RatingOptions, SprtConfig, SprtStatus, SprtStop,
     SprtTest, Summary, SummaryOptions,
 };
 
-/// The statistics' view of one arena game.
-pub fn stats_record(g: &GameRecord) -> stats::GameRecord {
-    let outcome = match g.result {
-        GameResult::SouthWins => Outcome::Win(Side::South),
-        GameResult::NorthWins => Outcome::Win(Side::North),
-        GameResult::Draw => Outcome::Draw,
-    };
+/// The statistics' summary of one arena game (the compact [`stats::GameStats`] a run keeps
+/// instead of the record's moves).
+pub fn game_stats(g: &GameRecord) -> stats::GameStats {
     // Stones decided the game: its totals. Otherwise (a fault) the stones each side held.
     let [south_total, north_total] = g.totals.unwrap_or_else(|| {
         AnyGame::from_position(&g.final_position)
@@ -33,11 +29,11 @@ pub fn stats_record(g: &GameRecord) -> stats::GameRecord {
         moves[side.index()].record(time_us, m.depth, m.nodes);
         moves[side.index()].info_dropped += u64::from(m.info_dropped);
     }
-    stats::GameRecord {
+    stats::GameStats {
         pair: g.pair,
         south: g.south.clone(),
         north: g.north.clone(),
-        outcome,
+        outcome: g.result,
         termination: g.termination.kind.name().to_string(),
         plies: g.moves.len() as u32,
         south_total,
@@ -84,7 +80,7 @@ pub struct Standings {
     rating: RatingOptions,
     /// Statistics records by game index: summaries read them in schedule order, so a run, its
     /// resumption and the merge of its shards compute from the very same sequence.
-    games: BTreeMap<u64, stats::GameRecord>,
+    games: BTreeMap<u64, stats::GameStats>,
     /// Game indices in the order they were added (the order the games finished).
     order: Vec<u64>,
     /// Head-to-head of the first two engines, fed in the order games finish, for the live line
@@ -131,7 +127,7 @@ impl Standings {
         if self.games.contains_key(&g.index) {
             return;
         }
-        let record = stats_record(g);
+        let record = game_stats(g);
         let mut paired = false;
         if let Some(t) = self.first_pairing.as_mut() {
             let before = t.pentanomial().pairs();
@@ -174,12 +170,12 @@ impl Standings {
     }
 
     /// The statistics records in game order.
-    pub fn records(&self) -> Vec<stats::GameRecord> {
+    pub fn records(&self) -> Vec<stats::GameStats> {
         self.games.values().cloned().collect()
     }
 
     /// The statistics records in the order the games finished (the report's charts).
-    pub fn records_as_finished(&self) -> Vec<stats::GameRecord> {
+    pub fn records_as_finished(&self) -> Vec<stats::GameStats> {
         self.order.iter().map(|i| self.games[i].clone()).collect()
     }
 
@@ -262,6 +258,7 @@ impl Standings {
 mod tests {
     use super::*;
     use crate::arena::records::{OpeningRecord, Termination, TerminationKind};
+    use crate::games::Outcome;
     use crate::stats::{SprtDecision, SprtModel};
 
     /// Game `index` of pair `index / 2`: `a` is South in even games; `a_points` is a's result.
@@ -282,11 +279,11 @@ mod tests {
             moves: Vec::new(),
             final_position: String::new(),
             result: if a_points == 0.5 {
-                GameResult::Draw
+                Outcome::Draw
             } else if south_wins {
-                GameResult::SouthWins
+                Outcome::Win(Side::South)
             } else {
-                GameResult::NorthWins
+                Outcome::Win(Side::North)
             },
             termination: Termination::of(TerminationKind::Rules),
             totals: Some([81, 81]),

@@ -14,9 +14,10 @@ use anyhow::{bail, Result};
 use super::config::RunConfig;
 use super::outputs::{self, check_distinct, check_location, Created, Named, Target};
 use super::pgn::{PgnWriter, Slice};
+use super::process::log_file;
 use super::records::{Event, GameRecord, RecordWriter, RecordedOutputs, RecordsFile, RunHeader};
 use super::results::Standings;
-use super::tournament::{log_file, RunOptions};
+use super::run_options::RunOptions;
 
 /// A run's open outputs.
 pub struct RunFiles {

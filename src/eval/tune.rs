@@ -12,7 +12,7 @@
 use std::fmt::Write as _;
 
 use super::toguz::{features, FEATURES, FEATURE_NAMES};
-use crate::games::{AnyGame, Game, GameLine, MoveList, Outcome, Side, Toguz};
+use crate::games::{AnyGame, Game, GameLine, MoveList, Outcome, Toguz};
 use crate::notation::shorten;
 
 /// A training position: its terms, stores difference and result, from the side to move's view.
@@ -58,11 +58,8 @@ pub fn read_pgn(text: &str) -> Result<Vec<RecordedGame>, RecordError> {
     })?;
     let mut games = Vec::new();
     for (index, record) in records.iter().enumerate() {
-        let outcome = match record.result.as_deref() {
-            Some("1-0") => Outcome::Win(Side::South),
-            Some("0-1") => Outcome::Win(Side::North),
-            Some("1/2-1/2") => Outcome::Draw,
-            _ => continue,
+        let Some(outcome) = record.result.as_deref().and_then(Outcome::from_pgn) else {
+            continue;
         };
         let err = |message: String| RecordError {
             game: index + 1,
@@ -138,11 +135,7 @@ pub fn samples(games: &[RecordedGame], skip: usize) -> Vec<Sample> {
                 continue;
             }
             let me = leaf.side_to_move();
-            let result = match game.outcome {
-                Outcome::Draw => 0.5,
-                Outcome::Win(s) if s == me => 1.0,
-                Outcome::Win(_) => 0.0,
-            };
+            let result = game.outcome.points(me);
             let total = leaf.variant().total_stones() as f64;
             out.push(Sample {
                 features: features(&leaf),
@@ -330,6 +323,7 @@ impl TuneRun {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Side;
 
     #[test]
     fn reads_playok_records() {

@@ -255,6 +255,30 @@ impl Outcome {
             Outcome::Draw => "1/2-1/2",
         }
     }
+
+    /// The outcome a PGN result string names; `None` for `*` (unfinished) and anything else.
+    pub fn from_pgn(result: &str) -> Option<Outcome> {
+        match result {
+            "1-0" => Some(Outcome::Win(Side::South)),
+            "0-1" => Some(Outcome::Win(Side::North)),
+            "1/2-1/2" => Some(Outcome::Draw),
+            _ => None,
+        }
+    }
+
+    /// Points for a side, doubled to stay whole: 2 for a win, 1 for a draw, 0 for a loss.
+    pub fn half_points(self, side: Side) -> u32 {
+        match self {
+            Outcome::Draw => 1,
+            Outcome::Win(winner) if winner == side => 2,
+            Outcome::Win(_) => 0,
+        }
+    }
+
+    /// Points for a side: 1, ½ or 0.
+    pub fn points(self, side: Side) -> f64 {
+        f64::from(self.half_points(side)) / 2.0
+    }
 }
 
 /// Why a game ended under its own rules.

@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::elo::Wdl;
-use super::record::{GameRecord, MoveSummary};
+use super::game::{GameStats, MoveSummary};
+use super::table::{Column, Layout, PrintedTable};
 use crate::games::Side;
 
 /// One engine's figures over all its games.
@@ -47,7 +48,7 @@ impl EngineDiagnostics {
 }
 
 /// The figures of every engine, in the order of `players` (others appended as they appear).
-pub fn engine_diagnostics(games: &[GameRecord], players: &[String]) -> Vec<EngineDiagnostics> {
+pub fn engine_diagnostics(games: &[GameStats], players: &[String]) -> Vec<EngineDiagnostics> {
     let mut out: Vec<EngineDiagnostics> =
         players.iter().map(|p| EngineDiagnostics::new(p)).collect();
     for game in games {
@@ -79,7 +80,7 @@ pub fn engine_diagnostics(games: &[GameRecord], players: &[String]) -> Vec<Engin
 }
 
 /// Games by termination kind over the whole run.
-pub fn termination_counts(games: &[GameRecord]) -> BTreeMap<String, u64> {
+pub fn termination_counts(games: &[GameStats]) -> BTreeMap<String, u64> {
     let mut out = BTreeMap::new();
     for g in games {
         *out.entry(g.termination.clone()).or_insert(0) += 1;
@@ -87,39 +88,78 @@ pub fn termination_counts(games: &[GameRecord]) -> BTreeMap<String, u64> {
     out
 }
 
+/// `x` with `digits` decimals, if there is a figure.
+fn decimals(x: Option<f64>, digits: usize) -> Option<String> {
+    x.map(|x| format!("{x:.digits$}"))
+}
+
+/// The engines' figures, with their games by termination as `kind W-D-L`, as the text and the
+/// report print them.
+pub const ENGINES: PrintedTable<EngineDiagnostics> = PrintedTable {
+    columns: &[
+        Column {
+            text: "ENGINE",
+            html: "Engine",
+            layout: Layout::Name { min: 6 },
+            gap: "",
+            cell: |_, d| Some(d.name.clone()),
+        },
+        Column {
+            text: "GAMES",
+            html: "Games",
+            layout: Layout::Right(6),
+            gap: " ",
+            cell: |_, d| Some(d.wdl.games().to_string()),
+        },
+        Column {
+            text: "MOVES",
+            html: "Moves",
+            layout: Layout::Right(8),
+            gap: " ",
+            cell: |_, d| Some(d.moves.moves.to_string()),
+        },
+        Column {
+            text: "DEPTH",
+            html: "Avg depth",
+            layout: Layout::Right(6),
+            gap: " ",
+            cell: |_, d| decimals(d.average_depth, 2),
+        },
+        Column {
+            text: "KNODES/S",
+            html: "kN/s",
+            layout: Layout::Right(10),
+            gap: " ",
+            cell: |_, d| decimals(d.nodes_per_second.map(|n| n / 1000.0), 1),
+        },
+        Column {
+            text: "MS/MOVE",
+            html: "ms/move",
+            layout: Layout::Right(8),
+            gap: " ",
+            cell: |_, d| decimals(d.average_time_ms, 2),
+        },
+        Column {
+            text: "ENDINGS (W-D-L)",
+            html: "Endings (W-D-L)",
+            layout: Layout::Free,
+            gap: "  ",
+            cell: |_, d| {
+                let endings: Vec<String> = d
+                    .terminations
+                    .iter()
+                    .map(|(k, w)| format!("{k} {}-{}-{}", w.wins, w.draws, w.losses))
+                    .collect();
+                Some(endings.join(", "))
+            },
+        },
+    ],
+    missing: "-",
+};
+
 /// A table of the engines' figures, with their games by termination as `kind W-D-L`.
 pub fn diagnostics_text(engines: &[EngineDiagnostics]) -> String {
-    let width = engines
-        .iter()
-        .map(|d| d.name.chars().count())
-        .max()
-        .unwrap_or(6)
-        .max(6);
-    let opt = |v: Option<f64>, digits: usize| {
-        v.map(|x| format!("{x:.digits$}"))
-            .unwrap_or_else(|| "-".into())
-    };
-    let mut out = format!(
-        "{:<width$} {:>6} {:>8} {:>6} {:>10} {:>8}  {}\n",
-        "ENGINE", "GAMES", "MOVES", "DEPTH", "KNODES/S", "MS/MOVE", "ENDINGS (W-D-L)"
-    );
-    for d in engines {
-        let endings: Vec<String> = d
-            .terminations
-            .iter()
-            .map(|(k, w)| format!("{k} {}-{}-{}", w.wins, w.draws, w.losses))
-            .collect();
-        out.push_str(&format!(
-            "{:<width$} {:>6} {:>8} {:>6} {:>10} {:>8}  {}\n",
-            d.name,
-            d.wdl.games(),
-            d.moves.moves,
-            opt(d.average_depth, 2),
-            opt(d.nodes_per_second.map(|n| n / 1000.0), 1),
-            opt(d.average_time_ms, 2),
-            endings.join(", ")
-        ));
-    }
+    let mut out = ENGINES.text(engines);
     // Values the arena refused to average (or print) are said, not hidden: a line per engine.
     for d in engines.iter().filter(|d| d.moves.info_dropped > 0) {
         out.push_str(&format!(
@@ -135,13 +175,13 @@ mod tests {
     use super::*;
     use crate::games::Outcome;
 
-    fn game(south: &str, north: &str, outcome: Outcome, termination: &str) -> GameRecord {
+    fn game(south: &str, north: &str, outcome: Outcome, termination: &str) -> GameStats {
         let mut s = MoveSummary::default();
         s.record(1_000, Some(4), Some(2_000));
         s.record(3_000, Some(6), Some(6_000));
         let mut n = MoveSummary::default();
         n.record(10_000, None, None);
-        GameRecord {
+        GameStats {
             pair: 0,
             south: south.into(),
             north: north.into(),

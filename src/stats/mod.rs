@@ -1,7 +1,7 @@
 //! Arena statistics: the numbers users decide from, computed from their definitions and printed
 //! the way engine testers expect (fastchess's result block, Ordo's rating table).
 //!
-//! Pure functions of finished games ([`GameRecord`]); nothing here touches the file system (the
+//! Pure functions of finished games ([`GameStats`]); nothing here touches the file system (the
 //! arena writes the report). One concern per module:
 //! - [`elo`]: logistic Elo, normal distribution, trinomial estimate, [`Wdl`];
 //! - [`pentanomial`]: game pairs (LL, LD, WL+DD, WD, WW) and the pair tracker;
@@ -9,25 +9,27 @@
 //! - [`ratings`]: joint Bradley-Terry ratings with draws and first-player advantage;
 //! - [`diagnostics`]: per-engine depth, speed, time, endings;
 //! - [`summary`]: all of the above for a run, as text and as JSON;
-//! - [`report`] and [`svg`]: the self-contained HTML page.
+//! - [`report`] and [`svg`]: the self-contained HTML page;
+//! - [`table`]: the column lists that print a table both as text and in the page.
 //!
 //! The formulas, models and what each number means: `protocol/statistics.md`.
 
 pub mod diagnostics;
 pub mod elo;
+pub mod game;
 pub mod pentanomial;
 pub mod ratings;
-pub mod record;
 pub mod report;
 pub mod sprt;
 pub mod summary;
 pub mod svg;
+pub mod table;
 
 pub use diagnostics::EngineDiagnostics;
 pub use elo::{EloEstimate, Wdl};
+pub use game::{GameStats, MoveSummary};
 pub use pentanomial::{PairTracker, Pentanomial};
 pub use ratings::{fit_ratings, RatingOptions, RatingTable};
-pub use record::{GameRecord, MoveSummary};
 pub use report::{render_html, ReportOptions};
 pub use sprt::{
     sprt_cli_text, SprtCalcArgs, SprtConfig, SprtDecision, SprtModel, SprtStatus, SprtStop,

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use super::elo::{EloEstimate, Wdl};
-use super::record::GameRecord;
+use super::game::GameStats;
 use crate::games::Side;
 
 /// Pair counts from the first player's point of view. WL and DD both score 1 of 2 and share a
@@ -156,7 +156,7 @@ impl PairTracker {
 
     /// Counts `game` if it is between the two players; returns whether it was. A pair is
     /// completed by a game of the same pair id with the colours the other way round.
-    pub fn add(&mut self, game: &GameRecord) -> bool {
+    pub fn add(&mut self, game: &GameStats) -> bool {
         let first_side = if game.south == self.first && game.north == self.second {
             Side::South
         } else if game.north == self.first && game.south == self.second {
@@ -215,10 +215,10 @@ impl PairTracker {
 mod tests {
     use super::*;
     use crate::games::Outcome;
-    use crate::stats::record::MoveSummary;
+    use crate::stats::game::MoveSummary;
 
-    fn game(pair: u64, south: &str, north: &str, outcome: Outcome) -> GameRecord {
-        GameRecord {
+    fn game(pair: u64, south: &str, north: &str, outcome: Outcome) -> GameStats {
+        GameStats {
             pair,
             south: south.into(),
             north: north.into(),

@@ -23,7 +23,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::elo::{figure, normal_cdf, Wdl, Z95};
-use super::record::GameRecord;
+use super::game::GameStats;
+use super::table::{Column, Layout, PrintedTable};
 use crate::games::{Outcome, Side};
 
 const LN10_400: f64 = std::f64::consts::LN_10 / 400.0;
@@ -154,39 +155,7 @@ pub struct RatingTable {
 impl RatingTable {
     /// A table like Ordo's.
     pub fn text(&self) -> String {
-        let width = self
-            .players
-            .iter()
-            .map(|p| p.name.chars().count())
-            .max()
-            .unwrap_or(6)
-            .max(6);
-        let mut out = format!(
-            "{:>4} {:<width$} : {:>7} {:>6} {:>8} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>7} {:>6}\n",
-            "#", "PLAYER", "RATING", "ERROR", "POINTS", "PLAYED", "(%)", "W", "D", "L", "D(%)", "OPPO", "CFS(%)"
-        );
-        for (rank, p) in self.players.iter().enumerate() {
-            let cfs = p
-                .cfs_next
-                .map(|c| figure(100.0 * c, 0))
-                .unwrap_or_else(|| "---".into());
-            out.push_str(&format!(
-                "{:>4} {:<width$} : {:>7} {:>6} {:>8.1} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>7} {:>6}\n",
-                rank + 1,
-                p.name,
-                figure(p.rating, 1),
-                figure(p.error, 1),
-                p.wdl.points(),
-                p.wdl.games(),
-                figure(100.0 * p.wdl.score(), 1),
-                p.wdl.wins,
-                p.wdl.draws,
-                p.wdl.losses,
-                figure(100.0 * p.wdl.draw_ratio(), 1),
-                figure(p.opponents, 1),
-                cfs
-            ));
-        }
+        let mut out = PLAYERS.text(&self.players);
         out.push_str(&format!(
             "\nFirst-player (South) advantage = {} +/- {} (South takes {} % of decisive games between equals)\n",
             figure(self.first_player_advantage, 1),
@@ -214,6 +183,104 @@ impl RatingTable {
     }
 }
 
+/// The players' table, best first, as the text (Ordo's headings) and the report print it.
+pub const PLAYERS: PrintedTable<PlayerRating> = PrintedTable {
+    columns: &[
+        Column {
+            text: "#",
+            html: "#",
+            layout: Layout::Right(4),
+            gap: "",
+            cell: |rank, _| Some((rank + 1).to_string()),
+        },
+        Column {
+            text: "PLAYER",
+            html: "Player",
+            layout: Layout::Name { min: 6 },
+            gap: " ",
+            cell: |_, p| Some(p.name.clone()),
+        },
+        Column {
+            text: "RATING",
+            html: "Rating",
+            layout: Layout::Right(7),
+            gap: " : ",
+            cell: |_, p| Some(figure(p.rating, 1)),
+        },
+        Column {
+            text: "ERROR",
+            html: "&plusmn; 95%",
+            layout: Layout::Right(6),
+            gap: " ",
+            cell: |_, p| Some(figure(p.error, 1)),
+        },
+        Column {
+            text: "POINTS",
+            html: "Points",
+            layout: Layout::Right(8),
+            gap: " ",
+            cell: |_, p| Some(format!("{:.1}", p.wdl.points())),
+        },
+        Column {
+            text: "PLAYED",
+            html: "Games",
+            layout: Layout::Right(6),
+            gap: " ",
+            cell: |_, p| Some(p.wdl.games().to_string()),
+        },
+        Column {
+            text: "(%)",
+            html: "Score %",
+            layout: Layout::Right(6),
+            gap: " ",
+            cell: |_, p| Some(figure(100.0 * p.wdl.score(), 1)),
+        },
+        Column {
+            text: "W",
+            html: "W",
+            layout: Layout::Right(6),
+            gap: " ",
+            cell: |_, p| Some(p.wdl.wins.to_string()),
+        },
+        Column {
+            text: "D",
+            html: "D",
+            layout: Layout::Right(6),
+            gap: " ",
+            cell: |_, p| Some(p.wdl.draws.to_string()),
+        },
+        Column {
+            text: "L",
+            html: "L",
+            layout: Layout::Right(6),
+            gap: " ",
+            cell: |_, p| Some(p.wdl.losses.to_string()),
+        },
+        Column {
+            text: "D(%)",
+            html: "Draw %",
+            layout: Layout::Right(6),
+            gap: " ",
+            cell: |_, p| Some(figure(100.0 * p.wdl.draw_ratio(), 1)),
+        },
+        Column {
+            text: "OPPO",
+            html: "Opponents",
+            layout: Layout::Right(7),
+            gap: " ",
+            cell: |_, p| Some(figure(p.opponents, 1)),
+        },
+        Column {
+            text: "CFS(%)",
+            html: "CFS next %",
+            layout: Layout::Right(6),
+            gap: " ",
+            cell: |_, p| p.cfs_next.map(|c| figure(100.0 * c, 0)),
+        },
+    ],
+    missing: "---",
+};
+
 /// Game counts of South `i` against North `j`, real games plus virtual prior draws.
 #[derive(Clone, Copy, Default)]
 struct Cell {
@@ -227,7 +294,7 @@ struct Cell {
 /// Fits the ratings of the players named in `players` (other names in the games are added in
 /// order of appearance; players with no games are left out).
 pub fn fit_ratings(
-    games: &[GameRecord],
+    games: &[GameStats],
     players: &[String],
     options: &RatingOptions,
 ) -> Result<RatingTable, RatingError> {
@@ -710,12 +777,12 @@ fn eliminate(aug: &mut [Vec<f64>], m: usize) -> Option<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::record::MoveSummary;
+    use crate::stats::game::MoveSummary;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    fn game(south: &str, north: &str, outcome: Outcome) -> GameRecord {
-        GameRecord {
+    fn game(south: &str, north: &str, outcome: Outcome) -> GameStats {
+        GameStats {
             pair: 0,
             south: south.into(),
             north: north.into(),
@@ -729,13 +796,7 @@ mod tests {
         }
     }
 
-    fn games(
-        south: &str,
-        north: &str,
-        wins: usize,
-        draws: usize,
-        losses: usize,
-    ) -> Vec<GameRecord> {
+    fn games(south: &str, north: &str, wins: usize, draws: usize, losses: usize) -> Vec<GameStats> {
         let mut out = Vec::new();
         out.extend((0..wins).map(|_| game(south, north, Outcome::Win(Side::South))));
         out.extend((0..draws).map(|_| game(south, north, Outcome::Draw)));
@@ -888,7 +949,7 @@ mod tests {
     fn round_robin_matches_bayeselo_and_ordo() {
         let text = include_str!("../../tests/data/roundrobin-240.pgn");
         let (all, unfinished) =
-            crate::stats::record::from_pgn(&crate::pgn::parse(text).unwrap()).unwrap();
+            crate::stats::game::from_pgn(&crate::pgn::parse(text).unwrap()).unwrap();
         assert_eq!((all.len(), unfinished), (240, 0));
         let rating =
             |t: &RatingTable, name: &str| t.players.iter().find(|p| p.name == name).unwrap().rating;

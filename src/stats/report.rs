@@ -9,9 +9,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use super::elo::figure;
+use super::game::GameStats;
 use super::pentanomial::PairTracker;
 use super::ratings::fit_ratings;
-use super::record::GameRecord;
 use super::summary::{player_order, summarize, MatchStats, Summary, SummaryOptions};
 use super::svg::{escape, histogram_svg, LineChart, Series};
 use crate::games::{Outcome, Side};
@@ -27,7 +27,7 @@ pub struct ReportOptions {
 
 /// The page for `games`, given in the order they finished: the charts replay them in that order
 /// (the summary's figures do not depend on it).
-pub fn render_html(games: &[GameRecord], options: &ReportOptions) -> String {
+pub fn render_html(games: &[GameStats], options: &ReportOptions) -> String {
     let summary = summarize(games, &options.summary);
     let title = if options.title.is_empty() {
         "otau arena report".to_string()
@@ -102,29 +102,7 @@ fn ratings_html(summary: &Summary) -> String {
             escape(summary.rating_error.as_deref().unwrap_or("no games"))
         );
     };
-    let mut out = String::from(
-        "<table>\n<tr><th>#</th><th>Player</th><th>Rating</th><th>&plusmn; 95%</th><th>Points</th><th>Games</th><th>Score %</th><th>W</th><th>D</th><th>L</th><th>Draw %</th><th>Opponents</th><th>CFS next %</th></tr>\n",
-    );
-    for (rank, p) in table.players.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "<tr><td>{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            rank + 1,
-            escape(&p.name),
-            figure(p.rating, 1),
-            figure(p.error, 1),
-            p.wdl.points(),
-            p.wdl.games(),
-            figure(100.0 * p.wdl.score(), 1),
-            p.wdl.wins,
-            p.wdl.draws,
-            p.wdl.losses,
-            figure(100.0 * p.wdl.draw_ratio(), 1),
-            figure(p.opponents, 1),
-            p.cfs_next.map(|c| figure(100.0 * c, 0)).unwrap_or_else(|| "&mdash;".into())
-        );
-    }
-    out.push_str("</table>\n");
+    let mut out = super::ratings::PLAYERS.html(&table.players);
     let _ = write!(
         out,
         "<p>First-player (South) advantage: {} &plusmn; {} Elo; South takes {}% of decisive games between equal players. Draw rate between equal players: {}%. South scored {}-{}-{} (W-D-L) over all games. Prior: {}.{}</p>",
@@ -174,7 +152,7 @@ fn first_two(summary: &Summary) -> Option<(&str, &str)> {
 /// The Elo of `first` against `second` after the games so far (in the given order), with the
 /// 95% interval's own ends (asymmetric: the logistic curve stretches the side towards the
 /// nearer end of the score range), at about 300 points.
-fn head_to_head_series(games: &[GameRecord], first: &str, second: &str) -> Series {
+fn head_to_head_series(games: &[GameStats], first: &str, second: &str) -> Series {
     let mut tracker = PairTracker::new(first, second);
     let mut series = Series {
         name: format!("{first} vs {second}"),
@@ -197,7 +175,7 @@ fn head_to_head_series(games: &[GameRecord], first: &str, second: &str) -> Serie
     series
 }
 
-fn elo_history_svg(games: &[GameRecord], summary: &Summary, options: &ReportOptions) -> String {
+fn elo_history_svg(games: &[GameStats], summary: &Summary, options: &ReportOptions) -> String {
     if summary.matches.len() == 1 {
         let m = &summary.matches[0];
         let series = head_to_head_series(games, &m.first, &m.second);
@@ -255,7 +233,7 @@ fn elo_history_svg(games: &[GameRecord], summary: &Summary, options: &ReportOpti
     .svg("Ratings as games accumulated")
 }
 
-fn sprt_svg(games: &[GameRecord], summary: &Summary) -> String {
+fn sprt_svg(games: &[GameStats], summary: &Summary) -> String {
     let (Some(sprt), Some((first, second))) = (&summary.sprt, first_two(summary)) else {
         return "<p class=\"note\">No SPRT in this run.</p>".into();
     };
@@ -292,7 +270,7 @@ fn sprt_svg(games: &[GameRecord], summary: &Summary) -> String {
     )
 }
 
-fn margins_svg(games: &[GameRecord], summary: &Summary) -> String {
+fn margins_svg(games: &[GameStats], summary: &Summary) -> String {
     // Two engines: margins from the first's side; more: South's total minus North's.
     let (perspective, label) = match summary.matches.as_slice() {
         [m] => (
@@ -318,32 +296,8 @@ fn margins_svg(games: &[GameRecord], summary: &Summary) -> String {
 }
 
 fn engines_html(summary: &Summary) -> String {
-    let opt = |v: Option<f64>, digits: usize| {
-        v.map(|x| format!("{x:.digits$}"))
-            .unwrap_or_else(|| "&mdash;".into())
-    };
-    let mut out = String::from(
-        "<table>\n<tr><th>Engine</th><th>Games</th><th>Moves</th><th>Avg depth</th><th>kN/s</th><th>ms/move</th><th class=\"name\">Endings (W-D-L)</th></tr>\n",
-    );
-    for d in &summary.engines {
-        let endings: Vec<String> = d
-            .terminations
-            .iter()
-            .map(|(k, w)| format!("{} {}-{}-{}", escape(k), w.wins, w.draws, w.losses))
-            .collect();
-        let _ = writeln!(
-            out,
-            "<tr><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"name\">{}</td></tr>",
-            escape(&d.name),
-            d.wdl.games(),
-            d.moves.moves,
-            opt(d.average_depth, 2),
-            opt(d.nodes_per_second.map(|n| n / 1000.0), 1),
-            opt(d.average_time_ms, 2),
-            endings.join(", ")
-        );
-    }
-    out.push_str("</table>\n<p>Games by ending: ");
+    let mut out = super::diagnostics::ENGINES.html(&summary.engines);
+    out.push_str("<p>Games by ending: ");
     let ends: Vec<String> = summary
         .terminations
         .iter()
@@ -354,15 +308,14 @@ fn engines_html(summary: &Summary) -> String {
     out
 }
 
-fn games_html(games: &[GameRecord]) -> String {
+fn games_html(games: &[GameStats]) -> String {
     let mut out = String::from(
         "<div class=\"scroll\"><table>\n<tr><th>#</th><th>Pair</th><th class=\"name\">South</th><th class=\"name\">North</th><th>Result</th><th>Totals</th><th>Plies</th><th class=\"name\">Ending</th></tr>\n",
     );
     for (i, g) in games.iter().enumerate() {
         let result = match g.outcome {
-            Outcome::Win(Side::South) => "1-0",
-            Outcome::Win(Side::North) => "0-1",
             Outcome::Draw => "&frac12;-&frac12;",
+            decided => decided.pgn(),
         };
         let _ = writeln!(
             out,
@@ -384,12 +337,12 @@ fn games_html(games: &[GameRecord]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::record::MoveSummary;
+    use crate::stats::game::MoveSummary;
     use crate::stats::sprt::{SprtConfig, SprtModel};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    fn simulated(players: &[&str], pairs: u64, seed: u64) -> Vec<GameRecord> {
+    fn simulated(players: &[&str], pairs: u64, seed: u64) -> Vec<GameStats> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut games = Vec::new();
         for pair in 0..pairs {
@@ -406,7 +359,7 @@ mod tests {
                 };
                 let mut moves = MoveSummary::default();
                 moves.record(1500, Some(5), Some(30_000));
-                games.push(GameRecord {
+                games.push(GameStats {
                     pair,
                     south: south.into(),
                     north: north.into(),
@@ -524,8 +477,8 @@ mod tests {
         assert_balanced(&empty);
     }
 
-    fn decided(south: &str, north: &str, winner: Side, pair: u64) -> GameRecord {
-        GameRecord {
+    fn decided(south: &str, north: &str, winner: Side, pair: u64) -> GameStats {
+        GameStats {
             pair,
             south: south.into(),
             north: north.into(),
@@ -543,7 +496,7 @@ mod tests {
     #[test]
     fn elo_band_is_asymmetric() {
         // "a" wins 3 games in 4.
-        let games: Vec<GameRecord> = (0..80)
+        let games: Vec<GameStats> = (0..80)
             .map(|i| {
                 let (s, n) = if i % 2 == 0 { ("a", "b") } else { ("b", "a") };
                 let a_side = if i % 2 == 0 { Side::South } else { Side::North };
@@ -561,7 +514,7 @@ mod tests {
     /// Issue 16, item 9: a 40-0 run's Elo chart is a note that says why, not an empty frame.
     #[test]
     fn perfect_score_elo_chart_is_a_note() {
-        let games: Vec<GameRecord> = (0..40)
+        let games: Vec<GameStats> = (0..40)
             .map(|i| {
                 if i % 2 == 0 {
                     decided("a", "b", Side::South, i / 2)

@@ -550,12 +550,12 @@ pub fn sprt_cli_text<S: AsRef<str>>(args: &[S]) -> Result<String, String> {
     use clap::Parser;
     #[derive(Parser)]
     #[command(name = "otau-arena sprt")]
-    struct Command {
+    struct SprtCommand {
         #[command(flatten)]
         args: SprtCalcArgs,
     }
     let argv = std::iter::once("sprt").chain(args.iter().map(AsRef::as_ref));
-    let command = Command::try_parse_from(argv).map_err(|e| e.to_string())?;
+    let command = SprtCommand::try_parse_from(argv).map_err(|e| e.to_string())?;
     command.args.run().map_err(|e| e.to_string())
 }
 

@@ -8,9 +8,9 @@ use super::diagnostics::{
     diagnostics_text, engine_diagnostics, termination_counts, EngineDiagnostics,
 };
 use super::elo::{EloEstimate, Wdl};
+use super::game::GameStats;
 use super::pentanomial::{PairTracker, Pentanomial};
 use super::ratings::{fit_ratings, RatingOptions, RatingTable};
-use super::record::GameRecord;
 use super::sprt::{SprtConfig, SprtDecision, SprtStatus, SprtStop, SprtTest};
 use crate::games::Side;
 
@@ -204,7 +204,7 @@ pub struct Summary {
 }
 
 /// Player names: the given order, then any others in order of appearance.
-pub fn player_order(games: &[GameRecord], given: &[String]) -> Vec<String> {
+pub fn player_order(games: &[GameStats], given: &[String]) -> Vec<String> {
     let mut players: Vec<String> = given.to_vec();
     for g in games {
         for side in Side::BOTH {
@@ -218,7 +218,7 @@ pub fn player_order(games: &[GameRecord], given: &[String]) -> Vec<String> {
 }
 
 /// The trackers of every pairing that played, in `players` order.
-pub fn pair_trackers(games: &[GameRecord], players: &[String]) -> Vec<PairTracker> {
+pub fn pair_trackers(games: &[GameStats], players: &[String]) -> Vec<PairTracker> {
     let index = |name: &str| players.iter().position(|p| p == name);
     let mut trackers: Vec<PairTracker> = Vec::new();
     let mut keys: Vec<(usize, usize)> = Vec::new();
@@ -246,7 +246,7 @@ pub fn pair_trackers(games: &[GameRecord], players: &[String]) -> Vec<PairTracke
 }
 
 /// Computes the summary of `games`.
-pub fn summarize(games: &[GameRecord], options: &SummaryOptions) -> Summary {
+pub fn summarize(games: &[GameStats], options: &SummaryOptions) -> Summary {
     let players = player_order(games, &options.players);
     let matches: Vec<MatchStats> = pair_trackers(games, &players)
         .iter()
@@ -397,11 +397,11 @@ impl Summary {
 mod tests {
     use super::*;
     use crate::games::Outcome;
-    use crate::stats::record::MoveSummary;
+    use crate::stats::game::MoveSummary;
     use crate::stats::sprt::SprtModel;
 
-    fn game(pair: u64, south: &str, north: &str, outcome: Outcome) -> GameRecord {
-        GameRecord {
+    fn game(pair: u64, south: &str, north: &str, outcome: Outcome) -> GameStats {
+        GameStats {
             pair,
             south: south.into(),
             north: north.into(),

@@ -294,7 +294,7 @@ pub struct CountingSink(pub std::sync::Arc<std::sync::Mutex<(usize, Vec<u8>)>>);
 
 impl std::io::Write for CountingSink {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let mut g = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut g = otau::sync::lock(&self.0);
         g.0 += buf.len();
         let room = (1usize << 20).saturating_sub(g.1.len());
         g.1.extend_from_slice(&buf[..buf.len().min(room)]);
@@ -326,7 +326,7 @@ pub fn run_ugi(game: Variant, input: Vec<u8>) -> (usize, Vec<u8>) {
             panic!("serve panicked (its thread ended without a result)")
         }
     }
-    let g = sink.0.lock().unwrap_or_else(|e| e.into_inner());
+    let g = otau::sync::lock(&sink.0);
     (g.0, g.1.clone())
 }
 

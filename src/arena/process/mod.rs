@@ -39,4 +39,4 @@ pub use super::groups::{kill_all, signal_all};
 pub use super::guardian::Guardian;
 pub use io::{EngineIo, RecvError, SendError, Spawn, DEFAULT_WRITE_TIMEOUT, EXIT_GRACE, EXIT_POLL};
 pub use reader::{Incoming, MAX_BYTES_PER_SEC, MAX_LINE, QUEUE_LINES};
-pub use stderr::{LogBudget, MAX_LOG_BYTES};
+pub use stderr::{log_file, LogBudget, MAX_LOG_BYTES};

@@ -102,6 +102,30 @@ pub(super) fn spawn_log_copier(
         });
 }
 
+/// The stderr log of the engine named `name` (checked writable before the first game).
+pub fn log_file(dir: &Path, name: &str) -> PathBuf {
+    dir.join(format!("{}.stderr.log", file_safe(name)))
+}
+
+/// An engine name as a file name: letters, digits, `-`, `_`, `.`; anything else becomes `_`.
+fn file_safe(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.is_empty() || s.starts_with('.') {
+        format!("engine{s}")
+    } else {
+        s
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

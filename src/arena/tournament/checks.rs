@@ -2,8 +2,8 @@
 
 use anyhow::{bail, Result};
 
-use super::options::RunOptions;
 use crate::arena::config::RunConfig;
+use crate::arena::run_options::RunOptions;
 use crate::arena::schedule::Shard;
 use crate::games::{Game, Variant};
 

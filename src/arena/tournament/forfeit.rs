@@ -3,8 +3,8 @@
 
 use super::health::Health;
 use crate::arena::client::Fault;
-use crate::arena::records::{GameRecord, GameResult, Termination, TerminationKind};
-use crate::games::Side;
+use crate::arena::records::{GameRecord, Termination, TerminationKind};
+use crate::games::{Outcome, Side};
 
 /// Forfeits the game when an engine of `seats` (south, north) is disqualified (failing to start
 /// or crashing too often): the other wins, or nobody when both are out. Whether it did.
@@ -32,7 +32,7 @@ pub(super) fn disqualified(health: &Health, seats: [usize; 2], record: &mut Game
 
 /// `side` loses the game by `kind`, for the reason `detail`.
 pub(super) fn lose(record: &mut GameRecord, side: Side, kind: TerminationKind, detail: String) {
-    record.result = GameResult::win_for(side.other());
+    record.result = Outcome::Win(side.other());
     record.termination = Termination::fault(kind, side, detail);
 }
 

@@ -6,8 +6,8 @@
 //! is disqualified and its remaining games are forfeited instead of looping, and so is one that
 //! crashes in `max_crashes` games in a row (a crash loop).
 //!
-//! One concern a file: this one starts and resumes runs; [`options`] (how to run, what a run
-//! produced), [`checks`] (the configuration checks before any file is written), [`feed`] (the
+//! One concern a file: this one starts and resumes runs; [`report`] (what a run produced; how to
+//! run is [`super::run_options`]), [`checks`] (the configuration checks before any file is written), [`feed`] (the
 //! games still to play), [`worker`] (a game in named steps), [`pool`] (a worker's engines),
 //! [`health`] (start failures, crash loops, disqualification), [`forfeit`] (games lost before
 //! they are played), [`recording`] (the recording thread's state), [`cost`] (CPU accounting).
@@ -17,9 +17,9 @@ mod cost;
 mod feed;
 mod forfeit;
 mod health;
-mod options;
 mod pool;
 mod recording;
+mod report;
 mod shared;
 mod worker;
 
@@ -32,8 +32,10 @@ use anyhow::Result;
 
 pub use checks::check_sprt_shard;
 pub use cost::Cost;
-pub use options::{RunOptions, RunReport};
-pub use pool::log_file;
+pub use report::RunReport;
+// Where they were before the split, for the callers.
+pub use super::process::log_file;
+pub use super::run_options::RunOptions;
 
 use super::interrupt;
 use super::openings::OpeningBook;

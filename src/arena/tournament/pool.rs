@@ -1,7 +1,6 @@
 //! A worker's engine pool: engines started on first use, kept between games, the least recently
 //! used idle ones ended; and how one is started.
 
-use std::path::{Path, PathBuf};
 use std::sync::mpsc::Sender;
 use std::time::Duration;
 
@@ -9,7 +8,7 @@ use super::shared::{Msg, Shared};
 use crate::arena::builtin;
 use crate::arena::client::{EngineSession, Fault};
 use crate::arena::config::EngineConfig;
-use crate::arena::process::{EngineIo, LogBudget, Spawn};
+use crate::arena::process::{log_file, EngineIo, LogBudget, Spawn};
 use crate::sync::lock;
 
 /// Engines kept alive per worker beyond the two playing.
@@ -165,28 +164,4 @@ pub(super) fn start_engine(
     }
     s.fence(timeout)?;
     Ok(s)
-}
-
-/// The stderr log of the engine named `name` (checked writable before the first game).
-pub fn log_file(dir: &Path, name: &str) -> PathBuf {
-    dir.join(format!("{}.stderr.log", file_safe(name)))
-}
-
-/// An engine name as a file name: letters, digits, `-`, `_`, `.`; anything else becomes `_`.
-fn file_safe(name: &str) -> String {
-    let s: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if s.is_empty() || s.starts_with('.') {
-        format!("engine{s}")
-    } else {
-        s
-    }
 }

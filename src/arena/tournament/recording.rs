@@ -4,12 +4,12 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::options::RunOptions;
 use super::worker::stops_without_recover;
 use crate::arena::progress::{Progress, ProgressMode};
 use crate::arena::records::GameRecord;
 use crate::arena::results::Standings;
 use crate::arena::run_files::RunFiles;
+use crate::arena::run_options::RunOptions;
 
 /// What the recording thread keeps while the workers play.
 pub(super) struct Recording<'a> {

@@ -5,9 +5,9 @@ use std::sync::Mutex;
 
 use super::feed::Feed;
 use super::health::Health;
-use super::options::RunOptions;
 use crate::arena::config::RunConfig;
 use crate::arena::records::GameRecord;
+use crate::arena::run_options::RunOptions;
 use crate::games::Variant;
 
 /// A worker's message to the recording thread.

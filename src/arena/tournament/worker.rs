@@ -12,10 +12,10 @@ use crate::arena::client::Fault;
 use crate::arena::config::RunConfig;
 use crate::arena::interrupt;
 use crate::arena::openings::Opening;
-use crate::arena::records::{GameRecord, GameResult, OpeningRecord, Termination, TerminationKind};
+use crate::arena::records::{GameRecord, OpeningRecord, Termination, TerminationKind};
 use crate::arena::referee::{self, Adjudication, Waits};
 use crate::arena::schedule::GameSpec;
-use crate::games::Side;
+use crate::games::{Outcome, Side};
 use crate::sync::lock;
 
 /// One worker: takes games off the queue until it is empty, the run stops, or Ctrl-C.
@@ -109,7 +109,7 @@ fn unplayed(config: &RunConfig, spec: &GameSpec, opening: &Opening) -> GameRecor
         },
         moves: Vec::new(),
         final_position: opening.line().position().to_string(),
-        result: GameResult::Draw,
+        result: Outcome::Draw,
         termination: Termination::of(TerminationKind::Forfeit),
         totals: None,
     }

@@ -1,12 +1,16 @@
 //! What the statistics need to know about one finished game: the plain input the arena fills.
+//!
+//! [`GameStats`] is not the arena's `records::GameRecord` (the whole game as a records file
+//! holds it: opening, every move, final position): it is the compact summary of one game that
+//! the statistics compute from, and that a run keeps in memory for each game instead of its moves.
 
 use serde::{Deserialize, Serialize};
 
 use crate::games::{Outcome, Side};
 
-/// One finished game, as the statistics see it.
+/// One finished game, as the statistics see it (no moves: their totals in [`MoveSummary`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct GameRecord {
+pub struct GameStats {
     /// The game pair (opening) this game belongs to: the two games of a pair share it, the same
     /// two engines play them with colours swapped. Pentanomial statistics group games by it.
     pub pair: u64,
@@ -34,7 +38,7 @@ pub struct GameRecord {
     pub north_moves: MoveSummary,
 }
 
-impl GameRecord {
+impl GameStats {
     /// The engine playing `side`.
     pub fn player(&self, side: Side) -> &str {
         match side {
@@ -56,11 +60,7 @@ impl GameRecord {
 
     /// Points (1, ½ or 0) scored by the player of `side`.
     pub fn points(&self, side: Side) -> f64 {
-        match self.outcome {
-            Outcome::Draw => 0.5,
-            Outcome::Win(winner) if winner == side => 1.0,
-            Outcome::Win(_) => 0.0,
-        }
+        self.outcome.points(side)
     }
 
     /// Final stone margin from `side`'s point of view (its total minus the opponent's).
@@ -86,19 +86,14 @@ impl GameRecord {
 /// (PGN does not say which games share an opening). Returns the games and the number of
 /// unfinished ones left out (result `*` or none); a game without both player tags is an error
 /// naming it.
-pub fn from_pgn(games: &[crate::pgn::PgnGame]) -> Result<(Vec<GameRecord>, usize), String> {
+pub fn from_pgn(games: &[crate::pgn::PgnGame]) -> Result<(Vec<GameStats>, usize), String> {
     let mut out = Vec::new();
     let mut unfinished = 0;
     for (i, g) in games.iter().enumerate() {
         let result = g.tag("Result").or(g.result.as_deref()).unwrap_or("*");
-        let outcome = match result {
-            "1-0" => Outcome::Win(Side::South),
-            "0-1" => Outcome::Win(Side::North),
-            "1/2-1/2" => Outcome::Draw,
-            _ => {
-                unfinished += 1;
-                continue;
-            }
+        let Some(outcome) = Outcome::from_pgn(result) else {
+            unfinished += 1;
+            continue;
         };
         let player = |tag: &str| {
             g.tag(tag)
@@ -106,7 +101,7 @@ pub fn from_pgn(games: &[crate::pgn::PgnGame]) -> Result<(Vec<GameRecord>, usize
                 .map(str::to_string)
                 .ok_or_else(|| format!("game {} has no {tag} tag", i + 1))
         };
-        out.push(GameRecord {
+        out.push(GameStats {
             pair: i as u64,
             south: player("White")?,
             north: player("Black")?,
@@ -223,7 +218,7 @@ mod tests {
 
     #[test]
     fn record_points_and_margin() {
-        let g = GameRecord {
+        let g = GameStats {
             pair: 0,
             south: "a".into(),
             north: "b".into(),
@@ -241,6 +236,6 @@ mod tests {
         assert_eq!(g.side_of("b"), Some(Side::North));
         assert_eq!(g.side_of("c"), None);
         let json = serde_json::to_string(&g).unwrap();
-        assert_eq!(serde_json::from_str::<GameRecord>(&json).unwrap(), g);
+        assert_eq!(serde_json::from_str::<GameStats>(&json).unwrap(), g);
     }
 }

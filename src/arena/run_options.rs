@@ -1,14 +1,13 @@
-//! How a run is played (its options) and what it produced (its report).
+//! How a run is played: the options that are not part of its identity (they may differ when
+//! resuming). Below both the run ([`super::tournament`]) and its output files
+//! ([`super::run_files`]), which both read them.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::cost::Cost;
-use crate::arena::process::MAX_LOG_BYTES;
-use crate::arena::progress::ProgressMode;
-use crate::arena::records::RunHeader;
-use crate::arena::results::Standings;
-use crate::arena::schedule::Shard;
+use super::process::MAX_LOG_BYTES;
+use super::progress::ProgressMode;
+use super::schedule::Shard;
 
 /// How to run (not part of the run's identity: may differ when resuming).
 #[derive(Clone, Debug)]
@@ -58,23 +57,4 @@ impl Default for RunOptions {
             rating: crate::stats::RatingOptions::default(),
         }
     }
-}
-
-/// What a run produced.
-#[derive(Debug)]
-pub struct RunReport {
-    pub header: RunHeader,
-    /// Every game of this run's slice recorded so far (resumed ones included), by index.
-    /// Every game of this run's slice recorded so far (resumed ones included).
-    pub standings: Standings,
-    /// Games of this slice still unplayed (interrupted or stopped).
-    pub missing: u64,
-    pub interrupted: bool,
-    /// Why the run stopped early, if it did: a fault under `--no-recover`.
-    pub stopped: Option<String>,
-    /// The SPRT's decision, when it ended the run.
-    pub sprt_decided: Option<String>,
-    /// This session's cost: engine plies played, wall time, and the arena's own CPU time
-    /// (all its threads, engines excluded).
-    pub cost: Cost,
 }

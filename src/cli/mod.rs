@@ -1,0 +1,257 @@
+//! The `otau` command line: its definition, and every subcommand's body (the binary only parses
+//! and dispatches). Each subcommand writes to the stream it is given, byte for byte what the
+//! binary prints.
+
+mod bench;
+mod check;
+mod perft;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+use crate::games::{Side, Variant};
+
+pub use bench::bench;
+pub use check::check;
+pub use perft::perft;
+
+#[derive(Parser)]
+#[command(
+    name = "otau",
+    version,
+    about = "Engine for two-row mancala games (Toguz Kumalak, Giuthi, Modiar)",
+    after_help = "Without a command, otau speaks UGI on stdin/stdout (protocol/ugi.md).\n\
+Memory: the transposition table (UGI option Hash, default 64 MiB) plus the tables in use: \
+the Toguz Kumalak endgame tables (57 MB for 2x9, once built by `otau tables`) and Modiar's \
+solution (110 MB, only when playing Modiar). The default stays under 256 MB."
+)]
+pub struct Cli {
+    /// Default game for `position startpos` (a game id such as toguz-kumalak, giuthi-6x4, modiar).
+    #[arg(long, global = true, default_value = "toguz-kumalak")]
+    pub game: Variant,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Counts move paths to a depth, per root move, then `nodes <count>`.
+    Perft {
+        #[arg(long, short, value_parser = clap::value_parser!(u32).range(..=crate::perft::MAX_DEPTH as i64))]
+        depth: u32,
+        /// A position string (its game id overrides --game).
+        #[arg(long)]
+        position: Option<String>,
+    },
+    /// Checks that a UGI engine follows the protocol (pass/fail per item):
+    /// `otau check -- ./target/release/otau`. Exits 1 if any item fails.
+    Check {
+        /// Seconds to wait for a reply that needs no search.
+        #[arg(long, default_value_t = 5.0)]
+        timeout: f64,
+        /// The engine program and its arguments (run directly, no shell).
+        #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
+        engine: Vec<String>,
+    },
+    /// Fixed-depth searches over built-in positions of every game: total nodes (deterministic,
+    /// a regression signature) and nodes per second. With --position, searches that position
+    /// alone and prints every iteration.
+    Bench {
+        /// Depth for every position (default: each position's own).
+        #[arg(long, short)]
+        depth: Option<u32>,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+        /// Search only this position string (or `startpos` for --game's start).
+        #[arg(long)]
+        position: Option<String>,
+        /// Search threads (the node count is deterministic only with 1).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// A quick match between two configurations of the built-in engine, played by the arena
+    /// (pairs of games from random openings, colours swapped): score, Elo with its 95%
+    /// interval, pentanomial counts. Each side is `key=value,...`: name, level, hash, threads,
+    /// player, seed, depth, nodes, movetime (ms), tc=<s>+<s>, qplies=<quiescence plies>,
+    /// off=<feature>+... (tt, killers, history, captures-first, quiescence, pvs, lmr,
+    /// positional-eval, tables), weights=<file from otau tune>. The same match with more
+    /// control: otau-arena --engine cmd=builtin:otau option.NAME=VALUE ... (README).
+    Selfplay {
+        #[arg(long, default_value = "name=a")]
+        a: String,
+        #[arg(long, default_value = "name=b")]
+        b: String,
+        /// Openings, each played twice with colours swapped.
+        #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..))]
+        pairs: u32,
+        /// Random plies of each opening.
+        #[arg(long, default_value_t = 6)]
+        plies: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
+        concurrency: u64,
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
+        max_plies: u32,
+        /// Keep only openings a depth-6 search scores within this many centi-stones.
+        #[arg(long)]
+        balance: Option<u32>,
+        /// The arena's JSON-lines records of the games.
+        #[arg(long, value_name = "FILE")]
+        out: Option<std::path::PathBuf>,
+        /// PGN of the games: training data for `otau tune --pgn`.
+        #[arg(long, value_name = "FILE")]
+        pgn: Option<std::path::PathBuf>,
+    },
+    /// Builds the Toguz Kumalak endgame tables of --game (every position with up to
+    /// --max-stones stones on the board) into the cache directory, where the engine finds them.
+    Tables {
+        /// Stones on the board (default: what builds in about a minute).
+        #[arg(long)]
+        max_stones: Option<usize>,
+        /// Directory to write to (default: $OTAU_CACHE_DIR, else $XDG_CACHE_HOME/otau, else
+        /// ~/.cache/otau).
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+    },
+    /// Fits Toguz Kumalak's evaluation weights to game results (Texel's method) and prints them
+    /// as the Rust constant of src/eval/toguz.rs; --out also writes a weight file, which the
+    /// engine loads with its option EvalFile (otau selfplay: weights=FILE).
+    Tune {
+        /// Game records as PGN: PlayOK's export, or the arena's (otau-arena --pgn, otau
+        /// selfplay --pgn).
+        #[arg(long, required = true)]
+        pgn: Vec<std::path::PathBuf>,
+        /// Plies skipped at the start of each game.
+        #[arg(long, default_value_t = 6)]
+        skip: usize,
+        #[arg(long, default_value_t = 2000)]
+        epochs: usize,
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+    },
+    /// Play a game against the engine in the terminal.
+    Play {
+        /// Engine strength, 1 (weakest) to 20 (full strength).
+        #[arg(long, default_value_t = 10)]
+        level: u32,
+        /// Your side: south moves first.
+        #[arg(long, default_value = "south", value_parser = ["south", "north"])]
+        side: String,
+        /// Engine thinking time per move, in milliseconds.
+        #[arg(long, default_value_t = 1000)]
+        movetime: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Solves the game (Modiar only) and prints the value with best play and a principal variation.
+    Solve {
+        /// A position string to solve instead of the start (its game id overrides --game).
+        #[arg(long)]
+        position: Option<String>,
+        /// Longest principal variation printed, in plies.
+        #[arg(long, default_value_t = 400)]
+        max_plies: usize,
+    },
+}
+
+/// Runs `command` (None: the UGI loop on stdin and stdout) with `game` as the default game.
+///
+/// `tables` and `solve` are still dispatched by the binary itself while their bodies move into
+/// the library (then they join the match here).
+pub fn run(game: Variant, command: Option<Command>) -> Result<()> {
+    match command {
+        Some(Command::Perft { depth, position }) => perft(
+            game,
+            depth,
+            position.as_deref(),
+            &mut std::io::stdout().lock(),
+        ),
+        Some(Command::Check { timeout, engine }) => check(game, timeout, &engine),
+        Some(Command::Bench {
+            depth,
+            hash,
+            position,
+            threads,
+        }) => bench(
+            game,
+            depth,
+            hash,
+            threads,
+            position.as_deref(),
+            &mut std::io::stdout().lock(),
+        ),
+        Some(Command::Play {
+            level,
+            side,
+            movetime,
+            seed,
+        }) => {
+            let config = crate::play::PlayConfig {
+                variant: game,
+                level: level.clamp(1, crate::search::MAX_LEVEL),
+                human: if side == "north" {
+                    Side::North
+                } else {
+                    Side::South
+                },
+                movetime: std::time::Duration::from_millis(movetime),
+                seed,
+            };
+            crate::play::run(std::io::stdin().lock(), std::io::stdout().lock(), &config)
+        }
+        Some(Command::Selfplay {
+            a,
+            b,
+            pairs,
+            plies,
+            seed,
+            concurrency,
+            max_plies,
+            balance,
+            out,
+            pgn,
+        }) => {
+            let selfplay = crate::arena::selfplay::Selfplay {
+                game,
+                a,
+                b,
+                pairs,
+                plies,
+                seed,
+                concurrency: concurrency as usize,
+                max_plies,
+                balance,
+                out,
+                pgn,
+            };
+            let report = selfplay.run(crate::arena::progress::ProgressMode::detect(false))?;
+            print!("{}", report.standings.summary().text());
+            Ok(())
+        }
+        Some(Command::Tune {
+            pgn,
+            skip,
+            epochs,
+            out,
+        }) => {
+            let run = crate::eval::tune::TuneRun {
+                pgn,
+                skip,
+                epochs,
+                out,
+            };
+            print!("{}", run.run(|line| eprintln!("{line}"))?);
+            Ok(())
+        }
+        Some(Command::Tables { .. } | Command::Solve { .. }) => {
+            unreachable!("the otau binary runs this command itself")
+        }
+        None => crate::ugi::serve(
+            std::io::BufReader::new(std::io::stdin()),
+            std::io::stdout(),
+            game,
+        ),
+    }
+}
