@@ -25,13 +25,16 @@ pub(super) fn tell_guardian(op: u8, pgid: i32) {
 
 /// A forked process that outlives the arena just long enough to clean up after it.
 ///
-/// `PR_SET_PDEATHSIG` ends the engines the arena started when it is killed with `kill -9`, but not
+/// `PR_SET_PDEATHSIG` (Linux) ends the engines the arena started when it is killed with `kill -9`, but not
 /// the processes those engines started (a wrapper script's background job, a helper): they stay
 /// in the engine's process group, which nobody would kill. The guardian is told every engine
 /// group as it starts and ends, through a pipe only the arena writes; when the pipe reaches end
 /// of file (the arena exited, normally or not) it SIGKILLs the groups still listed and exits.
 /// It ignores the terminal's signals, so a hang-up or a Ctrl-C to the whole group cannot end it
 /// before it has done its job. A normal end of the run finds no group listed.
+///
+/// On a Unix other than Linux there is no parent-death signal: there the guardian is also what
+/// ends the engines themselves after a `kill -9` of the arena (the documented fallback).
 pub struct Guardian {
     pid: libc::pid_t,
 }

@@ -126,9 +126,45 @@ fn execute(
         .any(|e| e.builtin().is_none())
         .then(Guardian::start);
     let config = &header.config;
-    let variant: Variant = config.game.parse().map_err(anyhow::Error::msg)?;
     let schedule = full_schedule(config);
     let slice_len = schedule.slice_len(opts.shard);
+    let shared = share(config, opts, schedule, &standings)?;
+    let mut progress = Progress::new(opts.progress, slice_len, opts.rating_interval);
+    progress.set_done(standings.len());
+    let mut rec = Recording {
+        opts,
+        files,
+        sprt_decided: sprt_decision(&standings),
+        standings,
+        progress,
+        plies: 0,
+        stopped: None,
+        write_error: None,
+    };
+    if rec.sprt_decided.is_some() {
+        // A resumed run whose SPRT had already decided: nothing more to play.
+        shared.stop.store(true, Ordering::SeqCst);
+    }
+    let started = std::time::Instant::now();
+    let cpu_before = own_cpu();
+    play_all(&shared, &mut rec);
+    let session = Session {
+        recorded_before,
+        slice_len,
+        started,
+        cpu_before,
+    };
+    complete(rec, header, opts, session)
+}
+
+/// The state the workers share for the slice's games still to play (those not in `standings`).
+fn share<'a>(
+    config: &'a RunConfig,
+    opts: &'a RunOptions,
+    schedule: Schedule,
+    standings: &Standings,
+) -> Result<Shared<'a>> {
+    let variant: Variant = config.game.parse().map_err(anyhow::Error::msg)?;
     let book =
         OpeningBook::new(&config.openings, variant, config.seed).map_err(anyhow::Error::msg)?;
     let feed = Feed::new(
@@ -136,40 +172,23 @@ fn execute(
         standings.indices().collect(),
         book,
     );
-    let shared = Shared {
+    Ok(Shared {
         config,
         variant,
         opts,
         feed: Mutex::new(feed),
         health: Mutex::new(Health::new(config.engines.len())),
         stop: AtomicBool::new(false),
-    };
-    let sprt_decided = sprt_decision(&standings);
-    if sprt_decided.is_some() {
-        // A resumed run whose SPRT had already decided: nothing more to play.
-        shared.stop.store(true, Ordering::SeqCst);
-    }
-    let mut progress = Progress::new(opts.progress, slice_len, opts.rating_interval);
-    progress.set_done(standings.len());
-    let mut rec = Recording {
-        opts,
-        files,
-        standings,
-        progress,
-        plies: 0,
-        stopped: None,
-        sprt_decided,
-        write_error: None,
-    };
-    let started = std::time::Instant::now();
-    let cpu_before = own_cpu();
-    let workers = opts.concurrency.max(1);
+    })
+}
 
+/// Runs the workers, recording each game they send as it comes, until they are all done.
+fn play_all(shared: &Shared<'_>, rec: &mut Recording<'_>) {
+    let workers = shared.opts.concurrency.max(1);
     std::thread::scope(|scope| {
         let (tx, rx) = channel();
         for w in 0..workers {
             let tx = tx.clone();
-            let shared = &shared;
             std::thread::Builder::new()
                 .name(format!("arena worker {w}"))
                 .spawn_scoped(scope, move || worker::worker(shared, tx))
@@ -183,6 +202,27 @@ fn execute(
             }
         }
     });
+}
+
+/// This session's bounds, for its end.
+struct Session {
+    /// Games recorded before it started.
+    recorded_before: u64,
+    /// Games in the run's slice.
+    slice_len: u64,
+    started: std::time::Instant,
+    /// The arena's CPU time when it started.
+    cpu_before: std::time::Duration,
+}
+
+/// Ends the session: the summary event once the slice is complete (or the SPRT decided), the
+/// finished outputs, and the report.
+fn complete(
+    rec: Recording<'_>,
+    header: RunHeader,
+    opts: &RunOptions,
+    session: Session,
+) -> Result<RunReport> {
     let Recording {
         mut files,
         standings,
@@ -198,9 +238,9 @@ fn execute(
         return Err(e);
     }
     let interrupted = interrupt::requested();
-    let missing = slice_len.saturating_sub(standings.len());
+    let missing = session.slice_len.saturating_sub(standings.len());
     // Once per state of the records: resuming a finished run adds no second summary.
-    let changed = standings.len() > recorded_before || !files.summarized;
+    let changed = standings.len() > session.recorded_before || !files.summarized;
     if (missing == 0 || sprt_decided.is_some()) && changed {
         if let Some(w) = files.records.as_mut() {
             w.write(&Event::Summary(summary_json(&standings, &header)))?;
@@ -218,8 +258,8 @@ fn execute(
         interrupted,
         cost: Cost {
             plies,
-            wall: started.elapsed(),
-            arena_cpu: own_cpu().saturating_sub(cpu_before),
+            wall: session.started.elapsed(),
+            arena_cpu: own_cpu().saturating_sub(session.cpu_before),
         },
         stopped,
         sprt_decided,
