@@ -21,8 +21,8 @@ use std::io::{self, BufRead, Write};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::games::notation::shorten;
 use crate::games::{AnyGame, Game, GameLine, Side, Variant};
-use crate::notation::shorten;
 use crate::search::{Clock, Limits, Player};
 use crate::sync::lock;
 use options::{Changed, EngineOptions};

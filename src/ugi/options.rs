@@ -12,8 +12,8 @@ use std::io::Read;
 use std::time::Duration;
 
 use crate::eval::{tune, Weights};
+use crate::games::notation::shorten;
 use crate::games::Variant;
-use crate::notation::shorten;
 use crate::search::worker::MAX_PLY;
 use crate::search::{Features, Options, Player, MAX_LEVEL};
 

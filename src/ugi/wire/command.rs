@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use crate::notation::shorten;
+use crate::games::notation::shorten;
 
 /// A command from the GUI.
 #[derive(Debug, PartialEq, Eq)]
