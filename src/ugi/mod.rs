@@ -231,8 +231,8 @@ impl Session {
         let name = format!("otau {}", env!("CARGO_PKG_VERSION"));
         self.say(&Reply::IdName(name).to_string())?;
         self.say(&Reply::IdAuthor("the otau developers".into()).to_string())?;
-        for line in options::declarations(&self.options) {
-            self.say(&line)?;
+        for declaration in options::declarations(&self.options) {
+            self.say(&Reply::Option(declaration).to_string())?;
         }
         self.say(&Reply::UgiOk { uci }.to_string())
     }
