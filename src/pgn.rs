@@ -16,6 +16,9 @@ pub struct PgnGame {
     pub result: Option<String>,
     /// Comments in the movetext, without braces (PlayOK writes `{zero}` after the result).
     pub comments: Vec<String>,
+    /// The 1-based line the game starts on (its first tag, or its first movetext without tags),
+    /// so a problem in a game can be shown in the file.
+    pub line: usize,
 }
 
 impl PgnGame {
@@ -58,7 +61,10 @@ pub fn parse(text: &str) -> Result<Vec<PgnGame>, PgnError> {
         if comment.is_none() && line.starts_with('[') {
             if in_movetext || current.is_none() {
                 games.extend(current.take());
-                current = Some(PgnGame::default());
+                current = Some(PgnGame {
+                    line: number + 1,
+                    ..PgnGame::default()
+                });
                 in_movetext = false;
             }
             let inner = line
@@ -80,7 +86,10 @@ pub fn parse(text: &str) -> Result<Vec<PgnGame>, PgnError> {
         if line.is_empty() {
             continue;
         }
-        let game = current.get_or_insert_with(PgnGame::default);
+        let game = current.get_or_insert_with(|| PgnGame {
+            line: number + 1,
+            ..PgnGame::default()
+        });
         in_movetext = true;
         let mut rest = line;
         while !rest.is_empty() {
@@ -118,9 +127,7 @@ pub fn parse(text: &str) -> Result<Vec<PgnGame>, PgnError> {
                 game.result = Some(token.to_string());
                 continue;
             }
-            // Move numbers: "12." (or "12..." before a North move).
-            let digits = token.bytes().take_while(u8::is_ascii_digit).count();
-            if digits > 0 && token[digits..].bytes().all(|b| b == b'.') && digits < token.len() {
+            if is_move_number(token) {
                 continue;
             }
             game.moves.push(token.to_string());
@@ -134,6 +141,13 @@ pub fn parse(text: &str) -> Result<Vec<PgnGame>, PgnError> {
     }
     games.extend(current);
     Ok(games)
+}
+
+/// A move number, `12.` (or `12...` before a North move): skipped wherever moves are listed
+/// (PGN movetext, the arena's opening files).
+pub fn is_move_number(token: &str) -> bool {
+    let digits = token.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0 && digits < token.len() && token[digits..].bytes().all(|b| b == b'.')
 }
 
 #[cfg(test)]
@@ -153,6 +167,12 @@ mod tests {
         assert_eq!(games[0].comments, ["zero"]);
         assert_eq!(games[0].tag("Event"), Some("1"));
         assert_eq!(games[1].moves, ["76"]);
+        assert_eq!((games[0].line, games[1].line), (1, 7));
+        assert_eq!(
+            parse("\n1. 76 *\n").unwrap()[0].line,
+            2,
+            "a game without tags"
+        );
     }
 
     #[test]

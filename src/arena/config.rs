@@ -258,7 +258,7 @@ impl RunConfig {
         if let Some(m) = self.max_plies {
             // Generated openings are `plies` long; a game is adjudicated once it has `m` plies.
             let opening = if self.openings.file.is_none() {
-                self.openings.plies
+                self.openings.walk_plies()
             } else {
                 0
             };

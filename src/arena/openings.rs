@@ -38,10 +38,38 @@ pub enum FileOrder {
     Random,
 }
 
-/// `--openings plies=N policy=random|balanced margin=CP depth=D file=FILE order=sequential|random`.
+/// What an openings file holds.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BookFormat {
+    /// A position string (or `startpos`) a line, optionally followed by `moves ...`.
+    Epd,
+    /// A move list a line from the start position; position lines are read too.
+    Txt,
+    /// Game records: otau's own PGN, PlayOK's export, federation notation.
+    Pgn,
+}
+
+impl BookFormat {
+    /// The format a file's extension names (`.epd`, `.pgn`; anything else reads as `txt`, which
+    /// takes both kinds of line, as opening files always did).
+    pub fn of_path(path: &std::path::Path) -> BookFormat {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some(e) if e.eq_ignore_ascii_case("epd") => BookFormat::Epd,
+            Some(e) if e.eq_ignore_ascii_case("pgn") => BookFormat::Pgn,
+            _ => BookFormat::Txt,
+        }
+    }
+}
+
+/// `--openings plies=N policy=random|balanced margin=CP depth=D file=FILE
+/// format=epd|txt|pgn order=sequential|random start=K`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OpeningConfig {
-    pub plies: u32,
+    /// The random walk's length ([`DEFAULT_PLIES`] when not given); with a file, the cut of
+    /// each entry (entries are used whole when not given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plies: Option<u32>,
     pub policy: OpeningPolicy,
     /// Balanced: the largest |score| accepted, in centi-stones.
     pub margin_cp: i32,
@@ -49,18 +77,33 @@ pub struct OpeningConfig {
     pub depth: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file: Option<PathBuf>,
+    /// The file's format; from its extension when not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<BookFormat>,
     pub order: FileOrder,
+    /// The file's entry pair 0 plays, 1-based (after `order=random`'s shuffle, as fastchess).
+    #[serde(default = "first_entry")]
+    pub start: u32,
 }
+
+fn first_entry() -> u32 {
+    1
+}
+
+/// The random walk's length when `plies=` is not given.
+pub const DEFAULT_PLIES: u32 = 4;
 
 impl Default for OpeningConfig {
     fn default() -> Self {
         OpeningConfig {
-            plies: 4,
+            plies: None,
             policy: OpeningPolicy::Random,
             margin_cp: 300,
             depth: 4,
             file: None,
+            format: None,
             order: FileOrder::Sequential,
+            start: 1,
         }
     }
 }
@@ -75,6 +118,7 @@ impl OpeningConfig {
     /// Parses the `--openings` key=value list.
     pub fn parse(tokens: &[String]) -> Result<OpeningConfig, String> {
         let mut c = OpeningConfig::default();
+        let mut file_keys = Vec::new();
         for t in tokens {
             let (k, v) = t
                 .split_once('=')
@@ -86,7 +130,7 @@ impl OpeningConfig {
                     .ok_or_else(|| format!("--openings {k}={v}: a whole number in {min}..={max}"))
             };
             match k {
-                "plies" => c.plies = num(0, MAX_PLIES)?,
+                "plies" => c.plies = Some(num(0, MAX_PLIES)?),
                 "policy" => {
                     c.policy = match v {
                         "random" => OpeningPolicy::Random,
@@ -97,6 +141,14 @@ impl OpeningConfig {
                 "margin" => c.margin_cp = num(0, MAX_MARGIN_CP)? as i32,
                 "depth" => c.depth = num(1, crate::search::MAX_DEPTH)?,
                 "file" => c.file = Some(PathBuf::from(v)),
+                "format" => {
+                    c.format = Some(match v {
+                        "epd" => BookFormat::Epd,
+                        "txt" => BookFormat::Txt,
+                        "pgn" => BookFormat::Pgn,
+                        _ => return Err(format!("--openings format={v}: epd, txt or pgn")),
+                    })
+                }
                 "order" => {
                     c.order = match v {
                         "sequential" => FileOrder::Sequential,
@@ -104,29 +156,54 @@ impl OpeningConfig {
                         _ => return Err(format!("--openings order={v}: sequential or random")),
                     }
                 }
+                "start" => c.start = num(1, u32::MAX)?,
                 _ => {
                     return Err(format!(
-                        "--openings: unknown key '{k}' (plies, policy, margin, depth, file, order)"
+                        "--openings: unknown key '{k}' (plies, policy, margin, depth, file, \
+                         format, order, start)"
                     ))
                 }
+            }
+            if matches!(k, "format" | "order" | "start") {
+                file_keys.push(t.as_str());
+            }
+        }
+        if c.file.is_none() {
+            if let Some(t) = file_keys.first() {
+                return Err(format!(
+                    "--openings {t}: applies to a file (give file=FILE)"
+                ));
             }
         }
         Ok(c)
     }
 
+    /// The length of a generated opening.
+    pub fn walk_plies(&self) -> u32 {
+        self.plies.unwrap_or(DEFAULT_PLIES)
+    }
+
+    /// The file's format: as given, else from its extension.
+    pub fn file_format(&self) -> Option<BookFormat> {
+        let path = self.file.as_ref()?;
+        Some(self.format.unwrap_or_else(|| BookFormat::of_path(path)))
+    }
+
     /// Every value in the range [`OpeningConfig::parse`] allows (for a configuration read back
     /// from a records file).
     pub fn check(&self) -> Result<(), String> {
-        let fine = self.plies <= MAX_PLIES
+        let fine = self.walk_plies() <= MAX_PLIES
             && (0..=MAX_MARGIN_CP as i32).contains(&self.margin_cp)
-            && (1..=crate::search::MAX_DEPTH).contains(&self.depth);
+            && (1..=crate::search::MAX_DEPTH).contains(&self.depth)
+            && self.start >= 1;
         fine.then_some(()).ok_or_else(|| {
             format!(
-                "--openings plies={} margin={} depth={}: plies 0..={MAX_PLIES}, margin \
-                 0..={MAX_MARGIN_CP}, depth 1..={}",
-                self.plies,
+                "--openings plies={} margin={} depth={} start={}: plies 0..={MAX_PLIES}, margin \
+                 0..={MAX_MARGIN_CP}, depth 1..={}, start 1..",
+                self.walk_plies(),
                 self.margin_cp,
                 self.depth,
+                self.start,
                 crate::search::MAX_DEPTH
             )
         })
@@ -187,27 +264,25 @@ pub struct OpeningBook {
 }
 
 impl OpeningBook {
-    /// Reads and checks the file (every line, up front) or prepares the generator.
+    /// Reads and checks the whole file up front (every unusable entry is reported, with its
+    /// line) or prepares the generator.
     pub fn new(config: &OpeningConfig, variant: Variant, seed: u64) -> Result<OpeningBook, String> {
         let mut file = Vec::new();
-        if let Some(path) = &config.file {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("opening file {}: {e}", path.display()))?;
-            for (i, raw) in text.lines().enumerate() {
-                let line = raw.trim();
-                if line.is_empty() || line.starts_with('#') {
-                    continue;
-                }
-                let o = parse_opening_line(line, variant)
-                    .map_err(|e| format!("{} line {}: {e}", path.display(), i + 1))?;
-                file.push(o);
-            }
-            if file.is_empty() {
-                return Err(format!("opening file {} holds no opening", path.display()));
-            }
+        if let (Some(path), Some(format)) = (&config.file, config.file_format()) {
+            file = read_book(path, format, variant, config.plies)?;
             if config.order == FileOrder::Random {
                 file.shuffle(&mut ChaCha8Rng::seed_from_u64(seed ^ 0x0BE1_1F11_E5EE_D000));
             }
+            let n = file.len();
+            let first = config.start as usize;
+            if first > n {
+                return Err(format!(
+                    "--openings start={first}: {} holds {n} opening{} (start 1..={n})",
+                    path.display(),
+                    if n == 1 { "" } else { "s" }
+                ));
+            }
+            file.rotate_left(first - 1);
         }
         let searcher =
             (config.policy == OpeningPolicy::Balanced && config.file.is_none()).then(|| {
@@ -300,7 +375,7 @@ impl OpeningBook {
 
     /// `plies` uniformly random legal plies; None if the game ended on the way.
     fn random_walk(&self, start: &AnyGame, rng: &mut ChaCha8Rng) -> Option<Opening> {
-        let plies = self.config.plies as usize;
+        let plies = self.config.walk_plies() as usize;
         let line = random_walk(start, plies, rng);
         (line.moves().len() == plies && !line.is_over()).then(|| Opening {
             start: start.clone(),
@@ -343,37 +418,175 @@ pub fn random_walk(start: &AnyGame, plies: usize, rng: &mut impl Rng) -> GameLin
     line
 }
 
-/// A line of an opening file: a position string (optionally followed by `moves ...`), or a list
-/// of moves from the game's start position (move numbers like `1.` are skipped).
-fn parse_opening_line(line: &str, variant: Variant) -> Result<Opening, String> {
+/// Reads every entry of an openings file, cut to `plies`. Every unusable entry is reported, one
+/// line each as `FILE:LINE: why` (`FILE:LINE (game G): why` in PGN, LINE the game's first), so
+/// one run shows all that needs fixing; a file with no opening at all is an error too.
+fn read_book(
+    path: &std::path::Path,
+    format: BookFormat,
+    variant: Variant,
+    plies: Option<u32>,
+) -> Result<Vec<Opening>, String> {
+    let name = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("opening file {name}: {e}"))?;
+    let mut openings = Vec::new();
+    let mut errors = Vec::new();
+    let mut entries = 0;
+    if format == BookFormat::Pgn {
+        let games = crate::pgn::parse(&text)
+            .map_err(|e| format!("opening file {name}:{}: {} (format=pgn)", e.line, e.message))?;
+        for (i, game) in games.iter().enumerate() {
+            entries += 1;
+            match pgn_opening(game, variant, plies) {
+                Ok(o) => openings.push(o),
+                Err(e) => errors.push(format!("{name}:{} (game {}): {e}", game.line, i + 1)),
+            }
+        }
+    } else {
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            entries += 1;
+            match line_opening(line, format, variant, plies) {
+                Ok(o) => openings.push(o),
+                Err(e) => errors.push(format!("{name}:{}: {e}", i + 1)),
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(format!(
+            "opening file {name}: {} of {entries} entries unusable{}:\n{}",
+            errors.len(),
+            if openings.is_empty() {
+                " (no usable opening)"
+            } else {
+                ""
+            },
+            errors.join("\n")
+        ));
+    }
+    if openings.is_empty() {
+        return Err(format!(
+            "opening file {name} holds no opening (format={})",
+            match format {
+                BookFormat::Epd => "epd",
+                BookFormat::Txt => "txt",
+                BookFormat::Pgn => "pgn",
+            }
+        ));
+    }
+    Ok(openings)
+}
+
+/// A line of an `epd` or `txt` file: `startpos` or a position string, optionally followed by
+/// `moves ...`; in `txt`, also a bare list of moves from the start position (move numbers like
+/// `1.` are skipped).
+fn line_opening(
+    line: &str,
+    format: BookFormat,
+    variant: Variant,
+    plies: Option<u32>,
+) -> Result<Opening, String> {
     let first = line.split_ascii_whitespace().next().unwrap_or("");
-    let (start, moves_text) = if first.parse::<Variant>().is_ok() {
+    let after_moves = |rest: &str| -> Result<(), String> {
+        match rest.split_ascii_whitespace().next() {
+            None | Some("moves") => Ok(()),
+            Some(t) => Err(format!(
+                "'{}' after the position: expected 'moves'",
+                crate::games::text::shorten(t)
+            )),
+        }
+    };
+    let (start, moves_text) = if first == "startpos" {
+        let rest = line["startpos".len()..].trim_start();
+        after_moves(rest)?;
+        (
+            AnyGame::start(variant),
+            rest.strip_prefix("moves").unwrap_or(""),
+        )
+    } else if first.parse::<Variant>().is_ok() {
         let (pos, moves) = match line.find(" moves") {
-            Some(i) => (&line[..i], line[i + 6..].trim()),
+            Some(i) => (&line[..i], &line[i + 6..]),
             None => (line, ""),
         };
-        let start = AnyGame::from_position(pos).map_err(|e| e.to_string())?;
-        if start.variant() != variant {
-            return Err(format!(
-                "the position is {}, the run plays {variant}",
-                start.variant()
-            ));
-        }
-        (start, moves)
+        (start_position(pos, variant)?, moves)
+    } else if format == BookFormat::Epd {
+        return Err(format!(
+            "'{}': format=epd expects a position string or startpos",
+            crate::games::text::shorten(first)
+        ));
     } else {
         (AnyGame::start(variant), line)
     };
+    let tokens = moves_text
+        .split_ascii_whitespace()
+        .filter(|t| !crate::pgn::is_move_number(t));
+    play_opening(start, tokens, plies)
+}
+
+/// A PGN game's opening: its first `plies` moves, from its `FEN` tag's position if it has one.
+fn pgn_opening(
+    game: &crate::pgn::PgnGame,
+    variant: Variant,
+    plies: Option<u32>,
+) -> Result<Opening, String> {
+    if let Some(v) = game.tag("Variant") {
+        if v.parse::<Variant>().ok() != Some(variant) {
+            return Err(format!(
+                "Variant '{}': the run plays {variant}",
+                crate::games::text::shorten(v)
+            ));
+        }
+    }
+    let start = match game.tag("FEN") {
+        Some(fen) => start_position(fen, variant).map_err(|e| format!("FEN: {e}"))?,
+        None => AnyGame::start(variant),
+    };
+    play_opening(start, game.moves.iter().map(String::as_str), plies)
+}
+
+/// A position string of the run's game.
+fn start_position(text: &str, variant: Variant) -> Result<AnyGame, String> {
+    let start = AnyGame::from_position(text.trim()).map_err(|e| e.to_string())?;
+    if start.variant() != variant {
+        return Err(format!(
+            "the position is {}, the run plays {variant}",
+            start.variant()
+        ));
+    }
+    Ok(start)
+}
+
+/// Plays the first `plies` tokens (all when None) from `start`; the opening must leave a game to
+/// play.
+fn play_opening<'a>(
+    start: AnyGame,
+    tokens: impl Iterator<Item = &'a str>,
+    plies: Option<u32>,
+) -> Result<Opening, String> {
     let mut game = GameLine::new(start.clone());
     let mut moves = Vec::new();
-    for token in moves_text.split_ascii_whitespace() {
-        if token.ends_with('.') && token[..token.len() - 1].bytes().all(|b| b.is_ascii_digit()) {
-            continue;
-        }
-        let (mv, _) = game.play_token(token).map_err(|e| e.to_string())?;
+    for (i, token) in tokens
+        .take(plies.map_or(usize::MAX, |p| p as usize))
+        .enumerate()
+    {
+        let (mv, _) = game
+            .play_token(token)
+            .map_err(|e| format!("ply {}: {e}", i + 1))?;
         moves.push(mv);
     }
     if game.is_over() {
-        return Err("the game is already over after this opening".into());
+        let hint = if plies.is_none() {
+            " (plies=N takes each entry's first N plies)"
+        } else {
+            ""
+        };
+        return Err(format!(
+            "the game is over after this opening's {} plies{hint}",
+            moves.len()
+        ));
     }
     Ok(Opening { start, moves })
 }
@@ -445,7 +658,7 @@ mod tests {
             "# comment\n1. 87 2\n\ntoguz-kumalak 9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0/0 -/- s 1 moves 3\n",
         )
         .unwrap();
-        let mut c = cfg("plies=0");
+        let mut c = OpeningConfig::default();
         c.file = Some(path.clone());
         let mut book = OpeningBook::new(&c, Variant::TOGUZ, 0).unwrap();
         assert_eq!(book.get(0).move_names(), vec!["8", "2"]);
@@ -454,7 +667,7 @@ mod tests {
         assert!(book.is_exhausted());
         std::fs::write(&path, "1. 87 2\n5 0\n").unwrap();
         let err = OpeningBook::new(&c, Variant::TOGUZ, 0).err().unwrap();
-        assert!(err.contains("line 2"), "{err}");
+        assert!(err.contains("o.txt:2: "), "{err}");
         assert!(OpeningBook::new(&c, Variant::BESTEMSHE, 0).is_err());
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -477,7 +690,7 @@ mod tests {
             assert!(err.contains(range), "{bad}: {err}");
         }
         let c = cfg("plies=1000 margin=100000 depth=120");
-        assert_eq!((c.plies, c.margin_cp, c.depth), (1000, 100_000, 120));
+        assert_eq!((c.plies, c.margin_cp, c.depth), (Some(1000), 100_000, 120));
         c.check().unwrap();
         let wrapped = OpeningConfig {
             margin_cp: -1,
