@@ -79,7 +79,8 @@ struct Cli {
     /// Seed of the openings (random when not given; always recorded).
     #[arg(long)]
     seed: Option<u64>,
-    /// plies=N policy=random|balanced margin=CP depth=D file=FILE order=sequential|random.
+    /// plies=N policy=random|balanced margin=CP depth=D, or a book: file=FILE
+    /// format=epd|txt|pgn (default: from the extension) order=sequential|random start=K plies=N.
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     openings: Vec<String>,
     /// Stop games after this many plies and score them by stones held (store + own row).

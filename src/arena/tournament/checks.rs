@@ -50,6 +50,10 @@ pub(super) fn check_config(config: &RunConfig, opts: &RunOptions) -> Result<()> 
             w[0]
         );
     }
+    // The openings file, every entry, before any output is made or engine started (the run
+    // reads it again when the games begin: a cheap second read, one reader).
+    crate::arena::openings::OpeningBook::new(&config.openings, variant, config.seed)
+        .map_err(anyhow::Error::msg)?;
     crate::arena::preflight::check_engines(config, &opts.log_dir, opts.log_limit)
         .map_err(anyhow::Error::msg)
 }
