@@ -658,8 +658,10 @@ mod tests {
             "# comment\n1. 87 2\n\ntoguz-kumalak 9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0/0 -/- s 1 moves 3\n",
         )
         .unwrap();
-        let mut c = OpeningConfig::default();
-        c.file = Some(path.clone());
+        let c = OpeningConfig {
+            file: Some(path.clone()),
+            ..OpeningConfig::default()
+        };
         let mut book = OpeningBook::new(&c, Variant::TOGUZ, 0).unwrap();
         assert_eq!(book.get(0).move_names(), vec!["8", "2"]);
         assert_eq!(book.get(1).move_names(), vec!["3"]);
@@ -677,6 +679,21 @@ mod tests {
         for bad in ["plies", "plies=x", "policy=best", "order=up", "colour=1"] {
             assert!(OpeningConfig::parse(&[bad.to_string()]).is_err(), "{bad}");
         }
+        for (bad, why) in [
+            ("file=b format=fen", "epd, txt or pgn"),
+            ("file=b start=0", "1..=4294967295"),
+            ("format=pgn", "applies to a file"),
+            ("order=random", "applies to a file"),
+        ] {
+            let tokens: Vec<String> = bad.split(' ').map(String::from).collect();
+            let err = OpeningConfig::parse(&tokens).unwrap_err();
+            assert!(err.contains(why), "{bad}: {err}");
+        }
+        let book = cfg("file=x.PGN");
+        assert_eq!(book.file_format(), Some(BookFormat::Pgn));
+        assert_eq!(cfg("file=x.epd format=txt").file_format(), Some(BookFormat::Txt));
+        assert_eq!(cfg("file=x.book").file_format(), Some(BookFormat::Txt));
+        assert_eq!((book.plies, book.walk_plies()), (None, DEFAULT_PLIES));
         // Numbers out of range are refused with the range, never wrapped or raised: margin=2^32-1
         // used to become -1 (no opening balanced), depth=0 silently 1.
         for (bad, range) in [
