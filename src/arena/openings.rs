@@ -691,7 +691,10 @@ mod tests {
         }
         let book = cfg("file=x.PGN");
         assert_eq!(book.file_format(), Some(BookFormat::Pgn));
-        assert_eq!(cfg("file=x.epd format=txt").file_format(), Some(BookFormat::Txt));
+        assert_eq!(
+            cfg("file=x.epd format=txt").file_format(),
+            Some(BookFormat::Txt)
+        );
         assert_eq!(cfg("file=x.book").file_format(), Some(BookFormat::Txt));
         assert_eq!((book.plies, book.walk_plies()), (None, DEFAULT_PLIES));
         // Numbers out of range are refused with the range, never wrapped or raised: margin=2^32-1
