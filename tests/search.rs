@@ -11,7 +11,7 @@ use otau::games::{
     Outcome, Side, Toguz, Variant,
 };
 use otau::notation::MoveError;
-use otau::search::{Info, Limits, Options, Player, Report, Score, Searcher};
+use otau::search::{Info, Limits, Options, Player, Score, SearchReport, Searcher};
 use otau::tables::Probe;
 
 fn toguz(text: &str) -> Toguz {
@@ -28,7 +28,11 @@ fn depth(d: u32) -> Limits {
     }
 }
 
-fn run(searcher: &mut Searcher, line: &GameLine<AnyGame>, limits: &Limits) -> (Report, Vec<Info>) {
+fn run(
+    searcher: &mut Searcher,
+    line: &GameLine<AnyGame>,
+    limits: &Limits,
+) -> (SearchReport, Vec<Info>) {
     let mut infos = Vec::new();
     let report = searcher.search(line, limits, &AtomicBool::new(false), &mut |i| {
         infos.push(i.clone())
@@ -370,7 +374,7 @@ impl Evaluate for Graph {
 /// The graph has no tables.
 impl Probe for Graph {}
 
-fn best_in(graph: Graph, history: &[u64], d: u32) -> Report {
+fn best_in(graph: Graph, history: &[u64], d: u32) -> SearchReport {
     let mut searcher = Searcher::new(Options::default());
     searcher.search_position(
         &graph,

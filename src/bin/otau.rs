@@ -4,13 +4,13 @@ use std::io::Write;
 
 use anyhow::{Context, Result};
 use clap::Parser;
-use otau::cli::{Cli, Command};
+use otau::cli::{OtauCli, OtauCommand};
 use otau::games::GameLine;
 
 fn main() -> Result<()> {
-    let cli = Cli::parse();
+    let cli = OtauCli::parse();
     match cli.command {
-        Some(Command::Selfplay {
+        Some(OtauCommand::Selfplay {
             a,
             b,
             pairs,
@@ -68,10 +68,10 @@ fn main() -> Result<()> {
             println!("{}", summary.line(&a.name, &b.name));
             Ok(())
         }
-        Some(Command::Tables { max_stones, dir }) => {
+        Some(OtauCommand::Tables { max_stones, dir }) => {
             otau::tables::command::tables(cli.game, max_stones, dir, &mut std::io::stdout().lock())
         }
-        Some(Command::Tune {
+        Some(OtauCommand::Tune {
             pgn,
             positions,
             skip,
@@ -104,7 +104,7 @@ fn main() -> Result<()> {
             print!("{}", tune::rust_constant(&weights));
             Ok(())
         }
-        Some(Command::Solve {
+        Some(OtauCommand::Solve {
             position,
             max_plies,
         }) => otau::tables::command::solve(

@@ -32,7 +32,7 @@ pub use worker::{Features, MATE, MATE_BOUND, TABLE_WIN};
 use level::Strength;
 use time::Budget;
 use tt::Table;
-use worker::{Completed, Shared, Worker};
+use worker::{Completed, SearchShared, SearchThread};
 
 /// Depth of a search given no limit at all (and not `infinite`).
 pub const DEFAULT_DEPTH: u32 = 10;
@@ -161,7 +161,7 @@ pub struct Info {
 
 /// The result of a search: the move to play (None when the game is over) and the last info.
 #[derive(Clone, Debug)]
-pub struct Report {
+pub struct SearchReport {
     pub best: Option<Move>,
     pub info: Info,
     /// Things the search could not do as asked and worked around (a helper thread that could not
@@ -243,7 +243,7 @@ impl Searcher {
         limits: &Limits,
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info),
-    ) -> Report {
+    ) -> SearchReport {
         if line.is_over() {
             let report = self.no_move(Instant::now());
             on_info(&report.info);
@@ -263,7 +263,7 @@ impl Searcher {
         limits: &Limits,
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info),
-    ) -> Report {
+    ) -> SearchReport {
         let started = Instant::now();
         let key = pos.repetition_key();
         let repeated = history.iter().filter(|&&k| k == key).count().max(1);
@@ -297,7 +297,7 @@ impl Searcher {
                     } else {
                         baseline::greedy(pos)
                     };
-                    Report {
+                    SearchReport {
                         best,
                         info: Info {
                             depth: 1,
@@ -326,7 +326,7 @@ impl Searcher {
     }
 
     /// The report for a solved position: the table's move and result, no search.
-    fn solved_report(solved: &crate::tables::Solved, started: Instant) -> Report {
+    fn solved_report(solved: &crate::tables::Solved, started: Instant) -> SearchReport {
         let score = match solved.decided {
             Some(1) => Score::Cp(TABLE_WIN),
             Some(-1) => Score::Cp(-TABLE_WIN),
@@ -337,7 +337,7 @@ impl Searcher {
         if pv.first() != Some(&solved.best) {
             pv = vec![solved.best];
         }
-        Report {
+        SearchReport {
             best: Some(solved.best),
             info: Info {
                 depth: pv.len() as u32,
@@ -353,8 +353,8 @@ impl Searcher {
     }
 
     /// The report for a game that is over.
-    fn no_move(&self, started: Instant) -> Report {
-        Report {
+    fn no_move(&self, started: Instant) -> SearchReport {
+        SearchReport {
             best: None,
             info: Info {
                 depth: 0,
@@ -380,7 +380,7 @@ impl Searcher {
         on_info: &mut dyn FnMut(&Info),
         started: Instant,
         tables: bool,
-    ) -> Report {
+    ) -> SearchReport {
         let legal = root.legal_moves();
         let strength = Strength::of_level(self.options.level);
         let budget = Budget::new(limits, self.options.move_overhead, legal.len() == 1);
@@ -401,7 +401,7 @@ impl Searcher {
         let table = &self.table;
         let node_counts: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
         let internal_stop = AtomicBool::new(false);
-        let shared = Shared {
+        let shared = SearchShared {
             tt: table,
             external_stop: stop,
             internal_stop: &internal_stop,
@@ -442,7 +442,11 @@ impl Searcher {
                 let spawned = std::thread::Builder::new()
                     .stack_size(HELPER_STACK)
                     .spawn_scoped(scope, move || {
-                        Worker::new(shared, id, root, history).iterate(root, MAX_DEPTH, |_, _| true)
+                        SearchThread::new(shared, id, root, history).iterate(
+                            root,
+                            MAX_DEPTH,
+                            |_, _| true,
+                        )
                     });
                 match spawned {
                     Ok(h) => helpers.push(h),
@@ -458,7 +462,7 @@ impl Searcher {
             // However the main thread leaves this scope (a panic in its search included), the
             // helpers are told to end: the scope waits for them, and they end only when told.
             let _end_helpers = SetOnDrop(&internal_stop);
-            let mut main = Worker::new(&shared, 0, root, history);
+            let mut main = SearchThread::new(&shared, 0, root, history);
             let done = main.iterate(root, max_depth, |done, _| {
                 on_info(&info_of(done, shared.total_nodes()));
                 let elapsed = started.elapsed();
@@ -490,7 +494,7 @@ impl Searcher {
         if info.pv.is_empty() {
             info.pv = best.into_iter().collect();
         }
-        Report {
+        SearchReport {
             best,
             info,
             warnings,
