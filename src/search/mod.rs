@@ -31,7 +31,7 @@ pub use worker::{Features, MATE, MATE_BOUND, TABLE_WIN};
 
 use level::Strength;
 use time::Budget;
-use tt::Table;
+use tt::TranspositionTable;
 use worker::{Completed, SearchShared, SearchThread};
 
 /// Depth of a search given no limit at all (and not `infinite`).
@@ -172,7 +172,7 @@ pub struct SearchReport {
 /// Owns the engine state that persists between searches: options and the transposition table.
 pub struct Searcher {
     options: Options,
-    table: Table,
+    table: TranspositionTable,
     features: Features,
     weights: Weights,
 }
@@ -202,10 +202,10 @@ impl Searcher {
 
     /// The baseline players never read the table: they get the smallest one, so that a dozen
     /// `random` sparring partners do not hold `Hash` MiB each.
-    fn table_for(options: &Options) -> Table {
+    fn table_for(options: &Options) -> TranspositionTable {
         match options.player {
-            Player::Search => Table::new(options.hash_mb),
-            Player::Random | Player::Greedy => Table::new(1),
+            Player::Search => TranspositionTable::new(options.hash_mb),
+            Player::Random | Player::Greedy => TranspositionTable::new(1),
         }
     }
 
@@ -526,24 +526,25 @@ fn tables_for_search<G: Evaluate + Probe>(pos: &G, limits: &Limits, stop: &Atomi
     let timed = limits.movetime.is_some() || limits.clock.is_some();
     loop {
         match prepare_tables_in_background(pos) {
-            Tables::Ready => return true,
-            Tables::Loading if timed || stop.load(Ordering::Relaxed) => return false,
-            Tables::Loading => std::thread::sleep(Duration::from_millis(1)),
-            Tables::NoThread if timed => return false,
-            Tables::NoThread => {
+            TablesReadiness::Ready => return true,
+            TablesReadiness::Loading if timed || stop.load(Ordering::Relaxed) => return false,
+            TablesReadiness::Loading => std::thread::sleep(Duration::from_millis(1)),
+            TablesReadiness::NoThread if timed => return false,
+            TablesReadiness::NoThread => {
                 // No thread to read them on: read them here (there is no clock to run out).
                 pos.prepare_tables();
                 return true;
             }
             // The reading thread ended without them (it panicked): not waited for again.
-            Tables::Failed => return false,
+            TablesReadiness::Failed => return false,
         }
     }
 }
 
-/// Where a game's tables are, for [`prepare_tables_in_background`].
+/// Where a game's tables are, for [`prepare_tables_in_background`]: ready, loading or not to be
+/// had (the tables themselves are `tables::toguz::Tables` and `tables::modiar::ModiarTable`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Tables {
+pub enum TablesReadiness {
     /// Read (or known to be missing), or the game has none: use them now.
     Ready,
     /// A thread is reading or building them.
@@ -556,21 +557,21 @@ pub enum Tables {
 
 /// Starts reading `pos`'s game's tables on a thread of its own, once per game in this process
 /// (later calls only report), and says where they are.
-pub fn prepare_tables_in_background<G: Evaluate + Probe>(pos: &G) -> Tables {
+pub fn prepare_tables_in_background<G: Evaluate + Probe>(pos: &G) -> TablesReadiness {
     use std::sync::Mutex;
     use std::thread::JoinHandle;
     /// Games whose tables a thread is reading or has read, with that thread.
     static STARTED: Mutex<Vec<(crate::games::Variant, JoinHandle<()>)>> = Mutex::new(Vec::new());
     if pos.tables_ready() {
-        return Tables::Ready;
+        return TablesReadiness::Ready;
     }
     let variant = pos.variant();
     let mut started = lock(&STARTED);
     if let Some((_, thread)) = started.iter().find(|(v, _)| *v == variant) {
         return match (thread.is_finished(), pos.tables_ready()) {
-            (_, true) => Tables::Ready,
-            (false, false) => Tables::Loading,
-            (true, false) => Tables::Failed,
+            (_, true) => TablesReadiness::Ready,
+            (false, false) => TablesReadiness::Loading,
+            (true, false) => TablesReadiness::Failed,
         };
     }
     // The tables are the game's (its board size), whatever the position.
@@ -580,8 +581,8 @@ pub fn prepare_tables_in_background<G: Evaluate + Probe>(pos: &G) -> Tables {
     match spawned {
         Ok(thread) => {
             started.push((variant, thread));
-            Tables::Loading
+            TablesReadiness::Loading
         }
-        Err(_) => Tables::NoThread,
+        Err(_) => TablesReadiness::NoThread,
     }
 }

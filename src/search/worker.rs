@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::repetition::Repetitions;
-use super::tt::{Bound, Entry, Table};
+use super::tt::{Bound, TranspositionTable, TtEntry};
 use crate::eval::{Evaluate, Weights};
 use crate::games::{mix64, Final, Move, MoveList, Outcome, Side, MAX_RING};
 use crate::tables::Probe;
@@ -119,7 +119,7 @@ impl Features {
 /// What all threads of one search share (one value per `go`; the UGI job thread's flags are
 /// `ugi::worker::JobFlags`).
 pub struct SearchShared<'a> {
-    pub tt: &'a Table,
+    pub tt: &'a TranspositionTable,
     /// Set by the caller (`stop`).
     pub external_stop: &'a AtomicBool,
     /// Set when the main thread has finished, to end the helpers.
@@ -609,7 +609,7 @@ impl<'a, G: Evaluate + Probe> SearchThread<'a, G> {
             };
             self.shared.tt.store(
                 key,
-                Entry {
+                TtEntry {
                     best: best_move.or(tt_move),
                     depth,
                     bound,
