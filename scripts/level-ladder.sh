@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The strength ladder: each level against the next one up (and the baseline players against
 # level 1), pairs of games from balanced random openings, at a time per move that lets level 20
-# search. Set OTAU to a built binary to use it as is. Usage: scripts/level-ladder.sh [pairs] [movetime-ms] [concurrency] [levels...]
+# search, played by otau-arena with built-in engines (a move may come up to 1 s late: the load
+# of the machine is not what is measured). Prints each match's Elo, score and
+# pentanomial lines. Set OTAU_ARENA to a built otau-arena to use it as is.
+# Usage: scripts/level-ladder.sh [pairs] [movetime-ms] [concurrency] [levels...]
 set -euo pipefail
 if [[ "${1:-}" == "-h" || "${1:-}" == "--help" ]]; then
   awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
@@ -14,16 +17,23 @@ concurrency=${3:-2}
 shift $(( $# < 3 ? $# : 3 ))
 levels=("$@")
 [ ${#levels[@]} -gt 0 ] || levels=(1 4 7 10 13 16 20)
-otau=${OTAU:-./target/release/otau}
-[ -n "${OTAU:-}" ] || cargo build --release --quiet
+arena=${OTAU_ARENA:-./target/release/otau-arena}
+[ -n "${OTAU_ARENA:-}" ] || cargo build --release --quiet --bin otau-arena
+st=$(printf '%d.%03d' $((movetime / 1000)) $((movetime % 1000)))
+# One match: two engines, each given as its arena keys in one word (split at spaces).
 run() {
-    "$otau" selfplay --game toguz-kumalak --a "$1" --b "$2" \
-        --pairs "$pairs" --plies 8 --balance 300 --seed 5 --concurrency "$concurrency" 2>/dev/null
+    # shellcheck disable=SC2086
+    "$arena" --quiet --game toguz-kumalak --engine $1 --engine $2 \
+        --each "st=$st" timemargin=1000 option.Hash=16 \
+        --rounds "$pairs" --openings plies=8 policy=balanced margin=300 depth=6 \
+        --seed 5 --concurrency "$concurrency" 2>/dev/null |
+        sed -n '/^Results of/,/^Ptnml/p; /, endings: /p'
 }
-run "name=random,player=random" "name=greedy,player=greedy"
-run "name=greedy,player=greedy" "name=level-${levels[0]},level=${levels[0]},movetime=$movetime"
+level() {
+    echo "name=level-$1 cmd=builtin:otau option.Level=$1"
+}
+run "name=random cmd=builtin:random" "name=greedy cmd=builtin:greedy"
+run "name=greedy cmd=builtin:greedy" "$(level "${levels[0]}")"
 for ((i = 0; i + 1 < ${#levels[@]}; i++)); do
-    lo=${levels[$i]}
-    hi=${levels[$((i + 1))]}
-    run "name=level-$lo,level=$lo,movetime=$movetime" "name=level-$hi,level=$hi,movetime=$movetime"
+    run "$(level "${levels[$i]}")" "$(level "${levels[$((i + 1))]}")"
 done

@@ -16,6 +16,12 @@ pub fn player_options(b: Builtin) -> [(&'static str, &'static str); 1] {
     }
 }
 
+/// Whether the built-in player takes `name`, though it does not advertise it: otau's hidden
+/// tuning options (`UseLMR`, `EvalFile`, ...; `protocol/ugi.md`), so the arena need not warn.
+pub fn takes_hidden_option(name: &str) -> bool {
+    crate::ugi::options::is_tuning_option(name)
+}
+
 /// Starts otau's UGI engine loop for `game` on a thread; [`player_options`] then make it the
 /// chosen player.
 pub fn start(b: Builtin, game: Variant) -> io::Result<EngineIo> {

@@ -18,6 +18,7 @@
 //! - [`tournament`]: workers, engine reuse and restarts, forfeits, resume;
 //! - [`groups`]: the live engine process groups (Ctrl-C, Ctrl-Z and the guardian reach them);
 //!   [`guardian`]: the forked process that kills them if the arena dies;
+//! - [`selfplay`]: `otau selfplay`, a run of two built-in engine configurations;
 //! - [`merge`]: joining shards; [`rate`]: the rating table of any games (`ratings`);
 //! - [`results`]: the minimal results table; [`progress`]: what the user sees;
 //! - [`cli`]: the command line; [`interrupt`]: Ctrl-C and a closed output; [`pause`]: Ctrl-Z and
@@ -51,5 +52,6 @@ pub mod results;
 pub mod run_files;
 pub mod run_options;
 pub mod schedule;
+pub mod selfplay;
 mod signals;
 pub mod tournament;

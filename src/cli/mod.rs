@@ -73,36 +73,39 @@ pub enum OtauCommand {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
-    /// A quick match between two configurations of the built-in engine (pairs of games from
-    /// random openings, colours swapped): W/L/D and an Elo estimate with its 95% interval.
-    /// Each side is `key=value,...`: name, level, hash, threads, player, seed, depth, nodes,
-    /// movetime (ms), tc=<s>+<s>, qplies=<quiescence plies>, off=<feature>+... (tt, killers,
-    /// history, captures-first, quiescence, pvs, lmr, positional-eval, tables),
-    /// weights=<file from otau tune>.
+    /// A quick match between two configurations of the built-in engine, played by the arena
+    /// (pairs of games from random openings, colours swapped): score, Elo with its 95%
+    /// interval, pentanomial counts. Each side is `key=value,...`: name, level, hash, threads,
+    /// player, seed, depth, nodes, movetime (ms), tc=<s>+<s>, qplies=<quiescence plies>,
+    /// off=<feature>+... (tt, killers, history, captures-first, quiescence, pvs, lmr,
+    /// positional-eval, tables), weights=<file from otau tune>. The same match with more
+    /// control: otau-arena --engine cmd=builtin:otau option.NAME=VALUE ... (README).
     Selfplay {
         #[arg(long, default_value = "name=a")]
         a: String,
         #[arg(long, default_value = "name=b")]
         b: String,
         /// Openings, each played twice with colours swapped.
-        #[arg(long, default_value_t = 50)]
-        pairs: usize,
+        #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..))]
+        pairs: u32,
         /// Random plies of each opening.
         #[arg(long, default_value_t = 6)]
-        plies: usize,
+        plies: u32,
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        #[arg(long, default_value_t = 1)]
-        concurrency: usize,
-        #[arg(long, default_value_t = 1000)]
-        max_plies: usize,
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
+        concurrency: u64,
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
+        max_plies: u32,
         /// Keep only openings a depth-6 search scores within this many centi-stones.
         #[arg(long)]
-        balance: Option<i32>,
-        /// Writes every position of every game with the game's result for South (1, 0.5, 0):
-        /// training data for `otau tune --positions`.
-        #[arg(long)]
-        record: Option<String>,
+        balance: Option<u32>,
+        /// The arena's JSON-lines records of the games.
+        #[arg(long, value_name = "FILE")]
+        out: Option<std::path::PathBuf>,
+        /// PGN of the games: training data for `otau tune --pgn`.
+        #[arg(long, value_name = "FILE")]
+        pgn: Option<std::path::PathBuf>,
     },
     /// Builds the Toguz Kumalak endgame tables of --game (every position with up to
     /// --max-stones stones on the board) into the cache directory, where the engine finds them.
@@ -116,21 +119,20 @@ pub enum OtauCommand {
         dir: Option<std::path::PathBuf>,
     },
     /// Fits Toguz Kumalak's evaluation weights to game results (Texel's method) and prints them
-    /// as the Rust constant of src/eval/toguz.rs; --out also writes a weight file for selfplay.
+    /// as the Rust constant of src/eval/toguz.rs; --out also writes a weight file, which the
+    /// engine loads with its option EvalFile (otau selfplay: weights=FILE).
     Tune {
-        /// Game records in PlayOK's PGN export.
-        #[arg(long)]
-        pgn: Vec<String>,
-        /// Positions with results, as written by `otau selfplay --record`.
-        #[arg(long)]
-        positions: Vec<String>,
+        /// Game records as PGN: PlayOK's export, or the arena's (otau-arena --pgn, otau
+        /// selfplay --pgn).
+        #[arg(long, required = true)]
+        pgn: Vec<std::path::PathBuf>,
         /// Plies skipped at the start of each game.
         #[arg(long, default_value_t = 6)]
         skip: usize,
         #[arg(long, default_value_t = 2000)]
         epochs: usize,
         #[arg(long)]
-        out: Option<String>,
+        out: Option<std::path::PathBuf>,
     },
     /// Play a game against the engine in the terminal.
     Play {
@@ -159,8 +161,8 @@ pub enum OtauCommand {
 
 /// Runs `command` (None: the UGI loop on stdin and stdout) with `game` as the default game.
 ///
-/// `selfplay`, `tables`, `tune` and `solve` are still dispatched by the binary itself while
-/// their bodies move into the library (then they join the match here).
+/// `tables` and `solve` are still dispatched by the binary itself while their bodies move into
+/// the library (then they join the match here).
 pub fn run(game: Variant, command: Option<OtauCommand>) -> Result<()> {
     match command {
         Some(OtauCommand::Perft { depth, position }) => perft(
@@ -202,12 +204,62 @@ pub fn run(game: Variant, command: Option<OtauCommand>) -> Result<()> {
             };
             crate::play::run(std::io::stdin().lock(), std::io::stdout().lock(), &config)
         }
-        Some(
-            OtauCommand::Selfplay { .. }
-            | OtauCommand::Tables { .. }
-            | OtauCommand::Tune { .. }
-            | OtauCommand::Solve { .. },
-        ) => unreachable!("the otau binary runs this command itself"),
+        Some(OtauCommand::Selfplay {
+            a,
+            b,
+            pairs,
+            plies,
+            seed,
+            concurrency,
+            max_plies,
+            balance,
+            out,
+            pgn,
+        }) => {
+            let selfplay = crate::arena::selfplay::Selfplay {
+                game,
+                a,
+                b,
+                pairs,
+                plies,
+                seed,
+                concurrency: concurrency as usize,
+                max_plies,
+                balance,
+                out,
+                pgn,
+            };
+            let report = selfplay.run(crate::arena::progress::ProgressMode::detect(false))?;
+            print!("{}", report.standings.summary().text());
+            Ok(())
+        }
+        Some(OtauCommand::Tune {
+            pgn,
+            skip,
+            epochs,
+            out,
+        }) => {
+            let run = crate::eval::tune::TuneRun {
+                pgn,
+                skip,
+                epochs,
+                out,
+            };
+            print!("{}", run.run(|line| eprintln!("{line}"))?);
+            Ok(())
+        }
+        Some(OtauCommand::Tables { max_stones, dir }) => {
+            crate::tables::command::tables(game, max_stones, dir, &mut std::io::stdout().lock())
+        }
+        Some(OtauCommand::Solve {
+            position,
+            max_plies,
+        }) => crate::tables::command::solve(
+            game,
+            position.as_deref(),
+            max_plies,
+            &mut std::io::stdout().lock(),
+        ),
         None => crate::ugi::serve(
             std::io::BufReader::new(std::io::stdin()),
             std::io::stdout(),

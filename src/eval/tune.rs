@@ -6,13 +6,14 @@
 //! Adam steps). The stores difference keeps its fixed 100 per stone, so the scale stays in
 //! centi-stones; the logistic's slope is fitted first.
 //!
-//! Game records: PlayOK's PGN export (`1. 87(10) 87(10) 2. 22 ...  0-1`), or lines of
-//! `<result> <position string>` with the result `1`, `0.5` or `0` from South's view.
+//! Game records: PGN, from PlayOK's export (`1. 87(10) 87(10) 2. 22 ...  0-1`) or from the arena
+//! (`otau-arena --pgn`, `otau selfplay --pgn`: the games of built-in engine configurations).
 
 use std::fmt::Write as _;
 
 use super::toguz::{features, FEATURES, FEATURE_NAMES};
-use crate::games::{AnyGame, Game, GameLine, MoveList, Outcome, Side, Toguz};
+use crate::games::{AnyGame, Game, GameLine, MoveList, Outcome, Toguz};
+use crate::notation::shorten;
 
 /// A training position: its terms, stores difference and result, from the side to move's view.
 #[derive(Clone, Debug)]
@@ -48,7 +49,8 @@ impl std::fmt::Display for RecordError {
 impl std::error::Error for RecordError {}
 
 /// Reads Toguz Kumalak games from PGN (PlayOK's export or the arena's) and replays them by the
-/// rules. Games without a result (`*`) are skipped.
+/// rules, from the `FEN` tag's position when there is one. Games without a result (`*`) are
+/// skipped; a game of another board (`Variant` tag) is an error.
 pub fn read_pgn(text: &str) -> Result<Vec<RecordedGame>, RecordError> {
     let records = crate::pgn::parse(text).map_err(|e| RecordError {
         game: 0,
@@ -59,16 +61,32 @@ pub fn read_pgn(text: &str) -> Result<Vec<RecordedGame>, RecordError> {
         let Some(outcome) = record.result.as_deref().and_then(Outcome::from_pgn) else {
             continue;
         };
-        let mut line = GameLine::new(AnyGame::start(crate::games::Variant::TOGUZ));
+        let err = |message: String| RecordError {
+            game: index + 1,
+            message,
+        };
+        let toguz = crate::games::Variant::TOGUZ;
+        if let Some(variant) = record.tag("Variant").filter(|v| *v != toguz.id()) {
+            return Err(err(format!(
+                "Variant '{}': the tuner fits {} games only",
+                shorten(variant),
+                toguz.id()
+            )));
+        }
+        let start = match record.tag("FEN") {
+            Some(fen) => AnyGame::from_position(fen).map_err(|e| err(format!("FEN: {e}")))?,
+            None => AnyGame::start(toguz),
+        };
+        if start.variant() != toguz {
+            return Err(err(format!("FEN: not a {} position", toguz.id())));
+        }
+        let mut line = GameLine::new(start);
         let mut positions = Vec::new();
         for token in &record.moves {
             if let AnyGame::Toguz(p) = line.position() {
                 positions.push(*p);
             }
-            line.play_token(token).map_err(|e| RecordError {
-                game: index + 1,
-                message: e.to_string(),
-            })?;
+            line.play_token(token).map_err(|e| err(e.to_string()))?;
         }
         games.push(RecordedGame { positions, outcome });
     }
@@ -128,42 +146,6 @@ pub fn samples(games: &[RecordedGame], skip: usize) -> Vec<Sample> {
         }
     }
     out
-}
-
-/// Reads `<result for South> <position string>` lines (as `otau selfplay --record` writes them),
-/// resolving each position to quiet.
-pub fn read_positions(text: &str) -> Result<Vec<Sample>, RecordError> {
-    let mut out = Vec::new();
-    for (i, line) in text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-    {
-        let err = |message: String| RecordError {
-            game: i + 1,
-            message,
-        };
-        let (result, position) = line
-            .trim()
-            .split_once(' ')
-            .ok_or_else(|| err("expected: <result> <position>".into()))?;
-        let outcome = match result {
-            "1" => Outcome::Win(Side::South),
-            "0" => Outcome::Win(Side::North),
-            "0.5" => Outcome::Draw,
-            _ => return Err(err(format!("result '{result}': expected 1, 0.5 or 0"))),
-        };
-        let pos = match AnyGame::from_position(position).map_err(|e| err(e.to_string()))? {
-            AnyGame::Toguz(p) => p,
-            _ => return Err(err("not a Toguz Kumalak position".into())),
-        };
-        let game = RecordedGame {
-            positions: vec![pos],
-            outcome,
-        };
-        out.extend(samples(std::slice::from_ref(&game), 0));
-    }
-    Ok(out)
 }
 
 fn predict(s: &Sample, w: &[[f64; 2]; FEATURES], scale: f64) -> (f64, f64) {
@@ -244,13 +226,47 @@ pub fn fit(
     (out, scale)
 }
 
-/// The weights as a weight file (`name opening endgame` lines, read by `otau selfplay`).
+/// The weights as a weight file (`name opening endgame` lines, read by [`parse_weights`]: the
+/// engine's hidden option `EvalFile`).
 pub fn weight_file(w: &[[i32; 2]; FEATURES]) -> String {
     let mut s = String::new();
     for i in 0..FEATURES {
         let _ = writeln!(s, "{} {} {}", FEATURE_NAMES[i], w[i][0], w[i][1]);
     }
     s
+}
+
+/// Reads a weight file: one `name opening endgame` line per term, in any order (`#` starts a
+/// comment line); terms not named keep the engine's weights.
+pub fn parse_weights(text: &str) -> Result<[[i32; 2]; FEATURES], String> {
+    let mut w = super::toguz::WEIGHTS;
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = |why: String| format!("line {}: '{}': {why}", number + 1, shorten(line));
+        let parts: Vec<&str> = line.split_whitespace().collect();
+        let [name, opening, endgame] = parts[..] else {
+            return Err(at("expected: name opening endgame".into()));
+        };
+        let i = FEATURE_NAMES
+            .iter()
+            .position(|n| *n == name)
+            .ok_or_else(|| {
+                at(format!(
+                    "unknown term '{}' (known: {})",
+                    shorten(name),
+                    FEATURE_NAMES.join(", ")
+                ))
+            })?;
+        let num = |s: &str| {
+            s.parse::<i32>()
+                .map_err(|_| at(format!("'{}' is not an integer", shorten(s))))
+        };
+        w[i] = [num(opening)?, num(endgame)?];
+    }
+    Ok(w)
 }
 
 /// The weights as the Rust constant of `src/eval/toguz.rs`.
@@ -263,9 +279,51 @@ pub fn rust_constant(w: &[[i32; 2]; FEATURES]) -> String {
     s
 }
 
+/// `otau tune`: the game records to fit on and what to write.
+#[derive(Clone, Debug)]
+pub struct TuneRun {
+    /// PGN files (PlayOK's export, the arena's `--pgn`).
+    pub pgn: Vec<std::path::PathBuf>,
+    /// Plies skipped at the start of each game.
+    pub skip: usize,
+    pub epochs: usize,
+    /// The weight file to write (the engine's `EvalFile`), if any.
+    pub out: Option<std::path::PathBuf>,
+}
+
+impl TuneRun {
+    /// Reads the games, fits the weights (progress through `log`), writes the weight file if
+    /// asked, and returns the weights as the Rust constant of `src/eval/toguz.rs`.
+    pub fn run(&self, mut log: impl FnMut(&str)) -> anyhow::Result<String> {
+        use anyhow::Context;
+        let mut all = Vec::new();
+        for path in &self.pgn {
+            let shown = path.display().to_string();
+            let text = std::fs::read_to_string(path).with_context(|| shown.clone())?;
+            let games = read_pgn(&text).with_context(|| shown.clone())?;
+            all.extend(samples(&games, self.skip));
+        }
+        anyhow::ensure!(
+            !all.is_empty(),
+            "no positions: give --pgn with finished games"
+        );
+        log(&format!("{} positions", all.len()));
+        let (weights, scale) = fit(&all, &super::toguz::WEIGHTS, self.epochs, |epoch, err| {
+            log(&format!("epoch {epoch} error {err:.6}"))
+        });
+        log(&format!("logistic scale {scale:.1} centi-stones"));
+        if let Some(path) = &self.out {
+            std::fs::write(path, weight_file(&weights))
+                .with_context(|| path.display().to_string())?;
+        }
+        Ok(rust_constant(&weights))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Side;
 
     #[test]
     fn reads_playok_records() {
@@ -275,6 +333,22 @@ mod tests {
         assert_eq!(games[0].positions.len(), 6);
         assert_eq!(games[0].outcome, Outcome::Win(Side::North));
         assert!(read_pgn("1. 86 0-1").is_err());
+    }
+
+    #[test]
+    fn reads_the_arenas_records_from_their_start() {
+        let fen = "toguz-kumalak 9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0/0 -/- s 1";
+        let text = format!(
+            "[Result \"1-0\"]\n[Variant \"toguz-kumalak\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n1. 76(10) {{book}} 1-0\n"
+        );
+        let games = read_pgn(&text).unwrap();
+        assert_eq!(games[0].positions.len(), 1);
+        let other = "[Result \"1-0\"]\n[Variant \"bestemshe\"]\n\n1. 1 1-0\n";
+        let Err(e) = read_pgn(other) else {
+            panic!("a bestemshe game was read")
+        };
+        let e = e.to_string();
+        assert!(e.contains("Variant 'bestemshe'"), "{e}");
     }
 
     #[test]

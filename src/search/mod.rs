@@ -8,13 +8,12 @@
 //! Module map: [`worker`] is the alpha-beta search of one thread, [`tt`] the shared transposition
 //! table, [`repetition`] the game's repetition rule inside the tree, [`time`] the time budget,
 //! [`level`] the strength ladder, [`baseline`] the random and greedy players, [`bench`] the fixed
-//! benchmark, [`selfplay`] a small match driver for measuring changes.
+//! benchmark. Matches between configurations are the arena's (`crate::arena::selfplay`).
 
 pub mod baseline;
 pub mod bench;
 pub mod level;
 pub mod repetition;
-pub mod selfplay;
 pub mod time;
 pub mod tt;
 pub mod worker;

@@ -129,7 +129,7 @@ struct Session {
 impl Session {
     fn new(sink: Sink, game: Variant) -> Session {
         let options = EngineOptions::new(game);
-        let worker = JobThread::start(sink.clone(), options.search.clone());
+        let worker = JobThread::start(sink.clone(), options.clone());
         Session {
             sink,
             line: GameLine::new(AnyGame::start(game)),
@@ -270,7 +270,7 @@ impl Session {
             }
             Ok(Changed::Search) => {
                 self.options = updated;
-                self.worker.set_options(self.options.search.clone());
+                self.worker.set_options(self.options.clone());
                 Ok(Flow::Continue)
             }
         }

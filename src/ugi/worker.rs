@@ -17,11 +17,12 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
+use super::options::EngineOptions;
 use super::text;
 use super::wire::BestMove;
 use super::Sink;
 use crate::games::{AnyGame, Game, GameLine, MoveList};
-use crate::search::{Info, Limits, Options, Searcher};
+use crate::search::{Info, Limits, Searcher};
 use crate::sync::{lock, recover};
 use crate::with_game;
 
@@ -35,7 +36,7 @@ enum Job {
         position: Box<AnyGame>,
         depth: u32,
     },
-    Options(Box<Options>),
+    Options(Box<EngineOptions>),
     NewGame,
     /// Acknowledged once every earlier job is done (and the searcher exists): `isready`.
     Ping(Sender<()>),
@@ -69,7 +70,7 @@ pub struct JobThread {
 }
 
 impl JobThread {
-    pub fn start(sink: Sink, options: Options) -> JobThread {
+    pub fn start(sink: Sink, options: EngineOptions) -> JobThread {
         let (jobs, queue) = mpsc::channel();
         let shared = Arc::new(JobFlags {
             busy: Mutex::new(false),
@@ -127,8 +128,8 @@ impl JobThread {
         })
     }
 
-    /// Options for the next search (queued behind a running one).
-    pub fn set_options(&self, options: Options) {
+    /// Options (and the hidden tuning options) for the next search (queued behind a running one).
+    pub fn set_options(&self, options: EngineOptions) {
         let _ = self.jobs.send(Job::Options(Box::new(options)));
     }
 
@@ -192,15 +193,19 @@ impl Drop for JobThread {
 struct State {
     shared: Arc<JobFlags>,
     sink: Sink,
-    options: Options,
+    options: EngineOptions,
     searcher: Option<Searcher>,
 }
 
 impl State {
     fn searcher(&mut self) -> &mut Searcher {
         let options = &self.options;
-        self.searcher
-            .get_or_insert_with(|| Searcher::new(options.clone()))
+        self.searcher.get_or_insert_with(|| {
+            let mut searcher = Searcher::new(options.search.clone());
+            searcher.set_features(options.features);
+            searcher.set_weights(options.weights.clone());
+            searcher
+        })
     }
 
     /// Writes the last lines of a `go`/`perft` and clears `busy` under one lock (see the module
@@ -215,7 +220,7 @@ impl State {
     }
 }
 
-fn run(queue: Receiver<Job>, shared: Arc<JobFlags>, sink: Sink, options: Options) {
+fn run(queue: Receiver<Job>, shared: Arc<JobFlags>, sink: Sink, options: EngineOptions) {
     let mut state = State {
         shared,
         sink,
@@ -236,7 +241,10 @@ fn run(queue: Receiver<Job>, shared: Arc<JobFlags>, sink: Sink, options: Options
                 if state.searcher.is_some() {
                     guarded(&mut state, "applying options", |s| {
                         let options = s.options.clone();
-                        s.searcher().set_options(options);
+                        let searcher = s.searcher();
+                        searcher.set_options(options.search);
+                        searcher.set_features(options.features);
+                        searcher.set_weights(options.weights);
                     });
                 }
             }

@@ -146,7 +146,8 @@ pub(super) fn start_engine(
     }
     let mut unknown = Vec::new();
     for (n, v) in &cfg.options {
-        if !s.has_option(n) {
+        let hidden = cfg.builtin().is_some() && builtin::takes_hidden_option(n);
+        if !s.has_option(n) && !hidden {
             unknown.push(n.clone());
         }
         s.set_option(n, v)?;
