@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use super::pause;
 use super::process::{EngineIo, Incoming, RecvError, SendError};
 use crate::ugi::wire::{
-    GoCommand, GuiCommand, Info, InfoField, InfoKey, PositionCommand, Reply, ScoreKind, Value,
+    GoCommand, GuiCommand, InfoField, InfoKey, InfoLine, PositionCommand, Reply, ScoreKind, Value,
 };
 
 /// A way an engine failed, other than playing a bad move.
@@ -66,7 +66,7 @@ impl SearchInfo {
 
     /// Folds one `info` line in; fields the arena does not keep are skipped, bad values of the
     /// kept ones dropped and counted.
-    pub fn absorb(&mut self, info: &Info) {
+    pub fn absorb(&mut self, info: &InfoLine) {
         let within = |v: &Value<i64>, max: u64| match v {
             Ok(n) if *n >= 0 && n.unsigned_abs() <= max => Some(n.unsigned_abs()),
             _ => None,

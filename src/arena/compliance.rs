@@ -26,7 +26,7 @@ use super::process::{EngineIo, SendError, Spawn, DEFAULT_WRITE_TIMEOUT, MAX_LINE
 use crate::games::{AnyGame, Game, GameLine, Side, Variant};
 use crate::notation::shorten;
 use crate::ugi::wire::{
-    BestMove, GoCommand, GuiCommand, Info, InfoField, OptionDecl, OptionKind, PositionCommand,
+    BestMove, GoCommand, GuiCommand, InfoField, InfoLine, OptionDecl, OptionKind, PositionCommand,
     Query, Reply, ScoreKind, Start,
 };
 
@@ -923,7 +923,7 @@ fn check_info(pos: &AnyGame, line: &str, unknown: &mut Vec<String>) -> Result<()
 }
 
 /// Known keys with well-formed values, a PV of legal moves; unknown words are collected.
-fn check_fields(pos: &AnyGame, info: &Info, unknown: &mut Vec<String>) -> Result<(), String> {
+fn check_fields(pos: &AnyGame, info: &InfoLine, unknown: &mut Vec<String>) -> Result<(), String> {
     let number = |v: &Result<i64, Option<String>>, key: &str| match v {
         Ok(_) => Ok(()),
         Err(Some(t)) => Err(format!("{key} '{}' is not a number", shorten(t))),

@@ -80,7 +80,7 @@ pub fn serve<R: BufRead + Send + 'static, W: Write + Send + 'static>(
     default_game: Variant,
 ) -> anyhow::Result<()> {
     let sink = Sink::new(output);
-    let mut session = Session::new(sink, default_game);
+    let mut session = GuiSession::new(sink, default_game);
     let mut reader = LineReader::new(input, MAX_LINE_BYTES);
     let result = loop {
         let flow = match reader.next_line() {
@@ -115,22 +115,24 @@ enum Origin {
     Fen(String),
 }
 
-struct Session {
+/// The engine's side of one UGI conversation with a GUI: the position, the options, the job
+/// thread (the arena's side of such a conversation is `arena::client::EngineSession`).
+struct GuiSession {
     sink: Sink,
     options: EngineOptions,
     line: GameLine<AnyGame>,
     origin: Origin,
     tokens: Vec<String>,
     worker: JobThread,
-    /// Games whose tables have been asked for (see [`Session::warm_up`]).
+    /// Games whose tables have been asked for (see [`GuiSession::warm_up`]).
     warmed: Vec<Variant>,
 }
 
-impl Session {
-    fn new(sink: Sink, game: Variant) -> Session {
+impl GuiSession {
+    fn new(sink: Sink, game: Variant) -> GuiSession {
         let options = EngineOptions::new(game);
         let worker = JobThread::start(sink.clone(), options.clone());
-        Session {
+        GuiSession {
             sink,
             line: GameLine::new(AnyGame::start(game)),
             origin: Origin::StartPos(game),

@@ -148,7 +148,7 @@ fn execute(
     let started = std::time::Instant::now();
     let cpu_before = own_cpu();
     play_all(&shared, &mut rec);
-    let session = Session {
+    let session = SessionStart {
         recorded_before,
         slice_len,
         started,
@@ -204,8 +204,8 @@ fn play_all(shared: &RunState<'_>, rec: &mut Recording<'_>) {
     });
 }
 
-/// This session's bounds, for its end.
-struct Session {
+/// Where this session of the run started (games recorded, clock, CPU time), for its end.
+struct SessionStart {
     /// Games recorded before it started.
     recorded_before: u64,
     /// Games in the run's slice.
@@ -221,7 +221,7 @@ fn complete(
     rec: Recording<'_>,
     header: RunHeader,
     opts: &RunOptions,
-    session: Session,
+    session: SessionStart,
 ) -> Result<RunReport> {
     let Recording {
         mut files,
