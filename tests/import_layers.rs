@@ -137,9 +137,7 @@ impl Crate {
     fn node(&self, path: &[String]) -> Option<String> {
         let top = path.first()?;
         if self.modules.contains(&vec![top.clone()]) {
-            if SPLIT.contains(&top.as_str())
-                && path.len() > 1
-                && self.modules.contains(&path[..2])
+            if SPLIT.contains(&top.as_str()) && path.len() > 1 && self.modules.contains(&path[..2])
             {
                 return Some(path[..2].join("::"));
             }

@@ -244,7 +244,7 @@ fn baseline_players_are_legal_and_deterministic() {
 /// hard to build a position: moves that keep the turn (Giuthi's extra move), forced passes, and
 /// repetition by the game's own rule.
 #[derive(Clone, PartialEq, Eq, Debug)]
-struct Graph {
+struct GraphGame {
     node: usize,
     nodes: &'static [Node],
     repetition_limit: usize,
@@ -278,7 +278,7 @@ const fn end(outcome: Outcome) -> Node {
     }
 }
 
-impl fmt::Display for Graph {
+impl fmt::Display for GraphGame {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "node {}", self.node)
     }
@@ -287,7 +287,7 @@ impl fmt::Display for Graph {
 /// The board [`Graph`] reports: it has none, and answers the accessors itself.
 static NO_BOARD: BoardState = BoardState::start(3, 0);
 
-impl Game for Graph {
+impl Game for GraphGame {
     fn state(&self) -> &BoardState {
         &NO_BOARD
     }
@@ -360,7 +360,7 @@ impl Game for Graph {
     }
 }
 
-impl Evaluate for Graph {
+impl Evaluate for GraphGame {
     fn evaluate_with(&self, _weights: &Weights) -> i32 {
         let n = &self.nodes[self.node];
         if n.side == Side::South {
@@ -372,9 +372,9 @@ impl Evaluate for Graph {
 }
 
 /// The graph has no tables.
-impl Probe for Graph {}
+impl Probe for GraphGame {}
 
-fn best_in(graph: Graph, history: &[u64], d: u32) -> SearchReport {
+fn best_in(graph: GraphGame, history: &[u64], d: u32) -> SearchReport {
     let mut searcher = Searcher::new(Options::default());
     searcher.search_position(
         &graph,
@@ -400,7 +400,7 @@ fn extra_move_keeps_the_sign() {
         end(SOUTH_WINS),
         end(NORTH_WINS),
     ];
-    let g = Graph {
+    let g = GraphGame {
         node: 0,
         nodes: &NODES,
         repetition_limit: 3,
@@ -430,7 +430,7 @@ fn pass_flips_the_sign() {
         end(SOUTH_WINS),
         end(SOUTH_WINS),
     ];
-    let g = Graph {
+    let g = GraphGame {
         node: 0,
         nodes: &NODES,
         repetition_limit: 3,
@@ -455,7 +455,7 @@ fn repetition_follows_the_rule() {
         node(Side::South, &[3], 500),
         node(Side::South, &[4], 100),
     ];
-    let at = |limit| Graph {
+    let at = |limit| GraphGame {
         node: 0,
         nodes: &NODES,
         repetition_limit: limit,

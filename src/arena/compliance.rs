@@ -134,7 +134,7 @@ pub fn check(program: &str, args: &[String], config: &Config) -> ComplianceRepor
         .collect::<Vec<_>>()
         .join(" ");
     let mut items = Vec::new();
-    let mut conn = match Engine::spawn(program, args, config) {
+    let mut conn = match CheckedEngine::spawn(program, args, config) {
         Ok(c) => {
             items.push(pass("start", "process started"));
             c
@@ -200,12 +200,12 @@ const EXIT_WAIT: Duration = Duration::from_millis(200);
 /// The engine under test, driven through the arena's engine session: no shell, its own process
 /// group killed on every path (the helpers it started included), the parent-death signal, a
 /// bounded line reader with a deadline on every read.
-struct Engine {
+struct CheckedEngine {
     session: EngineSession,
 }
 
-impl Engine {
-    fn spawn(program: &str, args: &[String], config: &Config) -> Result<Engine, String> {
+impl CheckedEngine {
+    fn spawn(program: &str, args: &[String], config: &Config) -> Result<CheckedEngine, String> {
         let io = EngineIo::spawn(&Spawn {
             program,
             args,
@@ -213,7 +213,7 @@ impl Engine {
             log: None,
         })
         .map_err(|e| format!("cannot start '{program}': {e}"))?;
-        Ok(Engine {
+        Ok(CheckedEngine {
             session: EngineSession::new(io, DEFAULT_WRITE_TIMEOUT),
         })
     }
@@ -337,7 +337,7 @@ fn wrote(lines: usize, last: Option<&String>) -> String {
 }
 
 struct Checker<'a> {
-    engine: &'a mut Engine,
+    engine: &'a mut CheckedEngine,
     config: &'a Config,
     items: Vec<Item>,
     /// Why the check stopped before its last item, if it did.
@@ -350,7 +350,7 @@ struct Checker<'a> {
 type Declaration = Result<OptionDecl, String>;
 
 /// A `bestmove` reply, judged against the position searched.
-struct Played {
+struct JudgedMove {
     token: String,
     elapsed: Duration,
 }
@@ -675,7 +675,7 @@ impl Checker<'_> {
         line: &GameLine<AnyGame>,
         go: &GoCommand,
         timeout: Duration,
-    ) -> Result<Played, String> {
+    ) -> Result<JudgedMove, String> {
         let started = Instant::now();
         self.engine.send(&GuiCommand::Go(go.clone()))?;
         let (best, awaited) = self.engine.bestmove("bestmove", timeout)?;
@@ -701,7 +701,7 @@ impl Checker<'_> {
                 Err(e) => return Err(format!("bestmove: {e}")),
             }
         }
-        Ok(Played { token, elapsed })
+        Ok(JudgedMove { token, elapsed })
     }
 
     /// `go` and then a fence: exactly one `bestmove` for the `go`.
@@ -710,7 +710,7 @@ impl Checker<'_> {
         line: &GameLine<AnyGame>,
         go: &GoCommand,
         timeout: Duration,
-    ) -> Result<Played, String> {
+    ) -> Result<JudgedMove, String> {
         let best = self.go(line, go, timeout)?;
         let extra = self.engine.fence(self.config.reply_timeout)?;
         if any_bestmove(&extra) {
