@@ -3,7 +3,7 @@
 //! Module map, one concern each:
 //! - [`games`]: positions, move generation and the end rules of every game (the one rules core
 //!   the engine and the arena referee share);
-//! - [`notation`]: position strings and move tokens;
+//! - [`games::notation`]: position strings and move tokens (part of the rules core);
 //! - [`pgn`]: reading PGN game records;
 //! - [`perft`]: move-path enumeration, the rules' correctness and speed check;
 //! - [`play`]: a terminal game against the engine (`otau play`);
@@ -21,7 +21,6 @@ pub mod arena;
 pub mod cli;
 pub mod eval;
 pub mod games;
-pub mod notation;
 pub mod perft;
 pub mod pgn;
 pub mod play;

@@ -11,8 +11,8 @@ mod reference;
 
 use reference::giuthi as giuthi_ref;
 
+use otau::games::notation::MoveError;
 use otau::games::{AnyGame, EndReason, Game, GameLine, Giuthi, Move, Outcome, Side, Variant};
-use otau::notation::MoveError;
 use otau::perft::perft;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

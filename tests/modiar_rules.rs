@@ -1,8 +1,8 @@
 //! Modiar rules: hand-worked positions for every clause, notation, properties, and perft checked
 //! against a deliberately simple second implementation written here from the rules text.
 
+use otau::games::notation::MoveError;
 use otau::games::{AnyGame, EndReason, Game, GameLine, Modiar, Move, Outcome, Side, Variant};
-use otau::notation::MoveError;
 use otau::perft::perft;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -4,8 +4,8 @@
 
 mod ugi_support;
 
+use otau::games::notation::{MoveError, MAX_FULLMOVE};
 use otau::games::{AnyGame, Game, Variant};
-use otau::notation::{MoveError, MAX_FULLMOVE};
 use otau::ugi::wire::Query;
 use ugi_support::Engine;
 

@@ -6,11 +6,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use otau::eval::{Evaluate, Weights};
+use otau::games::notation::MoveError;
 use otau::games::{
     mix64, AnyGame, BoardState, EndReason, Final, Game, GameLine, Move, MoveEffect, MoveList,
     Outcome, Side, Toguz, Variant,
 };
-use otau::notation::MoveError;
 use otau::search::{Info, Limits, Options, Player, Score, SearchReport, Searcher};
 use otau::tables::Probe;
 

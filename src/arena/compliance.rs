@@ -23,8 +23,8 @@ use super::client::{Awaited, EngineSession, WaitError};
 use super::openings::random_walk;
 use super::pause;
 use super::process::{EngineIo, SendError, Spawn, DEFAULT_WRITE_TIMEOUT, MAX_LINE};
+use crate::games::notation::shorten;
 use crate::games::{AnyGame, Game, GameLine, Side, Variant};
-use crate::notation::shorten;
 use crate::ugi::wire::{
     BestMove, GoCommand, GuiCommand, InfoField, InfoLine, OptionDecl, OptionKind, PositionCommand,
     Query, Reply, ScoreKind, Start,

@@ -12,8 +12,8 @@
 use std::fmt::Write as _;
 
 use super::toguz::{features, FEATURES, FEATURE_NAMES};
+use crate::games::notation::shorten;
 use crate::games::{AnyGame, Game, GameLine, MoveList, Outcome, Toguz};
-use crate::notation::shorten;
 
 /// A training position: its terms, stores difference and result, from the side to move's view.
 #[derive(Clone, Debug)]

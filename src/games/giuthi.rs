@@ -25,7 +25,7 @@ use super::types::{
     hash_state, Direction, EndReason, Final, Move, MoveEffect, MoveList, Outcome, Side, MAX_RING,
 };
 use super::variant::Variant;
-use crate::notation::{self, MoveError, PositionError, PositionFields};
+use crate::games::notation::{self, MoveError, PositionError, PositionFields};
 
 /// Laps a sowing runs before it starts looking for a repeated state. 99.99% of the moves of random
 /// games end sooner (the longest relay seen in millions of them: 111 laps), so the common case pays

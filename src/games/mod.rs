@@ -10,7 +10,7 @@
 //! 1. vocabulary: [`types`] (sides, moves, move lists, results, what a move did), [`variant`]
 //!    (game ids), [`text`] (errors, number spelling), [`board`] (the [`BoardState`] every game
 //!    embeds);
-//! 2. [`crate::notation`]: position strings and move-token helpers;
+//! 2. [`notation`]: position strings and move-token helpers;
 //! 3. [`game`]: the [`Game`] trait, its shared accessors written once over [`Game::state`];
 //! 4. one file a game ([`toguz`], [`giuthi`], [`modiar`]): its rules, its own fields, and how it
 //!    reads and writes them; [`render`] and [`line`] work on any [`Game`];
@@ -22,6 +22,7 @@ pub mod game;
 pub mod giuthi;
 pub mod line;
 pub mod modiar;
+pub mod notation;
 pub mod render;
 pub mod text;
 pub mod toguz;
@@ -101,7 +102,7 @@ impl AnyGame {
     /// Parses a position string of any game: its first field names the game, which reads the
     /// rest (its own fields included).
     pub fn from_position(text: &str) -> Result<AnyGame, PositionError> {
-        Ok(by_variant!(crate::notation::game_id(text)?, G => G::from_position(text)?))
+        Ok(by_variant!(crate::games::notation::game_id(text)?, G => G::from_position(text)?))
     }
 }
 

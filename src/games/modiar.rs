@@ -19,7 +19,7 @@ use super::board::BoardState;
 use super::game::Game;
 use super::types::{hash_state, EndReason, Final, Move, MoveEffect, MoveList, Side};
 use super::variant::Variant;
-use crate::notation::{self, MoveError, PositionError, PositionFields};
+use crate::games::notation::{self, MoveError, PositionError, PositionFields};
 
 /// Holes per row.
 pub const HOLES: usize = 3;

@@ -1,6 +1,6 @@
 //! Text primitives below the notation: the errors that name what was read wrong, the shortened
 //! echo of hostile input, and the one spelling of a number. Game ids ([`super::Variant`]), the
-//! position-string notation ([`crate::notation`]) and every game's move parser use them; this file
+//! position-string notation ([`crate::games::notation`]) and every game's move parser use them; this file
 //! imports nothing of the crate.
 
 use std::fmt;

@@ -12,7 +12,7 @@ use super::board::BoardState;
 use super::game::Game;
 use super::types::{hash_state, EndReason, Final, Move, MoveEffect, MoveList, Outcome, Side};
 use super::variant::Variant;
-use crate::notation::{self, MoveError, PositionError, PositionFields};
+use crate::games::notation::{self, MoveError, PositionError, PositionFields};
 
 /// Marks "no tuzdik" in [`Toguz::tuzdik`]'s ring-index slots.
 const NO_TUZDIK: u8 = 0xFF;

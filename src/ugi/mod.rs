@@ -21,8 +21,8 @@ use std::io::{self, BufRead, Write};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::games::notation::shorten;
 use crate::games::{AnyGame, Game, GameLine, Side, Variant};
-use crate::notation::shorten;
 use crate::search::{Clock, Limits, Player};
 use crate::sync::lock;
 use options::{Changed, EngineOptions};
@@ -235,8 +235,8 @@ impl GuiSession {
         let name = format!("otau {}", env!("CARGO_PKG_VERSION"));
         self.say(&Reply::IdName(name).to_string())?;
         self.say(&Reply::IdAuthor("the otau developers".into()).to_string())?;
-        for line in options::declarations(&self.options) {
-            self.say(&line)?;
+        for declaration in options::declarations(&self.options) {
+            self.say(&Reply::Option(declaration).to_string())?;
         }
         self.say(&Reply::UgiOk { uci }.to_string())
     }

@@ -12,10 +12,11 @@ use std::io::Read;
 use std::time::Duration;
 
 use crate::eval::{tune, Weights};
+use crate::games::notation::shorten;
 use crate::games::Variant;
-use crate::notation::shorten;
 use crate::search::worker::MAX_PLY;
 use crate::search::{Features, Options, Player, MAX_LEVEL};
+use crate::ugi::wire::{OptionDecl, OptionKind};
 
 /// Everything `setoption` can change: the game for `position startpos`, the searcher's options,
 /// and (hidden tuning options) its search techniques and evaluation weights.
@@ -76,44 +77,47 @@ fn feature_option(key: &str) -> Option<(&'static str, &'static str)> {
         .find(|(option, _)| normalise(option) == key)
 }
 
-/// The `option name ...` lines of the handshake. `Game` lists the main game ids (every id of
-/// [`Variant::all`] is accepted).
-pub fn declarations(current: &EngineOptions) -> Vec<String> {
+/// The options the handshake declares (`option name ...` lines, written by the wire's
+/// [`OptionDecl`] text). `Game` lists the main game ids (every id of [`Variant::all`] is
+/// accepted).
+pub fn declarations(current: &EngineOptions) -> Vec<OptionDecl> {
     let defaults = Options::default();
     let mut games: Vec<String> = Variant::main_ids().iter().map(|s| s.to_string()).collect();
     if !games.contains(&current.game.id()) {
         games.push(current.game.id());
     }
-    let mut game = format!("option name Game type combo default {}", current.game);
-    for id in &games {
-        game.push_str(" var ");
-        game.push_str(id);
-    }
+    let combo = |name: &str, default: String, vars: Vec<String>| OptionDecl {
+        name: name.into(),
+        kind: OptionKind::Combo,
+        default: Some(default),
+        min: None,
+        max: None,
+        vars,
+    };
+    let spin = |name: &str, default: u64, min: i64, max: u64| OptionDecl {
+        name: name.into(),
+        kind: OptionKind::Spin,
+        default: Some(default.to_string()),
+        min: Some(min),
+        max: Some(max as i64),
+        vars: Vec::new(),
+    };
     vec![
-        game,
-        format!(
-            "option name Hash type spin default {} min 1 max {HASH_MAX_MB}",
-            defaults.hash_mb
+        combo("Game", current.game.to_string(), games),
+        spin("Hash", defaults.hash_mb as u64, 1, HASH_MAX_MB),
+        spin("Threads", defaults.threads as u64, 1, THREADS_MAX),
+        spin("Level", u64::from(defaults.level), 1, u64::from(MAX_LEVEL)),
+        combo(
+            "Player",
+            player_name(defaults.player).into(),
+            ["search", "random", "greedy"].map(String::from).to_vec(),
         ),
-        format!(
-            "option name Threads type spin default {} min 1 max {THREADS_MAX}",
-            defaults.threads
-        ),
-        format!(
-            "option name Level type spin default {} min 1 max {MAX_LEVEL}",
-            defaults.level
-        ),
-        format!(
-            "option name Player type combo default {} var search var random var greedy",
-            player_name(defaults.player)
-        ),
-        format!(
-            "option name Seed type spin default {} min 0 max {SEED_MAX}",
-            defaults.seed
-        ),
-        format!(
-            "option name MoveOverhead type spin default {} min 0 max {MOVE_OVERHEAD_MAX_MS}",
-            defaults.move_overhead.as_millis()
+        spin("Seed", defaults.seed, 0, SEED_MAX),
+        spin(
+            "MoveOverhead",
+            defaults.move_overhead.as_millis() as u64,
+            0,
+            MOVE_OVERHEAD_MAX_MS,
         ),
     ]
 }
@@ -285,7 +289,11 @@ mod tests {
     #[test]
     fn tuning_options_are_hidden_and_strict() {
         let o = EngineOptions::new(Variant::TOGUZ);
-        let declared = declarations(&o).join("\n");
+        let declared = declarations(&o)
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n");
         let names: Vec<&str> = FEATURE_OPTIONS.iter().map(|(_, f)| *f).collect();
         assert_eq!(names, Features::NAMES);
         for (option, feature) in FEATURE_OPTIONS {
@@ -372,7 +380,7 @@ mod tests {
     #[test]
     fn declarations_match_the_table() {
         let o = EngineOptions::new(Variant::GIUTHI);
-        let lines = declarations(&o);
+        let lines: Vec<String> = declarations(&o).iter().map(ToString::to_string).collect();
         assert!(lines[0].starts_with("option name Game type combo default giuthi var"));
         for line in &lines {
             let name = line.split(' ').nth(2).unwrap();

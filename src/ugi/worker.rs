@@ -281,7 +281,7 @@ fn guarded<T>(state: &mut State, what: &str, f: impl FnOnce(&mut State) -> T) ->
             state.searcher = None;
             state.sink.line(&format!(
                 "info string error internal failure while {what}: {}",
-                crate::notation::shorten(&why)
+                crate::games::notation::shorten(&why)
             ));
             None
         }

@@ -4,8 +4,8 @@
 //! and bars).
 
 use super::Tables;
+use crate::games::notation::PositionFields;
 use crate::games::{Game, Side, Toguz, Variant, MAX_HOLES};
-use crate::notation::PositionFields;
 
 /// Binomial coefficients for the ranking, up to the largest ring plus stones.
 pub(super) struct Binomials {

@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use crate::notation::shorten;
+use crate::games::notation::shorten;
 
 /// A command from the GUI (or the arena) to an engine: one UGI line, typed. Not a command line:
 /// those are `cli::OtauCli` and the arena's `ArenaCli`.

@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use crate::notation::shorten;
+use crate::games::notation::shorten;
 
 /// A value as sent: the value read, or the token that is not one (`None`: the line ended first).
 pub type Value<T> = Result<T, Option<String>>;
