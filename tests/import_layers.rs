@@ -11,8 +11,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// Top-level modules whose submodules are nodes of their own: the arena (most of the crate), and
-/// the games, whose bottom layer (`games::{types, variant, text, board}`) sits below `notation`
-/// and the game files above it (see `src/notation.rs`).
+/// the games, whose files are layers of their own (the vocabulary `types, variant, text, board`,
+/// then `notation`, the `Game` trait, the games; see `src/games/notation.rs`). A file inside such a
+/// module names its neighbours directly (`super::types::Side`, not `super::Side`, which is the
+/// re-export in mod.rs and would point back up).
 const SPLIT: &[&str] = &["arena", "games"];
 
 #[test]
