@@ -41,6 +41,59 @@ fn the_module_graph_has_no_circle() {
     );
 }
 
+/// The layers of README.md's "Architecture" (its numbers times ten; `pgn` and `perft` come
+/// "then" in layer 1, `play` is the `otau play` front beside `ugi`). A module imports only from a
+/// lower layer; inside one top-level module the circle test above is the rule.
+const LAYERS: &[(&str, u32)] = &[
+    ("sync", 10),
+    ("games", 10),
+    ("pgn", 11),
+    ("perft", 11),
+    ("eval", 20),
+    ("tables", 20),
+    ("search", 30),
+    ("ugi", 40),
+    ("play", 40),
+    ("stats", 50),
+    ("arena", 60),
+    ("arena::cli", 70),
+    ("cli", 70),
+];
+
+#[test]
+fn modules_import_only_from_the_layers_below() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let edges = Crate::read(&src).edges();
+    let layer = |node: &str| {
+        let top = node.split("::").next().unwrap_or(node);
+        LAYERS
+            .iter()
+            .find(|(m, _)| *m == node)
+            .or_else(|| LAYERS.iter().find(|(m, _)| *m == top))
+            .map(|&(_, l)| l)
+    };
+    let mut wrong = Vec::new();
+    for ((from, to), place) in &edges {
+        let (Some(lf), Some(lt)) = (layer(from), layer(to)) else {
+            wrong.push(format!(
+                "{from} -> {to} ({place}): a module missing from LAYERS (and README.md's Architecture)"
+            ));
+            continue;
+        };
+        let same_module = from.split("::").next() == to.split("::").next();
+        if lt >= lf && !(same_module && lt == lf) {
+            wrong.push(format!(
+                "{from} (layer {lf}) -> {to} (layer {lt}) at {place}"
+            ));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "imports that point up or across the layers:\n{}",
+        wrong.join("\n")
+    );
+}
+
 /// The parser itself, on a small text: the edges it must and must not see.
 #[test]
 fn the_scan_reads_groups_and_skips_comments_strings_and_tests() {
