@@ -1,4 +1,5 @@
-//! Reading PGN game records (PlayOK's Toguz Kumalak export, and the arena's own PGN).
+//! Reading PGN game records (PlayOK's Toguz Kumalak export, and the arena's own PGN): the tuner, the
+//! ratings and the arena's opening books read them through here.
 //!
 //! Only the structure is read here: tag pairs, move tokens, the result and a trailing comment.
 //! What a move token means is the game's business ([`crate::games::Game::parse_move`]), so the
