@@ -8,6 +8,7 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use clap::{ArgAction, Parser, Subcommand};
 
+use super::adjudication::{AdjudicateBy, AdjudicationRules, DrawRule, ResignRule};
 use super::config::{EngineSpec, RunConfig};
 use super::fake_engine::{self, FakeMode};
 use super::interrupt;
@@ -88,6 +89,21 @@ struct Cli {
     /// Play on when a store already holds more than half the stones (on by default: stop).
     #[arg(long)]
     no_decided_score: bool,
+    /// movecount=N score=S [twosided=true]: a loss once the loser's score (twosided: and the
+    /// winner's) is beyond S centi-stones for N consecutive own moves.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    resign: Vec<String>,
+    /// movenumber=N movecount=M score=S: a draw once, after full move N, both |score| <= S
+    /// centi-stones for M consecutive moves each.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    draw: Vec<String>,
+    /// A draw after this many full moves (2N plies; --max-plies scores by stones instead).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    maxmoves: Option<u32>,
+    /// tables: a position within the game's tables (the Modiar solution, the Toguz endgame
+    /// tables) ends the game with their exact result; none (the default): play on.
+    #[arg(long, value_enum, default_value_t = AdjudicateBy::None)]
+    adjudicate: AdjudicateBy,
     /// JSON-lines records: one event per game as it ends, then a summary.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -103,7 +119,7 @@ struct Cli {
     /// Continue the run recorded in FILE (its configuration is taken from the file).
     #[arg(long, value_name = "FILE", conflicts_with_all = [
         "engines", "each", "game", "games", "rounds", "tournament", "seed", "openings",
-        "max_plies", "no_decided_score", "out", "shard", "sprt", "max_start_failures",
+        "max_plies", "no_decided_score", "resign", "draw", "maxmoves", "adjudicate", "out", "shard", "sprt", "max_start_failures",
         "startup_timeout", "pgn_append", "report", "log_dir", "event", "max_crashes",
     ])]
     resume: Option<PathBuf>,
@@ -380,6 +396,18 @@ fn build_config(cli: &Cli) -> Result<RunConfig> {
         openings,
         max_plies: cli.max_plies,
         adjudicate_decided: !cli.no_decided_score,
+        adjudication: AdjudicationRules {
+            resign: (!cli.resign.is_empty())
+                .then(|| ResignRule::parse(&cli.resign))
+                .transpose()
+                .map_err(anyhow::Error::msg)?,
+            draw: (!cli.draw.is_empty())
+                .then(|| DrawRule::parse(&cli.draw))
+                .transpose()
+                .map_err(anyhow::Error::msg)?,
+            max_moves: cli.maxmoves,
+            tables: cli.adjudicate == AdjudicateBy::Tables,
+        },
         startup_timeout_ms: startup,
         max_start_failures: cli.max_start_failures,
         max_crashes: cli.max_crashes,

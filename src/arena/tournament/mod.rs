@@ -172,6 +172,11 @@ fn share<'a>(
         standings.indices().collect(),
         book,
     );
+    if config.adjudication.tables {
+        // Read (Toguz) or build (Modiar, ~10 s) the tables now, before the first game: the
+        // referee only probes tables that are ready, and no game's clock waits on them.
+        crate::tables::Probe::prepare_tables(&crate::games::AnyGame::start(variant));
+    }
     Ok(Shared {
         config,
         variant,
