@@ -254,8 +254,14 @@ impl ScoreWatch {
         let me = side.index();
         let bump = |count: &mut u32, yes: bool| *count = if yes { *count + 1 } else { 0 };
         if let Some(r) = self.rules.resign {
-            bump(&mut self.losing[me], score.is_some_and(|s| s.losing(r.score)));
-            bump(&mut self.winning[me], score.is_some_and(|s| s.winning(r.score)));
+            bump(
+                &mut self.losing[me],
+                score.is_some_and(|s| s.losing(r.score)),
+            );
+            bump(
+                &mut self.winning[me],
+                score.is_some_and(|s| s.winning(r.score)),
+            );
             for loser in Side::BOTH {
                 let winner = loser.other();
                 if self.losing[loser.index()] >= r.movecount
@@ -305,15 +311,35 @@ mod tests {
         let r = ResignRule::parse(&toks("movecount=3 score=500 twosided=true")).unwrap();
         assert_eq!((r.movecount, r.score, r.twosided), (3, 500, true));
         let e = ResignRule::parse(&toks("movecount=0 score=500")).unwrap_err();
-        assert_eq!(e, format!("--resign movecount=0: a whole number in 1..={}", u32::MAX));
+        assert_eq!(
+            e,
+            format!("--resign movecount=0: a whole number in 1..={}", u32::MAX)
+        );
         let e = ResignRule::parse(&toks("movecount=2 score=100001")).unwrap_err();
         assert!(e.contains("1..=100000"), "{e}");
-        assert!(ResignRule::parse(&toks("score=5")).unwrap_err().contains("movecount=N"));
+        assert!(ResignRule::parse(&toks("score=5"))
+            .unwrap_err()
+            .contains("movecount=N"));
         assert!(ResignRule::parse(&toks("movecount=1 score=5 twosided=yes")).is_err());
         let d = DrawRule::parse(&toks("movenumber=10 movecount=4 score=0")).unwrap();
         assert_eq!((d.movenumber, d.movecount, d.score), (10, 4, 0));
         let e = DrawRule::parse(&toks("movenumber=1 movecount=2 scor=3")).unwrap_err();
         assert!(e.contains("unknown key 'scor'"), "{e}");
+    }
+
+    #[test]
+    fn rules_round_trip_and_old_records_read_as_off() {
+        let rules = AdjudicationRules {
+            resign: Some(ResignRule::parse(&toks("movecount=3 score=400")).unwrap()),
+            draw: Some(DrawRule::parse(&toks("movenumber=1 movecount=2 score=3")).unwrap()),
+            max_moves: Some(80),
+            tables: true,
+        };
+        let text = serde_json::to_string(&rules).unwrap();
+        assert_eq!(serde_json::from_str::<AdjudicationRules>(&text).unwrap(), rules);
+        let old: AdjudicationRules = serde_json::from_str("{}").unwrap();
+        assert!(old.is_off());
+        assert_eq!(serde_json::to_string(&old).unwrap(), "{}");
     }
 
     #[test]

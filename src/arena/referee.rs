@@ -207,7 +207,10 @@ fn by_tables(pos: &AnyGame) -> Option<(Outcome, Termination)> {
         Some(s) => (s.decided?, format!("solved, margin {:+}", s.margin)),
         None => {
             let b = pos.probe_tables()?;
-            (b.decided()?, format!("tables, final total {}..={}", b.low, b.high))
+            (
+                b.decided()?,
+                format!("tables, final total {}..={}", b.low, b.high),
+            )
         }
     };
     let me = pos.side_to_move();
