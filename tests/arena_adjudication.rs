@@ -260,3 +260,79 @@ fn tables_end_a_modiar_game_at_once_with_the_exact_result() {
     assert!(games.iter().all(|g| kind(g) != "tables" && plies(g) > 0));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn tables_end_a_toguz_game_once_its_endgame_tables_decide_it() {
+    let dir = scratch("adj-toguz-tables");
+    let tables = dir.join("tables");
+    // Bestemshe (2x5) up to 8 stones on the board: built in a few ms.
+    let built = std::process::Command::new(env!("CARGO_BIN_EXE_otau"))
+        .args([
+            "tables",
+            "--game",
+            "bestemshe",
+            "--max-stones",
+            "8",
+            "--dir",
+        ])
+        .arg(&tables)
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{built:?}");
+    let mut args: Vec<String> = Vec::new();
+    for name in ["a", "b"] {
+        args.extend([
+            "--engine".into(),
+            format!("name={name}"),
+            format!("cmd={ARENA}"),
+            "args=fake-engine ok".into(),
+        ]);
+    }
+    args.extend(
+        "--game bestemshe --each depth=1 --rounds 4 --seed 3 --adjudicate tables --out r.jsonl -q"
+            .split(' ')
+            .map(String::from),
+    );
+    let run = std::process::Command::new(ARENA)
+        .args(&args)
+        .env(otau::tables::CACHE_DIR_ENV, &tables)
+        .current_dir(&dir)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{run:?}");
+    let file = otau::tables::toguz::Tables::load(&tables.join("bestemshe.table")).unwrap();
+    let mut by_tables = 0;
+    for line in std::fs::read_to_string(dir.join("r.jsonl"))
+        .unwrap()
+        .lines()
+    {
+        let g: Value = serde_json::from_str(line).unwrap();
+        if g["event"] != "game" || kind(&g) != "tables" {
+            continue;
+        }
+        by_tables += 1;
+        let end = AnyGame::from_position(g["final_position"].as_str().unwrap()).unwrap();
+        let AnyGame::Toguz(pos) = &end else {
+            panic!("{end:?}")
+        };
+        // The exact result: the mover's store plus what the tables say it secures.
+        let b = file
+            .probe(pos)
+            .expect("the final position is in the tables");
+        let me = pos.side_to_move();
+        let (low, high) = (2 * (pos.store(me) + b.low), 2 * (pos.store(me) + b.high));
+        let total = end.variant().total_stones();
+        let exact = if low > total {
+            Outcome::Win(me)
+        } else if high < total {
+            Outcome::Win(me.other())
+        } else {
+            assert_eq!((low, high), (total, total), "{g}: not decided");
+            Outcome::Draw
+        };
+        assert_eq!(g["result"], exact.pgn(), "{g}");
+    }
+    assert!(by_tables > 0, "no game reached the tables");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -336,7 +336,10 @@ mod tests {
             tables: true,
         };
         let text = serde_json::to_string(&rules).unwrap();
-        assert_eq!(serde_json::from_str::<AdjudicationRules>(&text).unwrap(), rules);
+        assert_eq!(
+            serde_json::from_str::<AdjudicationRules>(&text).unwrap(),
+            rules
+        );
         let old: AdjudicationRules = serde_json::from_str("{}").unwrap();
         assert!(old.is_off());
         assert_eq!(serde_json::to_string(&old).unwrap(), "{}");

@@ -220,7 +220,7 @@ fn by_tables(pos: &AnyGame) -> Option<(Outcome, Termination)> {
         _ => Outcome::Draw,
     };
     let mut t = Termination::of(TerminationKind::Tables);
-    t.detail = format!("{what} for {me}");
+    t.detail = what;
     Some((result, t))
 }
 
