@@ -43,13 +43,15 @@ enum Job {
     Quit,
 }
 
-struct Shared {
+/// What the input loop and the job thread share: the `busy` flag, its condition variable and
+/// the stop flag. (The search's own per-search state is [`crate::search`]'s `SearchShared`.)
+struct JobFlags {
     busy: Mutex<bool>,
     idle: Condvar,
     stop: AtomicBool,
 }
 
-impl Shared {
+impl JobFlags {
     fn busy(&self) -> MutexGuard<'_, bool> {
         lock(&self.busy)
     }
@@ -59,16 +61,18 @@ impl Shared {
 #[derive(Debug)]
 pub struct Busy;
 
-pub struct Worker {
+/// The input loop's handle on the one long-lived thread that runs `go` and `perft` jobs (not a
+/// search thread of Lazy SMP: those are `search::worker::SearchThread`, started per search).
+pub struct JobThread {
     jobs: Sender<Job>,
-    shared: Arc<Shared>,
+    shared: Arc<JobFlags>,
     thread: Option<JoinHandle<()>>,
 }
 
-impl Worker {
-    pub fn start(sink: Sink, options: EngineOptions) -> Worker {
+impl JobThread {
+    pub fn start(sink: Sink, options: EngineOptions) -> JobThread {
         let (jobs, queue) = mpsc::channel();
-        let shared = Arc::new(Shared {
+        let shared = Arc::new(JobFlags {
             busy: Mutex::new(false),
             idle: Condvar::new(),
             stop: AtomicBool::new(false),
@@ -78,7 +82,7 @@ impl Worker {
             .name("otau-search".into())
             .spawn(move || run(queue, thread_shared, sink, options))
             .expect("spawning the search thread");
-        Worker {
+        JobThread {
             jobs,
             shared,
             thread: Some(thread),
@@ -176,7 +180,7 @@ impl Worker {
     }
 }
 
-impl Drop for Worker {
+impl Drop for JobThread {
     fn drop(&mut self) {
         self.raise_stop();
         let _ = self.jobs.send(Job::Quit);
@@ -187,7 +191,7 @@ impl Drop for Worker {
 /// allocated after the handshake (UGI: nothing expensive before the first `isready`), and
 /// recreated after a panic.
 struct State {
-    shared: Arc<Shared>,
+    shared: Arc<JobFlags>,
     sink: Sink,
     options: EngineOptions,
     searcher: Option<Searcher>,
@@ -216,7 +220,7 @@ impl State {
     }
 }
 
-fn run(queue: Receiver<Job>, shared: Arc<Shared>, sink: Sink, options: EngineOptions) {
+fn run(queue: Receiver<Job>, shared: Arc<JobFlags>, sink: Sink, options: EngineOptions) {
     let mut state = State {
         shared,
         sink,
