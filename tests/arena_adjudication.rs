@@ -234,7 +234,7 @@ fn adjudication_values_out_of_range_are_refused() {
 #[test]
 fn tables_end_a_modiar_game_at_once_with_the_exact_result() {
     // Built once here into the cache the arena reads, so the run only loads it.
-    otau::tables::modiar::Table::get();
+    otau::tables::modiar::ModiarTable::get();
     let dir = scratch("adj-tables");
     let games = play(&dir, "modiar", "ok", "ok", &["--adjudicate", "tables"]);
     assert_eq!(games.len(), 2);

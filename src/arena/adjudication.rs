@@ -8,8 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::records::{Termination, TerminationKind};
-use crate::games::{Outcome, Side};
+use crate::games::Side;
 
 /// Largest `score=` of `--resign` and `--draw`, in centi-stones: the range the client accepts
 /// for `info score cp`.
@@ -223,6 +222,15 @@ impl Score {
     }
 }
 
+/// What the scores decided (the referee records it as `resign` or `draw-adjudication`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// `--resign`: `winner` wins; `detail` says whose scores.
+    Resign { winner: Side, detail: String },
+    /// `--draw`: a draw.
+    Draw { detail: String },
+}
+
 /// The score streaks of one game, per side: consecutive own moves losing, winning and even.
 #[derive(Debug)]
 pub struct ScoreWatch {
@@ -249,7 +257,7 @@ impl ScoreWatch {
         side: Side,
         fullmove: u32,
         score: Option<&str>,
-    ) -> Option<(Outcome, Termination)> {
+    ) -> Option<Verdict> {
         let score = score.and_then(Score::read);
         let me = side.index();
         let bump = |count: &mut u32, yes: bool| *count = if yes { *count + 1 } else { 0 };
@@ -267,8 +275,7 @@ impl ScoreWatch {
                 if self.losing[loser.index()] >= r.movecount
                     && (!r.twosided || self.winning[winner.index()] >= r.movecount)
                 {
-                    let mut t = Termination::of(TerminationKind::Resign);
-                    t.detail = format!(
+                    let detail = format!(
                         "{loser} scored <= -{} cp for {} moves{}",
                         r.score,
                         r.movecount,
@@ -278,7 +285,7 @@ impl ScoreWatch {
                             String::new()
                         }
                     );
-                    return Some((Outcome::Win(winner), t));
+                    return Some(Verdict::Resign { winner, detail });
                 }
             }
         }
@@ -286,12 +293,11 @@ impl ScoreWatch {
             let counts = fullmove > d.movenumber && score.is_some_and(|s| s.even(d.score));
             bump(&mut self.even[me], counts);
             if self.even.iter().all(|&n| n >= d.movecount) {
-                let mut t = Termination::of(TerminationKind::DrawAdjudication);
-                t.detail = format!(
+                let detail = format!(
                     "|scores| <= {} cp for {} moves each after move {}",
                     d.score, d.movecount, d.movenumber
                 );
-                return Some((Outcome::Draw, t));
+                return Some(Verdict::Draw { detail });
             }
         }
         None
@@ -360,9 +366,17 @@ mod tests {
         // A move without a score breaks the streak.
         assert!(w.after_move(Side::North, 2, None).is_none());
         assert!(w.after_move(Side::North, 3, Some("mate -3")).is_none());
-        let (out, t) = w.after_move(Side::North, 4, Some("cp -500")).unwrap();
-        assert_eq!(out, Outcome::Win(Side::South));
-        assert_eq!(t.kind, TerminationKind::Resign);
+        let v = w.after_move(Side::North, 4, Some("cp -500")).unwrap();
+        assert!(
+            matches!(
+                v,
+                Verdict::Resign {
+                    winner: Side::South,
+                    ..
+                }
+            ),
+            "{v:?}"
+        );
 
         let draw = AdjudicationRules {
             draw: Some(DrawRule {
@@ -379,7 +393,7 @@ mod tests {
         assert!(w.after_move(Side::South, 3, Some("cp 10")).is_none());
         assert!(w.after_move(Side::North, 3, Some("mate 2")).is_none());
         assert!(w.after_move(Side::South, 4, Some("cp -3")).is_none());
-        let (out, _) = w.after_move(Side::North, 4, Some("cp 9")).unwrap();
-        assert_eq!(out, Outcome::Draw);
+        let v = w.after_move(Side::North, 4, Some("cp 9")).unwrap();
+        assert!(matches!(v, Verdict::Draw { .. }), "{v:?}");
     }
 }

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use super::adjudication::{AdjudicationRules, ScoreWatch};
+use super::adjudication::{AdjudicationRules, ScoreWatch, Verdict};
 use super::client::{EngineSession, Fault, ThinkError};
 use super::clock::{MoveLimits, SideClock};
 use super::openings::Opening;
@@ -182,7 +182,17 @@ pub fn play(
         // The scores only end a game the move did not end by the rules.
         let score = moves.last().and_then(|m: &MoveRecord| m.score.as_deref());
         let adjudged = watch.after_move(side, pos.fullmove(), score);
-        if let Some((result, t)) = adjudged.filter(|_| line.result().is_none()) {
+        if let Some(verdict) = adjudged.filter(|_| line.result().is_none()) {
+            let (result, kind, detail) = match verdict {
+                Verdict::Resign { winner, detail } => {
+                    (Outcome::Win(winner), TerminationKind::Resign, detail)
+                }
+                Verdict::Draw { detail } => {
+                    (Outcome::Draw, TerminationKind::DrawAdjudication, detail)
+                }
+            };
+            let mut t = Termination::of(kind);
+            t.detail = detail;
             break (result, t, None);
         }
     };
