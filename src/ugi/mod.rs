@@ -27,7 +27,7 @@ use crate::search::{Clock, Limits, Player};
 use crate::sync::lock;
 use options::{Changed, EngineOptions};
 use reader::{Line, LineReader};
-use wire::{GoCommand, GuiCommand, PositionCommand, Query, Reply, Start};
+use wire::{info_string, GoCommand, GuiCommand, PositionCommand, Query, Reply, Start};
 use worker::JobThread;
 
 /// The longest input line kept (1 MiB, a move list of a quarter million moves); longer lines are
@@ -149,7 +149,7 @@ impl GuiSession {
     }
 
     fn error(&self, message: &str) -> io::Result<Flow> {
-        self.say(&format!("info string error {message}"))
+        self.say(&info_string(format!("error {message}")))
     }
 
     fn respond(&self, answer: &str) -> io::Result<Flow> {
@@ -169,8 +169,8 @@ impl GuiSession {
                 .map(|t| format!("'{t}'"))
                 .collect();
             let more = parsed.ignored.len().saturating_sub(MAX_ECHOED_TOKENS);
-            self.say(&format!(
-                "info string warning ignored unexpected token{} {}{}",
+            self.say(&info_string(format!(
+                "warning ignored unexpected token{} {}{}",
                 if parsed.ignored.len() == 1 { "" } else { "s" },
                 shown.join(" "),
                 if more > 0 {
@@ -178,7 +178,7 @@ impl GuiSession {
                 } else {
                     String::new()
                 }
-            ))?;
+            )))?;
         }
         match parsed.command {
             GuiCommand::Nothing => Ok(Flow::Continue),
@@ -316,7 +316,7 @@ impl GuiSession {
         let mover = self.line.position().side_to_move();
         let (limits, warning) = limits(go, mover);
         if let Some(w) = warning {
-            self.say(&format!("info string warning {w}"))?;
+            self.say(&info_string(format!("warning {w}")))?;
         }
         match self.worker.search(self.line.clone(), limits) {
             Ok(()) => Ok(Flow::Continue),

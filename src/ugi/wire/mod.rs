@@ -17,6 +17,6 @@ pub use command::{
     parse, CommandError, GoCommand, GuiCommand, Parsed, PositionCommand, Query, Start,
 };
 pub use reply::{
-    BadOption, BestMove, InfoField, InfoKey, InfoLine, OptionDecl, OptionKind, Reply, ScoreBound,
-    ScoreKind, Value,
+    info_string, BadOption, BestMove, InfoField, InfoKey, InfoLine, OptionDecl, OptionKind, Reply,
+    ScoreBound, ScoreKind, Value,
 };

@@ -53,6 +53,11 @@ pub enum Reply {
     Unknown(String),
 }
 
+/// An `info string <text>` line: what the engine tells a user in words (errors, warnings, notes).
+pub fn info_string(text: impl Into<String>) -> String {
+    Reply::Info(InfoLine::string(text)).to_string()
+}
+
 impl Reply {
     /// Reads one line (any whitespace between words).
     pub fn parse(line: &str) -> Reply {
