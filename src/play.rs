@@ -11,7 +11,7 @@ use anyhow::Result;
 
 use crate::games::render::render;
 use crate::games::{AnyGame, EndReason, Game, GameLine, Move, MoveEffect, Outcome, Side, Variant};
-use crate::search::{Limits, Options, Searcher};
+use crate::search::{Limits, Options, Score, Searcher};
 
 /// Settings of a terminal game.
 #[derive(Clone, Debug)]
@@ -108,7 +108,13 @@ pub fn run<R: BufRead, W: Write>(mut input: R, mut out: W, config: &PlayConfig) 
                 let stop = AtomicBool::new(false);
                 let report = searcher.search(&line, &limits, &stop, &mut |_| {});
                 match report.best {
-                    Some(mv) => writeln!(out, "hint: {}", pos.move_name(mv))?,
+                    Some(mv) => writeln!(
+                        out,
+                        "hint: {} ({}, depth {})",
+                        pos.move_name(mv),
+                        score_text(report.info.score),
+                        report.info.depth
+                    )?,
                     None => writeln!(out, "no hint: no legal move")?,
                 }
             }
@@ -157,6 +163,19 @@ fn effect_text(note: Option<&str>, effect: &MoveEffect) -> String {
         text.push_str(", moves again");
     }
     text
+}
+
+/// A search's score for the player to move, in words: stones ahead (100 centi-stones a stone),
+/// or a proven result.
+fn score_text(score: Score) -> String {
+    match score {
+        // Beyond 10000: a result proven by the endgame tables, its distance unknown.
+        Score::Cp(cp) if cp > 10_000 => "a proven win".to_string(),
+        Score::Cp(cp) if cp < -10_000 => "a proven loss".to_string(),
+        Score::Cp(cp) => format!("score {:+.2} stones", cp as f64 / 100.0),
+        Score::Mate(plies) if plies > 0 => format!("wins in {plies} plies"),
+        Score::Mate(plies) => format!("loses in {} plies", -plies),
+    }
 }
 
 fn describe_final(fin: &crate::games::Final, human: Side) -> String {

@@ -76,3 +76,33 @@ fn eof_ends_quietly() {
     let out = play(&[], "");
     assert!(out.contains("south>"));
 }
+
+/// `hint` names the move with the search's score and depth, not the move alone.
+#[test]
+fn a_hint_gives_its_score_and_depth() {
+    let out = play(&[], "hint\nquit\n");
+    let hint = out
+        .lines()
+        .find_map(|l| l.split("hint: ").nth(1))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        hint.contains("score ") && hint.contains(" stones, depth "),
+        "{hint}"
+    );
+}
+
+/// A level outside the ladder is refused with the valid range, as every other bad value is
+/// (it was clamped silently: `--level 25` played level 20).
+#[test]
+fn a_level_outside_the_ladder_is_refused() {
+    for bad in ["25", "0"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_otau"))
+            .args(["play", "--level", bad])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "--level {bad} accepted");
+        assert!(err.contains(bad) && err.contains("1..=20"), "{err}");
+    }
+}

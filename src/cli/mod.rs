@@ -134,7 +134,8 @@ pub enum Command {
     /// Play a game against the engine in the terminal.
     Play {
         /// Engine strength, 1 (weakest) to 20 (full strength).
-        #[arg(long, default_value_t = 10)]
+        #[arg(long, default_value_t = 10,
+              value_parser = clap::value_parser!(u32).range(1..=crate::search::MAX_LEVEL as i64))]
         level: u32,
         /// Your side: south moves first.
         #[arg(long, default_value = "south", value_parser = ["south", "north"])]
@@ -190,7 +191,7 @@ pub fn run(game: Variant, command: Option<Command>) -> Result<()> {
         }) => {
             let config = crate::play::PlayConfig {
                 variant: game,
-                level: level.clamp(1, crate::search::MAX_LEVEL),
+                level,
                 human: if side == "north" {
                     Side::North
                 } else {

@@ -136,7 +136,10 @@ mod tests {
         let (cap, soft) = cap_at(10_000, 100, &level);
         let expected = nominal as f64 * soft / LEVEL_REFERENCE_TIME.as_secs_f64();
         assert!(soft > 0.2, "{soft}");
-        assert!((cap.unwrap() as f64 - expected).abs() <= 1.0, "{cap:?} {expected}");
+        assert!(
+            (cap.unwrap() as f64 - expected).abs() <= 1.0,
+            "{cap:?} {expected}"
+        );
         // Ten times the clock, about ten times the nodes.
         let (long, _) = cap_at(100_000, 1000, &level);
         let ratio = long.unwrap() as f64 / cap.unwrap() as f64;
