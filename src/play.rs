@@ -63,6 +63,7 @@ pub fn run<R: BufRead, W: Write>(mut input: R, mut out: W, config: &PlayConfig) 
                 return Ok(());
             };
             let name = pos.record_name(mv);
+            let laps = laps_text(&pos, mv);
             let effect = line
                 .play(mv)
                 .map_err(|e| anyhow::anyhow!("engine move {name}: {e}"))?;
@@ -72,6 +73,7 @@ pub fn run<R: BufRead, W: Write>(mut input: R, mut out: W, config: &PlayConfig) 
                 pos.side_to_move(),
                 effect_text(pos.move_note(mv), &effect)
             )?;
+            write!(out, "{laps}")?;
             writeln!(out, "{}", render(line.position(), names))?;
             continue;
         }
@@ -141,6 +143,7 @@ pub fn run<R: BufRead, W: Write>(mut input: R, mut out: W, config: &PlayConfig) 
                         pos.record_name(mv),
                         effect_text(pos.move_note(mv), &effect)
                     )?;
+                    write!(out, "{}", laps_text(&pos, mv))?;
                     writeln!(out, "{}", render(line.position(), names))?;
                 }
                 Err(e) => writeln!(out, "{e}; type 'moves' for the legal moves or 'help'")?,
@@ -161,6 +164,33 @@ fn effect_text(note: Option<&str>, effect: &MoveEffect) -> String {
     }
     if effect.extra_move {
         text.push_str(", moves again");
+    }
+    text
+}
+
+/// The laps of a Giuthi relay sowing, one line each (the holes as the board shows them: north
+/// from its hole n down to 1, then south from 1 to n), so the player can follow a relay the final
+/// board alone does not explain; nothing for a single lap or another game.
+fn laps_text(pos: &AnyGame, mv: Move) -> String {
+    let AnyGame::Giuthi(g) = pos else {
+        return String::new();
+    };
+    let laps = g.relay_laps(mv);
+    if laps.len() < 2 {
+        return String::new();
+    }
+    let n = pos.holes();
+    let row = |holes: &mut dyn Iterator<Item = &u8>| {
+        holes.map(|s| s.to_string()).collect::<Vec<_>>().join(" ")
+    };
+    let mut text = String::new();
+    for (i, lap) in laps.iter().enumerate() {
+        text.push_str(&format!(
+            "  lap {}: north {} | south {}\n",
+            i + 1,
+            row(&mut lap[n..2 * n].iter().rev()),
+            row(&mut lap[..n].iter())
+        ));
     }
     text
 }
