@@ -32,6 +32,8 @@ use super::outputs::{self, Named, Target};
 
 /// `--log-max`'s default, in MiB.
 pub const DEFAULT_LOG_MAX_MIB: u64 = 256;
+/// The room kept for the last line that says the limit is reached (it is shorter).
+const NOTE_ROOM: u64 = 160;
 /// Lines queued for the writer before further ones are dropped.
 const QUEUE_LINES: usize = 8192;
 /// How long the end of a session waits for the writer to write what is queued: a FIFO whose
@@ -235,7 +237,7 @@ impl Writer {
         if self.ended {
             return;
         }
-        if self.written + line.len() as u64 > self.max_bytes {
+        if self.written + line.len() as u64 + NOTE_ROOM > self.max_bytes {
             self.ended = true;
             let note = format!(
                 "[{}] <protocol log> log limit reached ({} bytes, --log-max): the rest of the \
