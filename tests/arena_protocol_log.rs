@@ -93,6 +93,30 @@ fn the_log_is_an_output_like_the_others() {
     assert_eq!(code, 1);
     assert!(err.contains("the openings file"), "{err}");
     assert_eq!(std::fs::read(dir.join("book.txt")).unwrap(), b"1 2\n");
+    // Resumed: the records file is an input.
+    let (code, _, err) = run(&dir, &["--out", "r.jsonl"]);
+    assert_eq!(code, 0, "{err}");
+    let records = std::fs::read(dir.join("r.jsonl")).unwrap();
+    let (code, _, err) = arena(&["--resume", "r.jsonl", "--log", "r.jsonl"], &dir);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("--log r.jsonl") && err.contains("same file"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(dir.join("r.jsonl")).unwrap(), records);
+    // A FIFO without a reader is refused (waiting for one would be an unbounded wait), and the
+    // start leaves nothing behind.
+    let fifo = dir.join("p.fifo");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let (code, _, err) = run(&dir, &["--log", "p.fifo", "--out", "new.jsonl"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("no reader"), "{err}");
+    assert!(
+        !dir.join("new.jsonl").exists(),
+        "the start's records file is removed"
+    );
     let (code, _, err) = run(&dir, &["--log", "."]);
     assert_eq!(code, 1);
     assert!(err.contains("is a directory"), "{err}");

@@ -193,6 +193,14 @@ impl ProtocolLog {
     }
 }
 
+impl Drop for ProtocolLog {
+    /// A session that ends without [`ProtocolLog::finish`] (a records write error) still gets
+    /// its queued lines written, within the same bound.
+    fn drop(&mut self) {
+        let _ = self.finish();
+    }
+}
+
 /// The writer thread's side.
 struct Writer {
     clock: Clock,
