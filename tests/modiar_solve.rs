@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 use otau::games::modiar::{analyse, Board, HoleStatus};
 use otau::games::{AnyGame, EndReason, Game, GameLine, Modiar, Move, Side, Variant};
-use otau::tables::modiar::{Entry, Table, POSITIONS};
+use otau::tables::modiar::{ModiarEntry, ModiarTable, POSITIONS};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -19,9 +19,9 @@ mod reference;
 mod ugi_support;
 use reference::modiar::Simple;
 
-fn table() -> &'static Table {
-    static TABLE: OnceLock<Table> = OnceLock::new();
-    TABLE.get_or_init(Table::build)
+fn table() -> &'static ModiarTable {
+    static TABLE: OnceLock<ModiarTable> = OnceLock::new();
+    TABLE.get_or_init(ModiarTable::build)
 }
 
 fn pos(text: &str) -> Modiar {
@@ -186,7 +186,7 @@ impl NaiveLayer {
     }
 
     /// Solves the layer given the entries of smaller boards.
-    fn solve(&self, smaller: impl Fn(&[u32; 6]) -> Entry) -> Vec<Entry> {
+    fn solve(&self, smaller: impl Fn(&[u32; 6]) -> ModiarEntry) -> Vec<ModiarEntry> {
         let layer = self.bounds(|c, child| {
             let v = c - smaller(child).value;
             (v, v)
@@ -236,7 +236,7 @@ impl NaiveLayer {
             l: &NaiveLayer,
             i: usize,
             value: &mut Vec<Option<i32>>,
-            smaller: &dyn Fn(&[u32; 6]) -> Entry,
+            smaller: &dyn Fn(&[u32; 6]) -> ModiarEntry,
         ) -> i32 {
             if let Some(v) = value[i] {
                 return v;
@@ -255,7 +255,7 @@ impl NaiveLayer {
             minimax(self, i, &mut value, &smaller);
         }
         (0..self.boards.len())
-            .map(|i| Entry {
+            .map(|i| ModiarEntry {
                 value: value[i].unwrap(),
                 lower: layer[i].0,
                 upper: layer[i].1,
@@ -274,7 +274,7 @@ impl NaiveLayer {
 )]
 fn small_boards_match_a_naive_re_solve() {
     let t = table();
-    let mut solved: HashMap<[u32; 6], Entry> = HashMap::new();
+    let mut solved: HashMap<[u32; 6], ModiarEntry> = HashMap::new();
     for n in 0..=NAIVE_STONES {
         let layer = NaiveLayer::new(n);
         let entries = layer.solve(|b| solved[b]);
@@ -375,7 +375,7 @@ fn alpha_beta(
 
 /// Searches `p` to the end both ways and checks the table's game bounds; None when a search ran
 /// out of nodes, else whether the position's value rests on the cycle convention.
-fn check_by_alpha_beta(t: &Table, p: &Modiar, budget: u64) -> Option<bool> {
+fn check_by_alpha_beta(t: &ModiarTable, p: &Modiar, budget: u64) -> Option<bool> {
     let side = p.side_to_move();
     let mut nodes = budget;
     let low = alpha_beta(p, side, true, -100, 100, &mut vec![], &mut nodes)?;
@@ -581,7 +581,7 @@ fn cache_file_round_trips_and_damage_is_detected() {
     let dir = std::env::temp_dir().join(format!("otau-modiar-test-{}", std::process::id()));
     let path = dir.join(otau::tables::modiar::cache_file_name());
     t.save(&path).unwrap();
-    let loaded = Table::load(&path).unwrap();
+    let loaded = ModiarTable::load(&path).unwrap();
     assert_eq!(loaded.bytes(), t.bytes());
     let mut rng = ChaCha8Rng::seed_from_u64(9);
     for _ in 0..10_000 {
@@ -595,23 +595,23 @@ fn cache_file_round_trips_and_damage_is_detected() {
     let mid = bytes.len() / 2;
     bytes[mid] ^= 1;
     std::fs::write(&path, &bytes).unwrap();
-    assert!(Table::load(&path).is_err());
+    assert!(ModiarTable::load(&path).is_err());
     let name = path.display().to_string();
-    let e = Table::load(&path).unwrap_err().to_string();
+    let e = ModiarTable::load(&path).unwrap_err().to_string();
     assert!(e.contains(&name) && e.contains("checksum"), "{e}");
     // A truncated file too.
     std::fs::write(&path, &bytes[..1000]).unwrap();
-    assert!(Table::load(&path).is_err());
-    let e = Table::load(&path).unwrap_err().to_string();
+    assert!(ModiarTable::load(&path).is_err());
+    let e = ModiarTable::load(&path).unwrap_err().to_string();
     assert!(e.contains(&name) && e.contains("truncated"), "{e}");
     // The format-1 file of an older otau (its own magic and header, then the sections): named
-    // as such, and rebuilt by `Table::load_or_build`, never read.
+    // as such, and rebuilt by `ModiarTable::load_or_build`, never read.
     let mut old = b"OTAUMDR\0".to_vec();
     old.extend_from_slice(&1u32.to_le_bytes());
     old.extend_from_slice(&(POSITIONS as u64).to_le_bytes());
     old.extend_from_slice(&bytes[24..1000]);
     std::fs::write(&path, &old).unwrap();
-    let e = Table::load(&path).unwrap_err().to_string();
+    let e = ModiarTable::load(&path).unwrap_err().to_string();
     assert!(e.contains(&name) && e.contains("format 1"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -638,7 +638,7 @@ fn south_to_move(b: &[u32; 6]) -> Modiar {
 /// Whether the engine's move (the first of `best_moves`, what `go` plays) in a position with
 /// moves keeps the table's value: its capture minus the next board's value is the position's
 /// value. Returns the margin lost (0 when kept).
-fn margin_lost(t: &Table, p: &Modiar) -> i32 {
+fn margin_lost(t: &ModiarTable, p: &Modiar) -> i32 {
     let best = t.best_moves(p);
     let mv = best.first().expect("a position with moves has a best move");
     let values = t.move_values(p);

@@ -11,7 +11,7 @@ use otau::games::{
     mix64, AnyGame, BoardState, EndReason, Final, Game, GameLine, Move, MoveEffect, MoveList,
     Outcome, Side, Toguz, Variant,
 };
-use otau::search::{Info, Limits, Options, Player, Report, Score, Searcher};
+use otau::search::{Info, Limits, Options, Player, Score, SearchReport, Searcher};
 use otau::tables::Probe;
 
 fn toguz(text: &str) -> Toguz {
@@ -28,7 +28,11 @@ fn depth(d: u32) -> Limits {
     }
 }
 
-fn run(searcher: &mut Searcher, line: &GameLine<AnyGame>, limits: &Limits) -> (Report, Vec<Info>) {
+fn run(
+    searcher: &mut Searcher,
+    line: &GameLine<AnyGame>,
+    limits: &Limits,
+) -> (SearchReport, Vec<Info>) {
     let mut infos = Vec::new();
     let report = searcher.search(line, limits, &AtomicBool::new(false), &mut |i| {
         infos.push(i.clone())
@@ -240,7 +244,7 @@ fn baseline_players_are_legal_and_deterministic() {
 /// hard to build a position: moves that keep the turn (Giuthi's extra move), forced passes, and
 /// repetition by the game's own rule.
 #[derive(Clone, PartialEq, Eq, Debug)]
-struct Graph {
+struct GraphGame {
     node: usize,
     nodes: &'static [Node],
     repetition_limit: usize,
@@ -274,7 +278,7 @@ const fn end(outcome: Outcome) -> Node {
     }
 }
 
-impl fmt::Display for Graph {
+impl fmt::Display for GraphGame {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "node {}", self.node)
     }
@@ -283,7 +287,7 @@ impl fmt::Display for Graph {
 /// The board [`Graph`] reports: it has none, and answers the accessors itself.
 static NO_BOARD: BoardState = BoardState::start(3, 0);
 
-impl Game for Graph {
+impl Game for GraphGame {
     fn state(&self) -> &BoardState {
         &NO_BOARD
     }
@@ -356,7 +360,7 @@ impl Game for Graph {
     }
 }
 
-impl Evaluate for Graph {
+impl Evaluate for GraphGame {
     fn evaluate_with(&self, _weights: &Weights) -> i32 {
         let n = &self.nodes[self.node];
         if n.side == Side::South {
@@ -368,9 +372,9 @@ impl Evaluate for Graph {
 }
 
 /// The graph has no tables.
-impl Probe for Graph {}
+impl Probe for GraphGame {}
 
-fn best_in(graph: Graph, history: &[u64], d: u32) -> Report {
+fn best_in(graph: GraphGame, history: &[u64], d: u32) -> SearchReport {
     let mut searcher = Searcher::new(Options::default());
     searcher.search_position(
         &graph,
@@ -396,7 +400,7 @@ fn extra_move_keeps_the_sign() {
         end(SOUTH_WINS),
         end(NORTH_WINS),
     ];
-    let g = Graph {
+    let g = GraphGame {
         node: 0,
         nodes: &NODES,
         repetition_limit: 3,
@@ -426,7 +430,7 @@ fn pass_flips_the_sign() {
         end(SOUTH_WINS),
         end(SOUTH_WINS),
     ];
-    let g = Graph {
+    let g = GraphGame {
         node: 0,
         nodes: &NODES,
         repetition_limit: 3,
@@ -451,7 +455,7 @@ fn repetition_follows_the_rule() {
         node(Side::South, &[3], 500),
         node(Side::South, &[4], 100),
     ];
-    let at = |limit| Graph {
+    let at = |limit| GraphGame {
         node: 0,
         nodes: &NODES,
         repetition_limit: limit,

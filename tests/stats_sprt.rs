@@ -69,7 +69,7 @@ fn strength_for(target: f64, model: SprtModel) -> f64 {
     0.5 * (lo + hi)
 }
 
-struct Outcome {
+struct SprtRunStats {
     h1_rate: f64,
     h0_rate: f64,
     mean_pairs: f64,
@@ -77,7 +77,7 @@ struct Outcome {
     wald_pairs: f64,
 }
 
-fn run(config: &SprtConfig, true_elo: f64, runs: u64, seed: u64) -> Outcome {
+fn run(config: &SprtConfig, true_elo: f64, runs: u64, seed: u64) -> SprtRunStats {
     let p = pentanomial(strength_for(true_elo, config.model));
     let mut cumulative = [0.0; 5];
     let mut acc = 0.0;
@@ -113,7 +113,7 @@ fn run(config: &SprtConfig, true_elo: f64, runs: u64, seed: u64) -> Outcome {
     // taken from the simulation and the drift computed exactly from the true distribution.
     let drift = config.llr_per_unit(&VALUES, &p);
     let (ph1, ph0) = (h1 as f64 / runs as f64, h0 as f64 / runs as f64);
-    Outcome {
+    SprtRunStats {
         h1_rate: ph1,
         h0_rate: ph0,
         mean_pairs: total_pairs as f64 / runs as f64,
@@ -144,7 +144,7 @@ fn check(model: SprtModel, elo1: f64, strong: f64) {
 
 /// The mean sample size is Wald's prediction plus the overshoot past the bound (the LLR jumps
 /// over it by part of a step): never less than 0.9 of it, and not much more.
-fn assert_within_wald(o: &Outcome, model: SprtModel, case: &str) {
+fn assert_within_wald(o: &SprtRunStats, model: SprtModel, case: &str) {
     let ratio = o.mean_pairs / o.wald_pairs;
     eprintln!(
         "{model:?} {case}: H1 {:.3}, H0 {:.3}, {:.0} pairs on average (Wald {:.0})",

@@ -26,7 +26,7 @@ fn otau_is_compliant_in_every_game_family() {
             // the engine would build it (about 10 s of CPU) inside the check's 10 s limit. Build
             // it first, into the same cache folder the engine reads, so the check times the
             // engine and not the build.
-            otau::tables::modiar::Table::get();
+            otau::tables::modiar::ModiarTable::get();
         }
         let config = Config {
             game,

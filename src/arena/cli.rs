@@ -39,6 +39,8 @@ option.NAME=VALUE, tc=[moves/]time[+inc] (seconds), st=SECONDS, depth=N, nodes=N
 timemargin=MS, timeout=SECONDS (longest wait for a depth/nodes move, default 60).
 Records: see protocol/arena.md.";
 
+// The `otau-arena` command line (not `otau`'s: that is `cli::OtauCli`; not a UGI line: that is
+// `ugi::wire::GuiCommand`). Plain comments here: clap would print a doc comment as help.
 #[derive(Parser, Debug)]
 #[command(
     name = "otau-arena",
@@ -48,9 +50,9 @@ Records: see protocol/arena.md.";
     after_help = EXAMPLES,
     args_conflicts_with_subcommands = true
 )]
-struct Cli {
+struct ArenaCli {
     #[command(subcommand)]
-    command: Option<Command>,
+    command: Option<ArenaCommand>,
 
     /// An engine: key=value ... (repeat --engine for each engine).
     #[arg(long = "engine", value_name = "KEY=VALUE", num_args = 1.., action = ArgAction::Append)]
@@ -168,8 +170,9 @@ struct Cli {
     check_timeout: String,
 }
 
+// `otau-arena`'s subcommands.
 #[derive(Subcommand, Debug)]
-enum Command {
+enum ArenaCommand {
     /// Join the records of shards (or pieces) of one run and print its results.
     Merge {
         #[arg(required = true)]
@@ -277,14 +280,14 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn run(cli: Cli) -> Result<ExitCode> {
+fn run(cli: ArenaCli) -> Result<ExitCode> {
     match cli.command {
-        Some(Command::FakeEngine { mode, .. }) => {
+        Some(ArenaCommand::FakeEngine { mode, .. }) => {
             let stdin = std::io::stdin().lock();
             let code = fake_engine::run(mode, stdin, std::io::stdout().lock());
             return Ok(ExitCode::from(code as u8));
         }
-        Some(Command::Merge {
+        Some(ArenaCommand::Merge {
             files,
             out,
             pgn,
@@ -292,7 +295,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             sprt,
             rating_prior,
         }) => return merge_command(&files, out, pgn, &event, &sprt, rating_prior),
-        Some(Command::Ratings {
+        Some(ArenaCommand::Ratings {
             files,
             rating_prior,
         }) => {
@@ -300,12 +303,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             interrupt::out(format_args!("{text}"));
             return Ok(ExitCode::SUCCESS);
         }
-        Some(Command::Sprt(args)) => {
+        Some(ArenaCommand::Sprt(args)) => {
             let text = args.run().map_err(anyhow::Error::msg)?;
             interrupt::out(format_args!("{text}"));
             return Ok(ExitCode::SUCCESS);
         }
-        Some(Command::Report {
+        Some(ArenaCommand::Report {
             files,
             out,
             rating_prior,
@@ -355,21 +358,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
 }
 
 /// Parses arguments, keeping each `--engine` occurrence's keys together.
-fn parse_cli<I, T>(args: I) -> Result<Cli, clap::Error>
+fn parse_cli<I, T>(args: I) -> Result<ArenaCli, clap::Error>
 where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
     use clap::{CommandFactory, FromArgMatches};
-    let matches = Cli::command().try_get_matches_from(args)?;
-    let mut cli = Cli::from_arg_matches(&matches)?;
+    let matches = ArenaCli::command().try_get_matches_from(args)?;
+    let mut cli = ArenaCli::from_arg_matches(&matches)?;
     if let Ok(Some(occurrences)) = matches.try_get_occurrences::<String>("engines") {
         cli.engine_groups = occurrences.map(|o| o.cloned().collect()).collect();
     }
     Ok(cli)
 }
 
-fn build_config(cli: &Cli) -> Result<RunConfig> {
+fn build_config(cli: &ArenaCli) -> Result<RunConfig> {
     let each = EngineSpec::parse(&cli.each).map_err(anyhow::Error::msg)?;
     let mut engines = Vec::new();
     for (i, tokens) in cli.engine_groups.iter().enumerate() {

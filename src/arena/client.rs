@@ -13,7 +13,7 @@ use super::pause;
 use super::process::{EngineIo, Incoming, RecvError, SendError};
 use super::protocol_log::{Direction, Tap};
 use crate::ugi::wire::{
-    Command, GoCommand, Info, InfoField, InfoKey, PositionCommand, Reply, ScoreKind, Value,
+    GoCommand, GuiCommand, InfoField, InfoKey, InfoLine, PositionCommand, Reply, ScoreKind, Value,
 };
 
 /// A way an engine failed, other than playing a bad move.
@@ -67,7 +67,7 @@ impl SearchInfo {
 
     /// Folds one `info` line in; fields the arena does not keep are skipped, bad values of the
     /// kept ones dropped and counted.
-    pub fn absorb(&mut self, info: &Info) {
+    pub fn absorb(&mut self, info: &InfoLine) {
         let within = |v: &Value<i64>, max: u64| match v {
             Ok(n) if *n >= 0 && n.unsigned_abs() <= max => Some(n.unsigned_abs()),
             _ => None,
@@ -197,7 +197,7 @@ impl EngineSession {
         let deadline = pause::now() + timeout;
         let mut s = EngineSession::new(io, timeout);
         s.log = log;
-        s.send(&[Command::Hello { uci: false }], deadline)?;
+        s.send(&[GuiCommand::Hello { uci: false }], deadline)?;
         loop {
             match s.next_reply(deadline, "ugiok")? {
                 Reply::UgiOk { .. } => return Ok(s),
@@ -220,7 +220,7 @@ impl EngineSession {
     /// nothing is a stall, not a hang).
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), Fault> {
         let deadline = pause::now() + self.write_timeout;
-        let set = Command::SetOption {
+        let set = GuiCommand::SetOption {
             name: name.to_string(),
             value: Some(value.to_string()),
         };
@@ -230,14 +230,14 @@ impl EngineSession {
     /// `isready` and wait for `readyok`, discarding everything before it (late moves included).
     pub fn fence(&mut self, timeout: Duration) -> Result<(), Fault> {
         let deadline = pause::now() + timeout;
-        self.send(&[Command::IsReady], deadline)?;
+        self.send(&[GuiCommand::IsReady], deadline)?;
         while self.next_reply(deadline, "readyok")? != Reply::ReadyOk {}
         Ok(())
     }
 
     /// `uginewgame`, then the fence.
     pub fn new_game(&mut self, timeout: Duration) -> Result<(), Fault> {
-        self.send(&[Command::NewGame], pause::now() + timeout)?;
+        self.send(&[GuiCommand::NewGame], pause::now() + timeout)?;
         self.fence(timeout)
     }
 
@@ -283,7 +283,7 @@ impl EngineSession {
     /// fences before the next `go` either way.
     pub fn stop_and_drain(&mut self, bound: Duration) {
         let deadline = pause::now() + bound;
-        if self.send(&[Command::Stop], deadline).is_err() {
+        if self.send(&[GuiCommand::Stop], deadline).is_err() {
             return;
         }
         while let Ok(item) = self.recv(deadline) {
@@ -412,8 +412,8 @@ impl EngineSession {
 
     /// Writes `commands` by `deadline`; a write that fails is the engine's fault, named with the
     /// command it was for.
-    fn send(&mut self, commands: &[Command<'_>], deadline: Instant) -> Result<(), Fault> {
-        let lines: Vec<String> = commands.iter().map(Command::to_string).collect();
+    fn send(&mut self, commands: &[GuiCommand<'_>], deadline: Instant) -> Result<(), Fault> {
+        let lines: Vec<String> = commands.iter().map(GuiCommand::to_string).collect();
         self.send_lines(&lines, deadline)
     }
 

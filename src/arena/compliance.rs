@@ -26,8 +26,8 @@ use super::process::{EngineIo, SendError, Spawn, DEFAULT_WRITE_TIMEOUT, MAX_LINE
 use crate::games::notation::shorten;
 use crate::games::{AnyGame, Game, GameLine, Side, Variant};
 use crate::ugi::wire::{
-    BestMove, Command, GoCommand, Info, InfoField, OptionDecl, OptionKind, PositionCommand, Query,
-    Reply, ScoreKind, Start,
+    BestMove, GoCommand, GuiCommand, InfoField, InfoLine, OptionDecl, OptionKind, PositionCommand,
+    Query, Reply, ScoreKind, Start,
 };
 
 /// What to check and how patiently.
@@ -77,7 +77,7 @@ pub struct Item {
 
 /// The outcome of a whole check.
 #[derive(Clone, Debug)]
-pub struct Report {
+pub struct ComplianceReport {
     pub engine: String,
     pub items: Vec<Item>,
     /// Why the check ended before its last item (the engine could not be started, did not
@@ -85,7 +85,7 @@ pub struct Report {
     pub stopped: Option<String>,
 }
 
-impl Report {
+impl ComplianceReport {
     /// True when no item failed.
     pub fn passed(&self) -> bool {
         self.items.iter().all(|i| i.status != Status::Fail)
@@ -96,7 +96,7 @@ impl Report {
     }
 }
 
-impl fmt::Display for Report {
+impl fmt::Display for ComplianceReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "UGI compliance of {}", self.engine)?;
         for item in &self.items {
@@ -128,20 +128,20 @@ impl fmt::Display for Report {
 
 /// Runs every check against `program args...` and reports per item. Never panics on engine
 /// behaviour; an engine that cannot be started fails the first item and every later one.
-pub fn check(program: &str, args: &[String], config: &Config) -> Report {
+pub fn check(program: &str, args: &[String], config: &Config) -> ComplianceReport {
     let engine = std::iter::once(program.to_string())
         .chain(args.iter().cloned())
         .collect::<Vec<_>>()
         .join(" ");
     let mut items = Vec::new();
-    let mut conn = match Engine::spawn(program, args, config) {
+    let mut conn = match CheckedEngine::spawn(program, args, config) {
         Ok(c) => {
             items.push(pass("start", "process started"));
             c
         }
         Err(e) => {
             items.push(fail("start", e));
-            return Report {
+            return ComplianceReport {
                 engine,
                 items,
                 stopped: Some("the engine could not be started".into()),
@@ -156,7 +156,7 @@ pub fn check(program: &str, args: &[String], config: &Config) -> Report {
         info_lines: Vec::new(),
     };
     checker.run();
-    let report = Report {
+    let report = ComplianceReport {
         engine,
         items: checker.items,
         stopped: checker.halted,
@@ -200,12 +200,12 @@ const EXIT_WAIT: Duration = Duration::from_millis(200);
 /// The engine under test, driven through the arena's engine session: no shell, its own process
 /// group killed on every path (the helpers it started included), the parent-death signal, a
 /// bounded line reader with a deadline on every read.
-struct Engine {
+struct CheckedEngine {
     session: EngineSession,
 }
 
-impl Engine {
-    fn spawn(program: &str, args: &[String], config: &Config) -> Result<Engine, String> {
+impl CheckedEngine {
+    fn spawn(program: &str, args: &[String], config: &Config) -> Result<CheckedEngine, String> {
         let io = EngineIo::spawn(&Spawn {
             program,
             args,
@@ -213,12 +213,12 @@ impl Engine {
             log: None,
         })
         .map_err(|e| format!("cannot start '{program}': {e}"))?;
-        Ok(Engine {
+        Ok(CheckedEngine {
             session: EngineSession::new(io, DEFAULT_WRITE_TIMEOUT),
         })
     }
 
-    fn send(&mut self, command: &Command<'_>) -> Result<(), String> {
+    fn send(&mut self, command: &GuiCommand<'_>) -> Result<(), String> {
         self.send_text(command.to_string())
     }
 
@@ -281,13 +281,13 @@ impl Engine {
 
     /// `isready` -> `readyok`; returns the lines before `readyok`.
     fn fence(&mut self, timeout: Duration) -> Result<Vec<String>, String> {
-        self.send(&Command::IsReady)?;
+        self.send(&GuiCommand::IsReady)?;
         self.exact(Reply::ReadyOk, timeout)
     }
 
     /// Sends a query and returns its answer word(s).
     fn query(&mut self, question: Query<'_>, timeout: Duration) -> Result<String, String> {
-        self.send(&Command::Query(question))?;
+        self.send(&GuiCommand::Query(question))?;
         let awaited = self.until("'response' line", timeout, |r| {
             matches!(r, Reply::Response(_))
         })?;
@@ -337,7 +337,7 @@ fn wrote(lines: usize, last: Option<&String>) -> String {
 }
 
 struct Checker<'a> {
-    engine: &'a mut Engine,
+    engine: &'a mut CheckedEngine,
     config: &'a Config,
     items: Vec<Item>,
     /// Why the check stopped before its last item, if it did.
@@ -350,7 +350,7 @@ struct Checker<'a> {
 type Declaration = Result<OptionDecl, String>;
 
 /// A `bestmove` reply, judged against the position searched.
-struct Played {
+struct JudgedMove {
     token: String,
     elapsed: Duration,
 }
@@ -459,7 +459,7 @@ impl Checker<'_> {
     }
 
     fn handshake(&mut self) -> Result<(String, Vec<Declaration>), String> {
-        self.engine.send(&Command::Hello { uci: false })?;
+        self.engine.send(&GuiCommand::Hello { uci: false })?;
         let before = self
             .engine
             .exact(Reply::UgiOk { uci: false }, self.config.reply_timeout)?;
@@ -504,7 +504,7 @@ impl Checker<'_> {
                 if decl.name.eq_ignore_ascii_case("game") {
                     continue;
                 }
-                self.engine.send(&Command::SetOption {
+                self.engine.send(&GuiCommand::SetOption {
                     name: decl.name,
                     value: Some(default),
                 })?;
@@ -541,7 +541,7 @@ impl Checker<'_> {
         }
         let r = self
             .engine
-            .send(&Command::SetOption {
+            .send(&GuiCommand::SetOption {
                 name: "Game".into(),
                 value: Some(self.config.game.to_string()),
             })
@@ -556,7 +556,7 @@ impl Checker<'_> {
     }
 
     fn unknown_option(&mut self) -> Result<String, String> {
-        self.engine.send(&Command::SetOption {
+        self.engine.send(&GuiCommand::SetOption {
             name: "NoSuchOptionForSure".into(),
             value: Some("42".into()),
         })?;
@@ -565,14 +565,14 @@ impl Checker<'_> {
     }
 
     fn unknown_command(&mut self) -> Result<String, String> {
-        self.engine.send(&Command::Nothing)?;
+        self.engine.send(&GuiCommand::Nothing)?;
         self.engine.send_text("xyzzy plugh".into())?;
         self.engine.fence(self.config.reply_timeout)?;
         Ok("blank line and unknown command survived".into())
     }
 
     fn new_game(&mut self) -> Result<String, String> {
-        self.engine.send(&Command::NewGame)?;
+        self.engine.send(&GuiCommand::NewGame)?;
         self.engine.fence(self.config.reply_timeout)?;
         Ok("readyok after uginewgame".into())
     }
@@ -608,7 +608,7 @@ impl Checker<'_> {
     }
 
     fn start_queries(&mut self) -> Result<String, String> {
-        self.engine.send(&Command::Position(PositionCommand {
+        self.engine.send(&GuiCommand::Position(PositionCommand {
             start: Start::StartPos,
             moves: Vec::new(),
         }))?;
@@ -630,7 +630,7 @@ impl Checker<'_> {
     /// `position startpos moves ...` of `line`.
     fn send_line(&mut self, line: &GameLine<AnyGame>) -> Result<(), String> {
         let names = Self::move_names(line);
-        self.engine.send(&Command::Position(PositionCommand {
+        self.engine.send(&GuiCommand::Position(PositionCommand {
             start: Start::StartPos,
             moves: names.iter().map(String::as_str).collect(),
         }))
@@ -646,7 +646,7 @@ impl Checker<'_> {
     fn position_fen(&mut self, line: &GameLine<AnyGame>) -> Result<String, String> {
         let fen = line.position().to_string();
         let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
-        self.engine.send(&Command::Position(PositionCommand {
+        self.engine.send(&GuiCommand::Position(PositionCommand {
             start: Start::Fen(fields.clone()),
             moves: Vec::new(),
         }))?;
@@ -658,7 +658,7 @@ impl Checker<'_> {
         let name = fresh.position().move_name(*mv);
         let mut after = fresh.clone();
         after.play(*mv).map_err(|e| e.to_string())?;
-        self.engine.send(&Command::Position(PositionCommand {
+        self.engine.send(&GuiCommand::Position(PositionCommand {
             start: Start::Fen(fields),
             moves: vec![&name],
         }))?;
@@ -675,9 +675,9 @@ impl Checker<'_> {
         line: &GameLine<AnyGame>,
         go: &GoCommand,
         timeout: Duration,
-    ) -> Result<Played, String> {
+    ) -> Result<JudgedMove, String> {
         let started = Instant::now();
-        self.engine.send(&Command::Go(go.clone()))?;
+        self.engine.send(&GuiCommand::Go(go.clone()))?;
         let (best, awaited) = self.engine.bestmove("bestmove", timeout)?;
         let elapsed = started.elapsed();
         for l in awaited.before {
@@ -701,7 +701,7 @@ impl Checker<'_> {
                 Err(e) => return Err(format!("bestmove: {e}")),
             }
         }
-        Ok(Played { token, elapsed })
+        Ok(JudgedMove { token, elapsed })
     }
 
     /// `go` and then a fence: exactly one `bestmove` for the `go`.
@@ -710,7 +710,7 @@ impl Checker<'_> {
         line: &GameLine<AnyGame>,
         go: &GoCommand,
         timeout: Duration,
-    ) -> Result<Played, String> {
+    ) -> Result<JudgedMove, String> {
         let best = self.go(line, go, timeout)?;
         let extra = self.engine.fence(self.config.reply_timeout)?;
         if any_bestmove(&extra) {
@@ -798,7 +798,7 @@ impl Checker<'_> {
         let t = self.config.reply_timeout;
         let ready = (|| {
             self.send_line(line)?;
-            self.engine.send(&Command::Go(GoCommand {
+            self.engine.send(&GuiCommand::Go(GoCommand {
                 infinite: true,
                 ..GoCommand::default()
             }))?;
@@ -815,7 +815,7 @@ impl Checker<'_> {
         })();
         let stop = (|| {
             let asked = Instant::now();
-            self.engine.send(&Command::Stop)?;
+            self.engine.send(&GuiCommand::Stop)?;
             let (best, _) = self.engine.bestmove("bestmove after stop", t)?;
             let elapsed = asked.elapsed();
             let token = best.token.as_str();
@@ -839,7 +839,7 @@ impl Checker<'_> {
     }
 
     fn stop_idle(&mut self) -> Result<String, String> {
-        self.engine.send(&Command::Stop)?;
+        self.engine.send(&GuiCommand::Stop)?;
         let before = self.engine.fence(self.config.reply_timeout)?;
         if any_bestmove(&before) {
             return Err("bestmove after stop with no search running".into());
@@ -889,7 +889,7 @@ impl Checker<'_> {
 
     fn quit(&mut self) -> Result<String, String> {
         let asked = Instant::now();
-        self.engine.send(&Command::Quit)?;
+        self.engine.send(&GuiCommand::Quit)?;
         if self.engine.wait_exit(self.config.reply_timeout) {
             Ok(format!(
                 "exited {} ms after quit",
@@ -923,7 +923,7 @@ fn check_info(pos: &AnyGame, line: &str, unknown: &mut Vec<String>) -> Result<()
 }
 
 /// Known keys with well-formed values, a PV of legal moves; unknown words are collected.
-fn check_fields(pos: &AnyGame, info: &Info, unknown: &mut Vec<String>) -> Result<(), String> {
+fn check_fields(pos: &AnyGame, info: &InfoLine, unknown: &mut Vec<String>) -> Result<(), String> {
     let number = |v: &Result<i64, Option<String>>, key: &str| match v {
         Ok(_) => Ok(()),
         Err(Some(t)) => Err(format!("{key} '{}' is not a number", shorten(t))),

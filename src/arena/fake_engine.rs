@@ -8,7 +8,7 @@ use std::io::{BufRead, Write};
 use std::time::Duration;
 
 use crate::games::{AnyGame, Game, GameLine, Variant};
-use crate::ugi::wire::{self, Command, PositionCommand, Start};
+use crate::ugi::wire::{self, GuiCommand, PositionCommand, Start};
 
 /// How the fake engine misbehaves.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
@@ -130,7 +130,7 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
             continue;
         };
         match parsed.command {
-            Command::Hello { .. } => {
+            GuiCommand::Hello { .. } => {
                 if mode == FakeMode::StallStart {
                     continue;
                 }
@@ -145,20 +145,20 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
                     return 0;
                 }
             }
-            Command::IsReady => say(&mut out, "readyok"),
-            Command::SetOption { name, value } if name.eq_ignore_ascii_case("game") => {
+            GuiCommand::IsReady => say(&mut out, "readyok"),
+            GuiCommand::SetOption { name, value } if name.eq_ignore_ascii_case("game") => {
                 if let Some(v) = value.and_then(|v| v.parse().ok()) {
                     variant = v;
                     line = GameLine::new(AnyGame::start(variant));
                 }
             }
-            Command::NewGame => moves_in_game = 0,
-            Command::Position(p) => {
+            GuiCommand::NewGame => moves_in_game = 0,
+            GuiCommand::Position(p) => {
                 if let Some(l) = position_line(&p, variant) {
                     line = l;
                 }
             }
-            Command::Go(_) => {
+            GuiCommand::Go(_) => {
                 gos += 1;
                 moves_in_game += 1;
                 let pick = |line: &GameLine<AnyGame>| {
@@ -215,7 +215,7 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
                     }
                 }
             }
-            Command::Quit if mode != FakeMode::IgnoreQuit => return 0,
+            GuiCommand::Quit if mode != FakeMode::IgnoreQuit => return 0,
             _ => {}
         }
     }

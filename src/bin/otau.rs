@@ -4,6 +4,6 @@
 use clap::Parser;
 
 fn main() -> anyhow::Result<()> {
-    let cli = otau::cli::Cli::parse();
+    let cli = otau::cli::OtauCli::parse();
     otau::cli::run(cli.game, cli.command)
 }

@@ -15,6 +15,8 @@ pub use bench::bench;
 pub use check::check;
 pub use perft::perft;
 
+// The `otau` binary's command line (the arena's is `arena::cli`'s `ArenaCli`; a line a GUI sends
+// is `ugi::wire::GuiCommand`). Plain comments here: clap would print a doc comment as help.
 #[derive(Parser)]
 #[command(
     name = "otau",
@@ -25,16 +27,17 @@ Memory: the transposition table (UGI option Hash, default 64 MiB) plus the table
 the Toguz Kumalak endgame tables (57 MB for 2x9, once built by `otau tables`) and Modiar's \
 solution (110 MB, only when playing Modiar). The default stays under 256 MB."
 )]
-pub struct Cli {
+pub struct OtauCli {
     /// Default game for `position startpos` (a game id such as toguz-kumalak, giuthi-6x4, modiar).
     #[arg(long, global = true, default_value = "toguz-kumalak")]
     pub game: Variant,
     #[command(subcommand)]
-    pub command: Option<Command>,
+    pub command: Option<OtauCommand>,
 }
 
+// `otau`'s subcommands; without one, `otau` speaks UGI.
 #[derive(Subcommand)]
-pub enum Command {
+pub enum OtauCommand {
     /// Counts move paths to a depth, per root move, then `nodes <count>`.
     Perft {
         #[arg(long, short, value_parser = clap::value_parser!(u32).range(..=crate::perft::MAX_DEPTH as i64))]
@@ -160,16 +163,16 @@ pub enum Command {
 ///
 /// `tables` and `solve` are still dispatched by the binary itself while their bodies move into
 /// the library (then they join the match here).
-pub fn run(game: Variant, command: Option<Command>) -> Result<()> {
+pub fn run(game: Variant, command: Option<OtauCommand>) -> Result<()> {
     match command {
-        Some(Command::Perft { depth, position }) => perft(
+        Some(OtauCommand::Perft { depth, position }) => perft(
             game,
             depth,
             position.as_deref(),
             &mut std::io::stdout().lock(),
         ),
-        Some(Command::Check { timeout, engine }) => check(game, timeout, &engine),
-        Some(Command::Bench {
+        Some(OtauCommand::Check { timeout, engine }) => check(game, timeout, &engine),
+        Some(OtauCommand::Bench {
             depth,
             hash,
             position,
@@ -182,7 +185,7 @@ pub fn run(game: Variant, command: Option<Command>) -> Result<()> {
             position.as_deref(),
             &mut std::io::stdout().lock(),
         ),
-        Some(Command::Play {
+        Some(OtauCommand::Play {
             level,
             side,
             movetime,
@@ -201,7 +204,7 @@ pub fn run(game: Variant, command: Option<Command>) -> Result<()> {
             };
             crate::play::run(std::io::stdin().lock(), std::io::stdout().lock(), &config)
         }
-        Some(Command::Selfplay {
+        Some(OtauCommand::Selfplay {
             a,
             b,
             pairs,
@@ -230,7 +233,7 @@ pub fn run(game: Variant, command: Option<Command>) -> Result<()> {
             print!("{}", report.standings.summary().text());
             Ok(())
         }
-        Some(Command::Tune {
+        Some(OtauCommand::Tune {
             pgn,
             skip,
             epochs,
@@ -245,10 +248,10 @@ pub fn run(game: Variant, command: Option<Command>) -> Result<()> {
             print!("{}", run.run(|line| eprintln!("{line}"))?);
             Ok(())
         }
-        Some(Command::Tables { max_stones, dir }) => {
+        Some(OtauCommand::Tables { max_stones, dir }) => {
             crate::tables::command::tables(game, max_stones, dir, &mut std::io::stdout().lock())
         }
-        Some(Command::Solve {
+        Some(OtauCommand::Solve {
             position,
             max_plies,
         }) => crate::tables::command::solve(

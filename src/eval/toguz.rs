@@ -101,12 +101,12 @@ pub struct Threats {
 /// `k` stones from ring place `from` end on place `from + k - 1` (one further for a single stone),
 /// which receives `(k - 1) / ring + 1` of them. Checked against real play by the tests below.
 pub fn threats(pos: &Toguz, side: Side) -> Threats {
-    threats_on(&Board::of(pos), side)
+    threats_on(&EvalBoard::of(pos), side)
 }
 
-/// What the evaluation reads of a position, gathered once: the ring of holes, the tuzdiks as hole
+/// What the evaluation reads of a position, gathered once (not a board type of `games`): the ring of holes, the tuzdiks as hole
 /// numbers (0 = none), the stones on the board.
-struct Board {
+struct EvalBoard {
     places: [u8; MAX_RING],
     n: usize,
     /// Tuzdik hole numbers by side index.
@@ -115,15 +115,15 @@ struct Board {
     stones: i32,
 }
 
-impl Board {
+impl EvalBoard {
     #[inline]
-    fn of(pos: &Toguz) -> Board {
+    fn of(pos: &Toguz) -> EvalBoard {
         let n = pos.holes();
         let mut places = [0u8; MAX_RING];
         places[..n].copy_from_slice(pos.row(Side::South));
         places[n..2 * n].copy_from_slice(pos.row(Side::North));
         let hole = |s| pos.tuzdik(s).map_or(0, |h| h as usize);
-        Board {
+        EvalBoard {
             places,
             n,
             tuzdik: [hole(Side::South), hole(Side::North)],
@@ -134,7 +134,7 @@ impl Board {
 }
 
 #[inline]
-fn threats_on(b: &Board, side: Side) -> Threats {
+fn threats_on(b: &EvalBoard, side: Side) -> Threats {
     let n = b.n;
     let ring = 2 * n;
     let base = side.index() * n;
@@ -169,11 +169,11 @@ fn threats_on(b: &Board, side: Side) -> Threats {
 
 /// The linear terms of a position from the side to move's view (before phase blending).
 pub fn features(pos: &Toguz) -> [i32; FEATURES] {
-    features_of(&Board::of(pos), pos.side_to_move())
+    features_of(&EvalBoard::of(pos), pos.side_to_move())
 }
 
 #[inline]
-fn features_of(b: &Board, me: Side) -> [i32; FEATURES] {
+fn features_of(b: &EvalBoard, me: Side) -> [i32; FEATURES] {
     let mut f = [0i32; FEATURES];
     let n = b.n;
     let offset = SLOTS - n;
@@ -226,7 +226,7 @@ fn blend(total: i32, board: i32, f: &[i32; FEATURES], weights: &[[i32; 2]; FEATU
 impl Evaluate for Toguz {
     #[inline]
     fn evaluate_with(&self, weights: &Weights) -> i32 {
-        let b = Board::of(self);
+        let b = EvalBoard::of(self);
         let f = features_of(&b, self.side_to_move());
         let total = 2 * (b.n * b.n) as i32;
         store_difference(self) + blend(total, b.stones, &f, &weights.toguz)

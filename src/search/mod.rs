@@ -30,8 +30,8 @@ pub use worker::{Features, MATE, MATE_BOUND, TABLE_WIN};
 
 use level::Strength;
 use time::Budget;
-use tt::Table;
-use worker::{Completed, Shared, Worker};
+use tt::TranspositionTable;
+use worker::{Completed, SearchShared, SearchThread};
 
 /// Depth of a search given no limit at all (and not `infinite`).
 pub const DEFAULT_DEPTH: u32 = 10;
@@ -160,7 +160,7 @@ pub struct Info {
 
 /// The result of a search: the move to play (None when the game is over) and the last info.
 #[derive(Clone, Debug)]
-pub struct Report {
+pub struct SearchReport {
     pub best: Option<Move>,
     pub info: Info,
     /// Things the search could not do as asked and worked around (a helper thread that could not
@@ -171,7 +171,7 @@ pub struct Report {
 /// Owns the engine state that persists between searches: options and the transposition table.
 pub struct Searcher {
     options: Options,
-    table: Table,
+    table: TranspositionTable,
     features: Features,
     weights: Weights,
 }
@@ -201,10 +201,10 @@ impl Searcher {
 
     /// The baseline players never read the table: they get the smallest one, so that a dozen
     /// `random` sparring partners do not hold `Hash` MiB each.
-    fn table_for(options: &Options) -> Table {
+    fn table_for(options: &Options) -> TranspositionTable {
         match options.player {
-            Player::Search => Table::new(options.hash_mb),
-            Player::Random | Player::Greedy => Table::new(1),
+            Player::Search => TranspositionTable::new(options.hash_mb),
+            Player::Random | Player::Greedy => TranspositionTable::new(1),
         }
     }
 
@@ -242,7 +242,7 @@ impl Searcher {
         limits: &Limits,
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info),
-    ) -> Report {
+    ) -> SearchReport {
         if line.is_over() {
             let report = self.no_move(Instant::now());
             on_info(&report.info);
@@ -262,7 +262,7 @@ impl Searcher {
         limits: &Limits,
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info),
-    ) -> Report {
+    ) -> SearchReport {
         let started = Instant::now();
         let key = pos.repetition_key();
         let repeated = history.iter().filter(|&&k| k == key).count().max(1);
@@ -296,7 +296,7 @@ impl Searcher {
                     } else {
                         baseline::greedy(pos)
                     };
-                    Report {
+                    SearchReport {
                         best,
                         info: Info {
                             depth: 1,
@@ -325,7 +325,7 @@ impl Searcher {
     }
 
     /// The report for a solved position: the table's move and result, no search.
-    fn solved_report(solved: &crate::tables::Solved, started: Instant) -> Report {
+    fn solved_report(solved: &crate::tables::Solved, started: Instant) -> SearchReport {
         let score = match solved.decided {
             Some(1) => Score::Cp(TABLE_WIN),
             Some(-1) => Score::Cp(-TABLE_WIN),
@@ -336,7 +336,7 @@ impl Searcher {
         if pv.first() != Some(&solved.best) {
             pv = vec![solved.best];
         }
-        Report {
+        SearchReport {
             best: Some(solved.best),
             info: Info {
                 depth: pv.len() as u32,
@@ -352,8 +352,8 @@ impl Searcher {
     }
 
     /// The report for a game that is over.
-    fn no_move(&self, started: Instant) -> Report {
-        Report {
+    fn no_move(&self, started: Instant) -> SearchReport {
+        SearchReport {
             best: None,
             info: Info {
                 depth: 0,
@@ -379,7 +379,7 @@ impl Searcher {
         on_info: &mut dyn FnMut(&Info),
         started: Instant,
         tables: bool,
-    ) -> Report {
+    ) -> SearchReport {
         let legal = root.legal_moves();
         let strength = Strength::of_level(self.options.level);
         let budget = Budget::new(limits, self.options.move_overhead, legal.len() == 1);
@@ -400,7 +400,7 @@ impl Searcher {
         let table = &self.table;
         let node_counts: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
         let internal_stop = AtomicBool::new(false);
-        let shared = Shared {
+        let shared = SearchShared {
             tt: table,
             external_stop: stop,
             internal_stop: &internal_stop,
@@ -441,7 +441,11 @@ impl Searcher {
                 let spawned = std::thread::Builder::new()
                     .stack_size(HELPER_STACK)
                     .spawn_scoped(scope, move || {
-                        Worker::new(shared, id, root, history).iterate(root, MAX_DEPTH, |_, _| true)
+                        SearchThread::new(shared, id, root, history).iterate(
+                            root,
+                            MAX_DEPTH,
+                            |_, _| true,
+                        )
                     });
                 match spawned {
                     Ok(h) => helpers.push(h),
@@ -457,7 +461,7 @@ impl Searcher {
             // However the main thread leaves this scope (a panic in its search included), the
             // helpers are told to end: the scope waits for them, and they end only when told.
             let _end_helpers = SetOnDrop(&internal_stop);
-            let mut main = Worker::new(&shared, 0, root, history);
+            let mut main = SearchThread::new(&shared, 0, root, history);
             let done = main.iterate(root, max_depth, |done, _| {
                 on_info(&info_of(done, shared.total_nodes()));
                 let elapsed = started.elapsed();
@@ -489,7 +493,7 @@ impl Searcher {
         if info.pv.is_empty() {
             info.pv = best.into_iter().collect();
         }
-        Report {
+        SearchReport {
             best,
             info,
             warnings,
@@ -521,24 +525,25 @@ fn tables_for_search<G: Evaluate + Probe>(pos: &G, limits: &Limits, stop: &Atomi
     let timed = limits.movetime.is_some() || limits.clock.is_some();
     loop {
         match prepare_tables_in_background(pos) {
-            Tables::Ready => return true,
-            Tables::Loading if timed || stop.load(Ordering::Relaxed) => return false,
-            Tables::Loading => std::thread::sleep(Duration::from_millis(1)),
-            Tables::NoThread if timed => return false,
-            Tables::NoThread => {
+            TablesReadiness::Ready => return true,
+            TablesReadiness::Loading if timed || stop.load(Ordering::Relaxed) => return false,
+            TablesReadiness::Loading => std::thread::sleep(Duration::from_millis(1)),
+            TablesReadiness::NoThread if timed => return false,
+            TablesReadiness::NoThread => {
                 // No thread to read them on: read them here (there is no clock to run out).
                 pos.prepare_tables();
                 return true;
             }
             // The reading thread ended without them (it panicked): not waited for again.
-            Tables::Failed => return false,
+            TablesReadiness::Failed => return false,
         }
     }
 }
 
-/// Where a game's tables are, for [`prepare_tables_in_background`].
+/// Where a game's tables are, for [`prepare_tables_in_background`]: ready, loading or not to be
+/// had (the tables themselves are `tables::toguz::Tables` and `tables::modiar::ModiarTable`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Tables {
+pub enum TablesReadiness {
     /// Read (or known to be missing), or the game has none: use them now.
     Ready,
     /// A thread is reading or building them.
@@ -551,21 +556,21 @@ pub enum Tables {
 
 /// Starts reading `pos`'s game's tables on a thread of its own, once per game in this process
 /// (later calls only report), and says where they are.
-pub fn prepare_tables_in_background<G: Evaluate + Probe>(pos: &G) -> Tables {
+pub fn prepare_tables_in_background<G: Evaluate + Probe>(pos: &G) -> TablesReadiness {
     use std::sync::Mutex;
     use std::thread::JoinHandle;
     /// Games whose tables a thread is reading or has read, with that thread.
     static STARTED: Mutex<Vec<(crate::games::Variant, JoinHandle<()>)>> = Mutex::new(Vec::new());
     if pos.tables_ready() {
-        return Tables::Ready;
+        return TablesReadiness::Ready;
     }
     let variant = pos.variant();
     let mut started = lock(&STARTED);
     if let Some((_, thread)) = started.iter().find(|(v, _)| *v == variant) {
         return match (thread.is_finished(), pos.tables_ready()) {
-            (_, true) => Tables::Ready,
-            (false, false) => Tables::Loading,
-            (true, false) => Tables::Failed,
+            (_, true) => TablesReadiness::Ready,
+            (false, false) => TablesReadiness::Loading,
+            (true, false) => TablesReadiness::Failed,
         };
     }
     // The tables are the game's (its board size), whatever the position.
@@ -575,8 +580,8 @@ pub fn prepare_tables_in_background<G: Evaluate + Probe>(pos: &G) -> Tables {
     match spawned {
         Ok(thread) => {
             started.push((variant, thread));
-            Tables::Loading
+            TablesReadiness::Loading
         }
-        Err(_) => Tables::NoThread,
+        Err(_) => TablesReadiness::NoThread,
     }
 }

@@ -19,9 +19,10 @@ pub enum Bound {
     Exact,
 }
 
-/// One remembered search result.
+/// One remembered search result (a transposition table slot's content; a solved Modiar
+/// position is `tables::modiar::ModiarEntry`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Entry {
+pub struct TtEntry {
     pub best: Option<Move>,
     pub depth: i32,
     pub bound: Bound,
@@ -36,23 +37,23 @@ const SLOT_BYTES: usize = 16;
 const DEPTH_OFFSET: i32 = 16;
 const NO_MOVE_CODE: u64 = 0xFE;
 
-/// The table. Its size is fixed at creation (`Hash` in MiB); resizing means building a new one.
-pub struct Table {
+/// The transposition table. Its size is fixed at creation (`Hash` in MiB); resizing means building a new one.
+pub struct TranspositionTable {
     slots: Vec<AtomicU64>,
     clusters: usize,
     /// Bumped per search so old entries are replaced first and `hashfull` counts this search.
     generation: u8,
 }
 
-impl Table {
+impl TranspositionTable {
     /// A table of `mb` MiB (at least one cluster).
-    pub fn new(mb: usize) -> Table {
+    pub fn new(mb: usize) -> TranspositionTable {
         let bytes = mb.max(1) << 20;
         let clusters = (bytes / (SLOT_BYTES * CLUSTER)).max(1);
         let slots = (0..clusters * CLUSTER * 2)
             .map(|_| AtomicU64::new(0))
             .collect();
-        Table {
+        TranspositionTable {
             slots,
             clusters,
             generation: 0,
@@ -101,7 +102,7 @@ impl Table {
 
     /// The entry stored for `key`, if any.
     #[inline]
-    pub fn probe(&self, key: u64) -> Option<Entry> {
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
         let base = self.cluster_of(key);
         for i in 0..CLUSTER {
             let k = self.slots[base + 2 * i].load(Ordering::Relaxed);
@@ -115,7 +116,7 @@ impl Table {
 
     /// Stores a result, replacing this position's old entry or the least valuable slot.
     #[inline]
-    pub fn store(&self, key: u64, entry: Entry) {
+    pub fn store(&self, key: u64, entry: TtEntry) {
         let base = self.cluster_of(key);
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
@@ -134,7 +135,7 @@ impl Table {
                         return;
                     }
                     if entry.best.is_none() && old.best.is_some() {
-                        let merged = Entry {
+                        let merged = TtEntry {
                             best: old.best,
                             ..entry
                         };
@@ -157,7 +158,7 @@ impl Table {
     }
 
     #[inline]
-    fn write(&self, slot: usize, key: u64, entry: Entry) {
+    fn write(&self, slot: usize, key: u64, entry: TtEntry) {
         let data = pack(entry, self.generation);
         self.slots[slot].store(key ^ data, Ordering::Relaxed);
         self.slots[slot + 1].store(data, Ordering::Relaxed);
@@ -179,7 +180,7 @@ impl Table {
 // Data word layout: bits 0..8 move code (0xFE = none), 8..16 depth + offset, 16..18 bound,
 // 18..24 generation, 32..48 score as i16, bit 63 set so that a used slot is never all zero.
 #[inline]
-fn pack(e: Entry, generation: u8) -> u64 {
+fn pack(e: TtEntry, generation: u8) -> u64 {
     let mv = e.best.map_or(NO_MOVE_CODE, |m| m.code() as u64);
     let depth = (e.depth + DEPTH_OFFSET).clamp(0, 255) as u64;
     let bound = match e.bound {
@@ -192,9 +193,9 @@ fn pack(e: Entry, generation: u8) -> u64 {
 }
 
 #[inline]
-fn unpack(data: u64) -> Entry {
+fn unpack(data: u64) -> TtEntry {
     let code = (data & 0xFF) as u8;
-    Entry {
+    TtEntry {
         best: (code as u64 != NO_MOVE_CODE).then(|| Move::from_code(code)),
         depth: ((data >> 8) & 0xFF) as i32 - DEPTH_OFFSET,
         bound: match (data >> 16) & 3 {
@@ -217,8 +218,8 @@ mod tests {
 
     #[test]
     fn entries_round_trip() {
-        let t = Table::new(1);
-        let e = Entry {
+        let t = TranspositionTable::new(1);
+        let e = TtEntry {
             best: Some(Move::hole(7)),
             depth: 9,
             bound: Bound::Lower,
@@ -227,7 +228,7 @@ mod tests {
         t.store(0xDEAD_BEEF, e);
         assert_eq!(t.probe(0xDEAD_BEEF), Some(e));
         assert_eq!(t.probe(0xDEAD_BEEE), None);
-        let pass = Entry {
+        let pass = TtEntry {
             best: Some(Move::PASS),
             depth: -3,
             bound: Bound::Exact,
@@ -240,8 +241,8 @@ mod tests {
 
     #[test]
     fn a_move_survives_a_moveless_overwrite() {
-        let t = Table::new(1);
-        let with_move = Entry {
+        let t = TranspositionTable::new(1);
+        let with_move = TtEntry {
             best: Some(Move::hole(3)),
             depth: 4,
             bound: Bound::Exact,
@@ -250,7 +251,7 @@ mod tests {
         t.store(7, with_move);
         t.store(
             7,
-            Entry {
+            TtEntry {
                 best: None,
                 depth: 5,
                 bound: Bound::Upper,

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::repetition::Repetitions;
-use super::tt::{Bound, Entry, Table};
+use super::tt::{Bound, TranspositionTable, TtEntry};
 use crate::eval::{Evaluate, Weights};
 use crate::games::{mix64, Final, Move, MoveList, Outcome, Side, MAX_RING};
 use crate::tables::Probe;
@@ -116,9 +116,10 @@ impl Features {
     }
 }
 
-/// What all threads of one search share.
-pub struct Shared<'a> {
-    pub tt: &'a Table,
+/// What all threads of one search share (one value per `go`; the UGI job thread's flags are
+/// `ugi::worker::JobFlags`).
+pub struct SearchShared<'a> {
+    pub tt: &'a TranspositionTable,
     /// Set by the caller (`stop`).
     pub external_stop: &'a AtomicBool,
     /// Set when the main thread has finished, to end the helpers.
@@ -137,7 +138,7 @@ pub struct Shared<'a> {
     pub seed: u64,
 }
 
-impl Shared<'_> {
+impl SearchShared<'_> {
     pub fn total_nodes(&self) -> u64 {
         self.node_counts
             .iter()
@@ -155,9 +156,9 @@ pub struct Completed {
     pub seldepth: u32,
 }
 
-/// One thread's search state.
-pub struct Worker<'a, G: Evaluate + Probe> {
-    shared: &'a Shared<'a>,
+/// One Lazy SMP thread's search state, made for one search.
+pub struct SearchThread<'a, G: Evaluate + Probe> {
+    shared: &'a SearchShared<'a>,
     id: usize,
     pub nodes: u64,
     stopped: bool,
@@ -185,9 +186,9 @@ const HISTORY_MAX: i32 = 1 << 14;
 /// Centi-stones a capture may change the evaluation beyond the stones it wins (delta pruning).
 const DELTA_MARGIN: i32 = 200;
 
-impl<'a, G: Evaluate + Probe> Worker<'a, G> {
-    pub fn new(shared: &'a Shared<'a>, id: usize, root: &G, history: &[u64]) -> Self {
-        Worker {
+impl<'a, G: Evaluate + Probe> SearchThread<'a, G> {
+    pub fn new(shared: &'a SearchShared<'a>, id: usize, root: &G, history: &[u64]) -> Self {
+        SearchThread {
             shared,
             id,
             nodes: 0,
@@ -608,7 +609,7 @@ impl<'a, G: Evaluate + Probe> Worker<'a, G> {
             };
             self.shared.tt.store(
                 key,
-                Entry {
+                TtEntry {
                     best: best_move.or(tt_move),
                     depth,
                     bound,

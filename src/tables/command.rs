@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use super::modiar::{Provenance, Table, POSITIONS};
+use super::modiar::{ModiarTable, Provenance, POSITIONS};
 use super::{cache_dir, file_name, toguz};
 use crate::games::{AnyGame, Game, Outcome, Side, Variant};
 
@@ -68,7 +68,7 @@ pub fn solve(
         );
     };
     let started = Instant::now();
-    let table = Table::get();
+    let table = ModiarTable::get();
     let elapsed = started.elapsed();
     writeln!(out, "position {pos}")?;
     let me = pos.side_to_move();

@@ -27,8 +27,8 @@ use crate::search::{Clock, Limits, Player};
 use crate::sync::lock;
 use options::{Changed, EngineOptions};
 use reader::{Line, LineReader};
-use wire::{Command, GoCommand, PositionCommand, Query, Reply, Start};
-use worker::Worker;
+use wire::{info_string, GoCommand, GuiCommand, PositionCommand, Query, Reply, Start};
+use worker::JobThread;
 
 /// The longest input line kept (1 MiB, a move list of a quarter million moves); longer lines are
 /// skipped with an error, so a hostile GUI cannot make the engine allocate without bound.
@@ -80,7 +80,7 @@ pub fn serve<R: BufRead + Send + 'static, W: Write + Send + 'static>(
     default_game: Variant,
 ) -> anyhow::Result<()> {
     let sink = Sink::new(output);
-    let mut session = Session::new(sink, default_game);
+    let mut session = GuiSession::new(sink, default_game);
     let mut reader = LineReader::new(input, MAX_LINE_BYTES);
     let result = loop {
         let flow = match reader.next_line() {
@@ -115,22 +115,24 @@ enum Origin {
     Fen(String),
 }
 
-struct Session {
+/// The engine's side of one UGI conversation with a GUI: the position, the options, the job
+/// thread (the arena's side of such a conversation is `arena::client::EngineSession`).
+struct GuiSession {
     sink: Sink,
     options: EngineOptions,
     line: GameLine<AnyGame>,
     origin: Origin,
     tokens: Vec<String>,
-    worker: Worker,
-    /// Games whose tables have been asked for (see [`Session::warm_up`]).
+    worker: JobThread,
+    /// Games whose tables have been asked for (see [`GuiSession::warm_up`]).
     warmed: Vec<Variant>,
 }
 
-impl Session {
-    fn new(sink: Sink, game: Variant) -> Session {
+impl GuiSession {
+    fn new(sink: Sink, game: Variant) -> GuiSession {
         let options = EngineOptions::new(game);
-        let worker = Worker::start(sink.clone(), options.clone());
-        Session {
+        let worker = JobThread::start(sink.clone(), options.clone());
+        GuiSession {
             sink,
             line: GameLine::new(AnyGame::start(game)),
             origin: Origin::StartPos(game),
@@ -147,7 +149,7 @@ impl Session {
     }
 
     fn error(&self, message: &str) -> io::Result<Flow> {
-        self.say(&format!("info string error {message}"))
+        self.say(&info_string(format!("error {message}")))
     }
 
     fn respond(&self, answer: &str) -> io::Result<Flow> {
@@ -167,8 +169,8 @@ impl Session {
                 .map(|t| format!("'{t}'"))
                 .collect();
             let more = parsed.ignored.len().saturating_sub(MAX_ECHOED_TOKENS);
-            self.say(&format!(
-                "info string warning ignored unexpected token{} {}{}",
+            self.say(&info_string(format!(
+                "warning ignored unexpected token{} {}{}",
                 if parsed.ignored.len() == 1 { "" } else { "s" },
                 shown.join(" "),
                 if more > 0 {
@@ -176,49 +178,51 @@ impl Session {
                 } else {
                     String::new()
                 }
-            ))?;
+            )))?;
         }
         match parsed.command {
-            Command::Nothing => Ok(Flow::Continue),
-            Command::Hello { uci } => self.hello(uci),
-            Command::IsReady => {
+            GuiCommand::Nothing => Ok(Flow::Continue),
+            GuiCommand::Hello { uci } => self.hello(uci),
+            GuiCommand::IsReady => {
                 if !self.worker.is_busy() {
                     self.worker.sync();
                     self.warm_up();
                 }
                 self.say(&Reply::ReadyOk.to_string())
             }
-            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
-            Command::NewGame => {
+            GuiCommand::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            GuiCommand::NewGame => {
                 self.reset_to_start();
                 self.worker.new_game();
                 self.warm_up();
                 Ok(Flow::Continue)
             }
-            Command::Position(cmd) => match self.position(cmd) {
+            GuiCommand::Position(cmd) => match self.position(cmd) {
                 Ok(()) => Ok(Flow::Continue),
                 Err(e) => self.error(&format!("position: {e}; position unchanged")),
             },
-            Command::Go(go) => self.go(&go),
-            Command::Stop => {
+            GuiCommand::Go(go) => self.go(&go),
+            GuiCommand::Stop => {
                 if !self.worker.stop(STOP_WAIT) {
                     eprintln!("otau: the search did not stop within {STOP_WAIT:?}");
                 }
                 Ok(Flow::Continue)
             }
-            Command::Quit => Ok(Flow::Quit),
-            Command::Query(query) => self.query(query),
-            Command::Display => {
+            GuiCommand::Quit => Ok(Flow::Quit),
+            GuiCommand::Query(query) => self.query(query),
+            GuiCommand::Display => {
                 for line in text::board(&self.line) {
                     self.say(&line)?;
                 }
                 Ok(Flow::Continue)
             }
-            Command::Perft(depth) => match self.worker.perft(self.line.position().clone(), depth) {
-                Ok(()) => Ok(Flow::Continue),
-                Err(worker::Busy) => self.error("perft ignored: a search is running"),
-            },
-            Command::Eval => {
+            GuiCommand::Perft(depth) => {
+                match self.worker.perft(self.line.position().clone(), depth) {
+                    Ok(()) => Ok(Flow::Continue),
+                    Err(worker::Busy) => self.error("perft ignored: a search is running"),
+                }
+            }
+            GuiCommand::Eval => {
                 for line in text::eval_lines(self.line.position()) {
                     self.say(&line)?;
                 }
@@ -312,7 +316,7 @@ impl Session {
         let mover = self.line.position().side_to_move();
         let (limits, warning) = limits(go, mover);
         if let Some(w) = warning {
-            self.say(&format!("info string warning {w}"))?;
+            self.say(&info_string(format!("warning {w}")))?;
         }
         match self.worker.search(self.line.clone(), limits) {
             Ok(()) => Ok(Flow::Continue),

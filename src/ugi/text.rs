@@ -39,7 +39,7 @@ pub fn info_line(pos: &AnyGame, info: &Info) -> String {
         Score::Cp(cp) => (ScoreKind::Cp, cp),
         Score::Mate(plies) => (ScoreKind::Mate, plies),
     };
-    wire::Info::default()
+    wire::InfoLine::default()
         .with(InfoKey::Depth, count(info.depth))
         .with(InfoKey::SelDepth, count(info.seldepth))
         .with_score(kind, count(n))
@@ -59,7 +59,7 @@ pub fn info_line(pos: &AnyGame, info: &Info) -> String {
 pub fn no_search_info() -> String {
     [InfoKey::Depth, InfoKey::Nodes, InfoKey::Nps, InfoKey::Time]
         .into_iter()
-        .fold(wire::Info::default(), |info, key| info.with(key, 0))
+        .fold(wire::InfoLine::default(), |info, key| info.with(key, 0))
         .to_string()
 }
 

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use super::options::EngineOptions;
 use super::text;
-use super::wire::BestMove;
+use super::wire::{info_string, BestMove};
 use super::Sink;
 use crate::games::{AnyGame, Game, GameLine, MoveList};
 use crate::search::{Info, Limits, Searcher};
@@ -43,13 +43,15 @@ enum Job {
     Quit,
 }
 
-struct Shared {
+/// What the input loop and the job thread share: the `busy` flag, its condition variable and
+/// the stop flag. (The search's own per-search state is [`crate::search`]'s `SearchShared`.)
+struct JobFlags {
     busy: Mutex<bool>,
     idle: Condvar,
     stop: AtomicBool,
 }
 
-impl Shared {
+impl JobFlags {
     fn busy(&self) -> MutexGuard<'_, bool> {
         lock(&self.busy)
     }
@@ -59,16 +61,18 @@ impl Shared {
 #[derive(Debug)]
 pub struct Busy;
 
-pub struct Worker {
+/// The input loop's handle on the one long-lived thread that runs `go` and `perft` jobs (not a
+/// search thread of Lazy SMP: those are `search::worker::SearchThread`, started per search).
+pub struct JobThread {
     jobs: Sender<Job>,
-    shared: Arc<Shared>,
+    shared: Arc<JobFlags>,
     thread: Option<JoinHandle<()>>,
 }
 
-impl Worker {
-    pub fn start(sink: Sink, options: EngineOptions) -> Worker {
+impl JobThread {
+    pub fn start(sink: Sink, options: EngineOptions) -> JobThread {
         let (jobs, queue) = mpsc::channel();
-        let shared = Arc::new(Shared {
+        let shared = Arc::new(JobFlags {
             busy: Mutex::new(false),
             idle: Condvar::new(),
             stop: AtomicBool::new(false),
@@ -78,7 +82,7 @@ impl Worker {
             .name("otau-search".into())
             .spawn(move || run(queue, thread_shared, sink, options))
             .expect("spawning the search thread");
-        Worker {
+        JobThread {
             jobs,
             shared,
             thread: Some(thread),
@@ -176,7 +180,7 @@ impl Worker {
     }
 }
 
-impl Drop for Worker {
+impl Drop for JobThread {
     fn drop(&mut self) {
         self.raise_stop();
         let _ = self.jobs.send(Job::Quit);
@@ -187,7 +191,7 @@ impl Drop for Worker {
 /// allocated after the handshake (UGI: nothing expensive before the first `isready`), and
 /// recreated after a panic.
 struct State {
-    shared: Arc<Shared>,
+    shared: Arc<JobFlags>,
     sink: Sink,
     options: EngineOptions,
     searcher: Option<Searcher>,
@@ -216,7 +220,7 @@ impl State {
     }
 }
 
-fn run(queue: Receiver<Job>, shared: Arc<Shared>, sink: Sink, options: EngineOptions) {
+fn run(queue: Receiver<Job>, shared: Arc<JobFlags>, sink: Sink, options: EngineOptions) {
     let mut state = State {
         shared,
         sink,
@@ -275,10 +279,10 @@ fn guarded<T>(state: &mut State, what: &str, f: impl FnOnce(&mut State) -> T) ->
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".into());
             state.searcher = None;
-            state.sink.line(&format!(
-                "info string error internal failure while {what}: {}",
+            state.sink.line(&info_string(format!(
+                "error internal failure while {what}: {}",
                 crate::games::notation::shorten(&why)
-            ));
+            )));
             None
         }
     }
@@ -289,7 +293,7 @@ fn search(state: &mut State, line: &GameLine<AnyGame>, limits: &Limits) -> Vec<S
     let pos = line.position();
     if let Some(fin) = line.result() {
         return vec![
-            format!("info string game over: {}", text::final_text(&fin)),
+            info_string(format!("game over: {}", text::final_text(&fin))),
             text::no_search_info(),
             BestMove::of("none").to_string(),
         ];
@@ -298,14 +302,14 @@ fn search(state: &mut State, line: &GameLine<AnyGame>, limits: &Limits) -> Vec<S
     if moves.is_empty() {
         // Only a broken rules implementation gets here: the game is not over yet nobody can move.
         return vec![
-            "info string error no legal moves but the game is not over".to_string(),
+            info_string("error no legal moves but the game is not over"),
             text::no_search_info(),
             BestMove::of("none").to_string(),
         ];
     }
     if moves.len() == 1 && moves[0].is_pass() {
         return vec![
-            "info string the only legal move is pass".to_string(),
+            info_string("the only legal move is pass"),
             text::no_search_info(),
             BestMove::of(pos.move_name(moves[0])).to_string(),
         ];
@@ -338,7 +342,7 @@ fn search(state: &mut State, line: &GameLine<AnyGame>, limits: &Limits) -> Vec<S
     let best = match &report {
         Some(report) => {
             for w in &report.warnings {
-                lines.push(format!("info string warning {w}"));
+                lines.push(info_string(format!("warning {w}")));
             }
             // The final info line, unless the search's last report already said the same.
             if !last.as_ref().is_some_and(|l| same(l, &report.info)) {
@@ -360,9 +364,9 @@ fn search(state: &mut State, line: &GameLine<AnyGame>, limits: &Limits) -> Vec<S
             };
             lines.insert(
                 0,
-                format!(
-                    "info string error the search returned {why}; playing the first legal move"
-                ),
+                info_string(format!(
+                    "error the search returned {why}; playing the first legal move"
+                )),
             );
             moves[0]
         }
@@ -384,21 +388,21 @@ fn perft<G: Game>(pos: &G, depth: u32, stop: &AtomicBool, sink: &Sink) -> Vec<St
         let mut child = pos.clone();
         child.play(mv);
         let Some(count) = stoppable_perft(&child, depth - 1, stop) else {
-            return vec![format!(
-                "info string perft stopped after {done} of {} root moves",
+            return vec![info_string(format!(
+                "perft stopped after {done} of {} root moves",
                 roots.len()
-            )];
+            ))];
         };
         sink.line(&format!("{} {count}", pos.move_name(mv)));
         total += count;
     }
     let elapsed = started.elapsed();
     vec![
-        format!(
-            "info string perft depth {depth} time {} nps {}",
+        info_string(format!(
+            "perft depth {depth} time {} nps {}",
             elapsed.as_millis(),
             (total as f64 / elapsed.as_secs_f64().max(1e-6)) as u64
-        ),
+        )),
         format!("nodes {total}"),
     ]
 }

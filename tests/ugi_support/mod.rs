@@ -133,7 +133,7 @@ impl Engine {
 
     /// `isready` -> `readyok`: everything the engine said before it.
     pub fn fence(&mut self) -> Vec<String> {
-        self.send(&wire::Command::IsReady.to_string());
+        self.send(&wire::GuiCommand::IsReady.to_string());
         self.until("readyok", |l| Reply::parse(l) == Reply::ReadyOk)
             .1
     }
@@ -146,7 +146,7 @@ impl Engine {
 
     /// A `query` and the words of its `response`.
     pub fn query(&mut self, question: Query<'_>) -> String {
-        self.send(&wire::Command::Query(question).to_string());
+        self.send(&wire::GuiCommand::Query(question).to_string());
         let (line, _) = self.until("response", |l| {
             matches!(Reply::parse(l), Reply::Response(_))
         });

@@ -52,7 +52,7 @@ use cost::own_cpu;
 use feed::Feed;
 use health::Health;
 use recording::{sprt_decision, Recording};
-use shared::{Msg, Shared};
+use shared::{Msg, RunState};
 
 /// Starts a new run.
 pub fn run(config: RunConfig, opts: &RunOptions) -> Result<RunReport> {
@@ -149,7 +149,7 @@ fn execute(
     let started = std::time::Instant::now();
     let cpu_before = own_cpu();
     play_all(&shared, &mut rec);
-    let session = Session {
+    let session = SessionStart {
         recorded_before,
         slice_len,
         started,
@@ -164,7 +164,7 @@ fn share<'a>(
     opts: &'a RunOptions,
     schedule: Schedule,
     standings: &Standings,
-) -> Result<Shared<'a>> {
+) -> Result<RunState<'a>> {
     let variant: Variant = config.game.parse().map_err(anyhow::Error::msg)?;
     let book =
         OpeningBook::new(&config.openings, variant, config.seed).map_err(anyhow::Error::msg)?;
@@ -173,7 +173,7 @@ fn share<'a>(
         standings.indices().collect(),
         book,
     );
-    Ok(Shared {
+    Ok(RunState {
         config,
         variant,
         opts,
@@ -185,7 +185,7 @@ fn share<'a>(
 }
 
 /// Runs the workers, recording each game they send as it comes, until they are all done.
-fn play_all(shared: &Shared<'_>, rec: &mut Recording<'_>) {
+fn play_all(shared: &RunState<'_>, rec: &mut Recording<'_>) {
     let workers = shared.opts.concurrency.max(1);
     std::thread::scope(|scope| {
         let (tx, rx) = channel();
@@ -206,8 +206,8 @@ fn play_all(shared: &Shared<'_>, rec: &mut Recording<'_>) {
     });
 }
 
-/// This session's bounds, for its end.
-struct Session {
+/// Where this session of the run started (games recorded, clock, CPU time), for its end.
+struct SessionStart {
     /// Games recorded before it started.
     recorded_before: u64,
     /// Games in the run's slice.
@@ -223,7 +223,7 @@ fn complete(
     rec: Recording<'_>,
     header: RunHeader,
     opts: &RunOptions,
-    session: Session,
+    session: SessionStart,
 ) -> Result<RunReport> {
     let Recording {
         mut files,

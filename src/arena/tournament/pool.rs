@@ -4,7 +4,7 @@
 use std::sync::mpsc::Sender;
 use std::time::Duration;
 
-use super::shared::{Msg, Shared};
+use super::shared::{Msg, RunState};
 use crate::arena::builtin;
 use crate::arena::client::{EngineSession, Fault};
 use crate::arena::config::EngineConfig;
@@ -104,7 +104,7 @@ impl Pool {
 
 /// Spawns (or starts in process), handshakes and configures engine `e`.
 pub(super) fn start_engine(
-    shared: &Shared<'_>,
+    shared: &RunState<'_>,
     e: usize,
     tx: &Sender<Msg>,
 ) -> Result<EngineSession, Fault> {

@@ -16,8 +16,8 @@ pub(super) enum Msg {
     Note(String),
 }
 
-/// The run's state every worker reads.
-pub(super) struct Shared<'a> {
+/// The run's state every game worker reads (the arena's, not a search's `SearchShared`).
+pub(super) struct RunState<'a> {
     pub(super) config: &'a RunConfig,
     pub(super) variant: Variant,
     pub(super) opts: &'a RunOptions,

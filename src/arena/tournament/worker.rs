@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use super::forfeit::{self, fault_kind, lose};
 use super::pool::{start_engine, Pool};
-use super::shared::{Msg, Shared};
+use super::shared::{Msg, RunState};
 use crate::arena::client::Fault;
 use crate::arena::config::RunConfig;
 use crate::arena::interrupt;
@@ -19,7 +19,7 @@ use crate::games::{Outcome, Side};
 use crate::sync::lock;
 
 /// One worker: takes games off the queue until it is empty, the run stops, or Ctrl-C.
-pub(super) fn worker(shared: &Shared<'_>, tx: Sender<Msg>) {
+pub(super) fn worker(shared: &RunState<'_>, tx: Sender<Msg>) {
     let mut pool = Pool::new(shared.config.engines.len(), shared.opts.quit_grace);
     loop {
         if interrupt::requested() || shared.stop.load(Ordering::SeqCst) {
@@ -71,7 +71,7 @@ enum Unready {
 
 /// Plays one scheduled game (or forfeits it); None when interrupted.
 fn play_scheduled(
-    shared: &Shared<'_>,
+    shared: &RunState<'_>,
     spec: &GameSpec,
     opening: &Opening,
     pool: &mut Pool,
@@ -118,7 +118,7 @@ fn unplayed(config: &RunConfig, spec: &GameSpec, opening: &Opening) -> GameRecor
 /// Starts the engines of `seats` that are not running; one that fails loses the game, and its
 /// start failures are counted.
 fn start_missing(
-    shared: &Shared<'_>,
+    shared: &RunState<'_>,
     seats: [usize; 2],
     pool: &mut Pool,
     tx: &Sender<Msg>,
@@ -150,7 +150,7 @@ fn start_missing(
 
 /// A new game for both engines; one that fails loses the game and is ended.
 fn new_games(
-    shared: &Shared<'_>,
+    shared: &RunState<'_>,
     seats: [usize; 2],
     pool: &mut Pool,
     record: &mut GameRecord,
@@ -173,7 +173,7 @@ fn new_games(
 /// Plays the game out under the referee and records how it ended; an engine that faulted is
 /// ended. None when interrupted.
 fn play_out(
-    shared: &Shared<'_>,
+    shared: &RunState<'_>,
     spec: &GameSpec,
     opening: &Opening,
     pool: &mut Pool,

@@ -9,15 +9,16 @@ use super::index::{
 };
 use super::store::Provenance;
 use super::{
-    Table, BLOB, CYCLIC_BIT, GAME_LOWER, GAME_ROUND_LOWER, GAME_ROUND_UPPER, GAME_UPPER, LOWER,
-    ROUND_LOWER, ROUND_UPPER, UPPER, VALUE,
+    ModiarTable, BLOB, CYCLIC_BIT, GAME_LOWER, GAME_ROUND_LOWER, GAME_ROUND_UPPER, GAME_UPPER,
+    LOWER, ROUND_LOWER, ROUND_UPPER, UPPER, VALUE,
 };
 use crate::games::modiar::{analyse, HoleStatus, HOLES};
 use crate::tables::fixpoint::{self, Graph, NO_EXIT};
 
-/// Counts from a build, for `otau solve` and the tests.
+/// Counts from solving Modiar, for `otau solve` and the tests (Toguz's endgame build counts
+/// other things: `ToguzBuildStats`).
 #[derive(Clone, Debug, Default)]
-pub struct BuildStats {
+pub struct ModiarBuildStats {
     pub elapsed: Duration,
     /// Entries whose bounds differ (value not forced).
     pub unforced: usize,
@@ -29,20 +30,20 @@ pub struct BuildStats {
     pub max_rounds: u32,
 }
 
-impl Table {
+impl ModiarTable {
     /// Builds the table in memory (the retrograde analysis described in the module docs).
-    pub fn build() -> Table {
+    pub fn build() -> ModiarTable {
         let started = Instant::now();
         let mut blob = vec![0u8; BLOB];
-        let mut stats = BuildStats::default();
+        let mut stats = ModiarBuildStats::default();
         for n in 0..=MAX_STONES {
             solve_layer(&mut blob, n, &mut stats);
         }
         stats.elapsed = started.elapsed();
-        Table {
+        ModiarTable {
             blob,
             provenance: Provenance::InMemory {
-                why: "built by Table::build".into(),
+                why: "built by ModiarTable::build".into(),
             },
             stats: Some(stats),
         }
@@ -52,8 +53,9 @@ impl Table {
 /// Not numbered yet (Tarjan), no child in a move slot.
 const NONE: u32 = u32::MAX;
 
-/// Forced bounds of one stone count and the round each became final in.
-struct Bounds {
+/// Forced bounds of one stone count and the round each became final in: the solver's working
+/// state, not an answer (a Toguz table's answer is `toguz::StoneBounds`).
+struct ForcedBounds {
     lower: Vec<i8>,
     upper: Vec<i8>,
     round_lower: Vec<u8>,
@@ -77,7 +79,12 @@ impl Layer {
     /// captures worth their value) and the game-forced bounds (`exits[p][2..4]`, captures worth
     /// the smaller board's game bounds). They share the graph, so one pass serves both; the
     /// round a bound last changed in is the forcing strategy's progress measure.
-    fn bounds(&self, n: usize, exits: &[[i16; 4]], stats: &mut BuildStats) -> (Bounds, Bounds) {
+    fn bounds(
+        &self,
+        n: usize,
+        exits: &[[i16; 4]],
+        stats: &mut ModiarBuildStats,
+    ) -> (ForcedBounds, ForcedBounds) {
         let fix = fixpoint::solve(&self.graph, n, exits, |p| {
             self.terminal[p].then_some(self.rows[p])
         });
@@ -86,7 +93,7 @@ impl Layer {
             "more rounds than the table's round bytes hold"
         );
         stats.max_rounds = stats.max_rounds.max(fix.last_round);
-        let split = |k: usize| Bounds {
+        let split = |k: usize| ForcedBounds {
             lower: fix.bounds.iter().map(|s| s[k]).collect(),
             upper: fix.bounds.iter().map(|s| s[k + 1]).collect(),
             round_lower: fix.rounds.iter().map(|r| r[k]).collect(),
@@ -97,7 +104,7 @@ impl Layer {
 }
 
 /// Solves the boards of `n` stones, all smaller boards being solved.
-fn solve_layer(blob: &mut [u8], n: usize, stats: &mut BuildStats) {
+fn solve_layer(blob: &mut [u8], n: usize, stats: &mut ModiarBuildStats) {
     let size = layer_size(n);
     let base = layer_offset(n);
     let mut child = vec![NONE; HOLES * size];
@@ -174,7 +181,12 @@ fn solve_layer(blob: &mut [u8], n: usize, stats: &mut BuildStats) {
 /// Tarjan's strongly connected components over the unforced positions decide: a component with
 /// a cycle takes the own-row margin clamped into the bounds (and is marked cyclic in
 /// `round_lower`), any other position its minimax value (components come out successors first).
-fn values(layer: &Layer, exit: &[i16], b: &mut Bounds, stats: &mut BuildStats) -> Vec<i8> {
+fn values(
+    layer: &Layer,
+    exit: &[i16],
+    b: &mut ForcedBounds,
+    stats: &mut ModiarBuildStats,
+) -> Vec<i8> {
     let size = layer.rows.len();
     let mut value = b.lower.clone();
     let unforced = |p: usize| b.lower[p] < b.upper[p];

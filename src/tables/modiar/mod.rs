@@ -7,7 +7,7 @@
 //! mover's point of view (the mover's three holes first), so "South to move" and the mirrored
 //! "North to move" share it. Piles are not part of the index: captured stones are out of play,
 //! so what remains to be won depends on the board alone (as in the Awari databases). An entry
-//! with `n` stones on the board holds ([`Entry`]):
+//! with `n` stones on the board holds ([`ModiarEntry`]):
 //!
 //! - `value`: the margin (the mover's share of the `n` stones minus the opponent's) the mover
 //!   secures with best play;
@@ -37,7 +37,7 @@
 //! first).
 //!
 //! The first move of the game (no capture allowed) is not in the table: it happens once, from the
-//! start, and [`Table::value`] takes the best of its three moves.
+//! start, and [`ModiarTable::value`] takes the best of its three moves.
 //!
 //! The files: [`index`] (the index of a board), [`build`] (the retrograde analysis), [`play`]
 //! (values and the engine's choice of move), [`store`] (the cache file and the process's table).
@@ -47,7 +47,7 @@ pub mod index;
 pub mod play;
 pub mod store;
 
-pub use build::BuildStats;
+pub use build::ModiarBuildStats;
 pub use index::{index, layer_offset, layer_size, MAX_STONES, POSITIONS};
 pub use play::MoveValue;
 pub use store::{cache_file_name, Provenance};
@@ -56,9 +56,10 @@ use self::index::turned;
 use crate::games::modiar::{Board, Modiar};
 use crate::games::{Game, Side};
 
-/// One table entry, from the mover's point of view (see the module documentation).
+/// One entry of the Modiar solution, from the mover's point of view (see the module
+/// documentation); not a transposition table's `search::tt::TtEntry`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Entry {
+pub struct ModiarEntry {
     pub value: i32,
     pub lower: i32,
     pub upper: i32,
@@ -89,29 +90,29 @@ const GAME_ROUND_LOWER: usize = ROUND_UPPER + POSITIONS;
 const GAME_ROUND_UPPER: usize = GAME_ROUND_LOWER + POSITIONS;
 const BLOB: usize = GAME_ROUND_UPPER + POSITIONS;
 
-/// The solved table: 9 bytes an entry, about 110 MB, one blob, the cache file's payload.
-pub struct Table {
+/// The solved Modiar table (the whole game, not a search's `TranspositionTable`): 9 bytes an entry, about 110 MB, one blob, the cache file's payload.
+pub struct ModiarTable {
     blob: Vec<u8>,
     provenance: Provenance,
-    stats: Option<BuildStats>,
+    stats: Option<ModiarBuildStats>,
 }
 
-impl std::fmt::Debug for Table {
+impl std::fmt::Debug for ModiarTable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Table")
+        f.debug_struct("ModiarTable")
             .field("bytes", &self.blob.len())
             .field("provenance", &self.provenance)
             .finish()
     }
 }
 
-impl Table {
+impl ModiarTable {
     pub fn provenance(&self) -> &Provenance {
         &self.provenance
     }
 
     /// Build counts, when this table was built in this process.
-    pub fn stats(&self) -> Option<&BuildStats> {
+    pub fn stats(&self) -> Option<&ModiarBuildStats> {
         self.stats.as_ref()
     }
 
@@ -127,9 +128,9 @@ impl Table {
 
     /// The entry of a board given from the mover's point of view (mover's row first).
     #[inline]
-    pub fn entry(&self, board: &Board) -> Entry {
+    pub fn entry(&self, board: &Board) -> ModiarEntry {
         let i = index(board);
-        Entry {
+        ModiarEntry {
             value: self.byte(VALUE, i),
             lower: self.byte(LOWER, i),
             upper: self.byte(UPPER, i),

@@ -3,7 +3,7 @@
 
 use super::index::{index, own_rows, turned};
 use super::{
-    Table, CYCLIC_BIT, GAME_ROUND_LOWER, GAME_ROUND_UPPER, GAME_UPPER, LOWER, ROUND_LOWER,
+    ModiarTable, CYCLIC_BIT, GAME_ROUND_LOWER, GAME_ROUND_UPPER, GAME_UPPER, LOWER, ROUND_LOWER,
     ROUND_UPPER, UPPER, VALUE,
 };
 use crate::games::modiar::{analyse, HoleStatus, Modiar, HOLES};
@@ -20,10 +20,10 @@ pub struct MoveValue {
     pub value: i32,
 }
 
-impl Table {
+impl ModiarTable {
     /// Every legal move with its table value (empty when the game is over).
     pub fn move_values(&self, pos: &Modiar) -> Vec<MoveValue> {
-        let board = Table::mover_board(pos);
+        let board = ModiarTable::mover_board(pos);
         let a = analyse(&board, 0, !pos.is_first_move());
         (0..HOLES)
             .filter(|&h| a.status[h] == HoleStatus::Legal)
@@ -49,16 +49,16 @@ impl Table {
                 .iter()
                 .map(|m| m.value)
                 .max()
-                .unwrap_or_else(|| own_rows(&Table::mover_board(pos)));
+                .unwrap_or_else(|| own_rows(&ModiarTable::mover_board(pos)));
         }
-        self.entry(&Table::mover_board(pos)).value
+        self.entry(&ModiarTable::mover_board(pos)).value
     }
 
     /// The bounds the side to move and the opponent can force all the way to the end of the game
-    /// (see [`Entry::game_lower`]); equal bounds mean the value does not rest on any convention
+    /// (see [`ModiarEntry::game_lower`]); equal bounds mean the value does not rest on any convention
     /// for endless play. On the first move: the bounds over its three moves.
     pub fn game_bounds(&self, pos: &Modiar) -> (i32, i32) {
-        let board = Table::mover_board(pos);
+        let board = ModiarTable::mover_board(pos);
         if !pos.is_first_move() {
             let e = self.entry(&board);
             return (e.game_lower, e.game_upper);
@@ -132,7 +132,7 @@ impl Table {
                 .for_each(|m| out.push(m.mv));
             return out;
         }
-        let board = Table::mover_board(pos);
+        let board = ModiarTable::mover_board(pos);
         let n = board.iter().map(|&x| x as i32).sum::<i32>();
         let i = index(&board);
         let e = self.entry(&board);
@@ -216,7 +216,7 @@ impl Table {
         out
     }
 
-    /// Plays the first of [`Table::best_moves`] for both sides from `pos` until the game ends
+    /// Plays the first of [`ModiarTable::best_moves`] for both sides from `pos` until the game ends
     /// (by no moves or by the third repetition) or `max_plies` moves were played.
     pub fn principal_variation(&self, pos: &Modiar, max_plies: usize) -> GameLine<Modiar> {
         let mut line = GameLine::new(*pos);
@@ -234,15 +234,15 @@ impl Table {
 /// longer than a move at a fast time control.
 impl Probe for Modiar {
     fn prepare_tables(&self) {
-        let _ = Table::get();
+        let _ = ModiarTable::get();
     }
 
     fn tables_ready(&self) -> bool {
-        Table::loaded().is_some()
+        ModiarTable::loaded().is_some()
     }
 
     fn solved(&self) -> Option<Solved> {
-        let table = Table::loaded()?;
+        let table = ModiarTable::loaded()?;
         let best = *table.best_moves(self).first()?;
         let me = self.side_to_move();
         let piles = self.store(me) as i32 - self.store(me.other()) as i32;

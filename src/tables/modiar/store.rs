@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::index::{MAX_STONES, POSITIONS};
-use super::{Table, BLOB};
+use super::{ModiarTable, BLOB};
 use crate::games::Variant;
 use crate::tables::file::{self, Kind, Problem};
 use crate::tables::slot::Slot;
@@ -23,48 +23,52 @@ pub enum Provenance {
     InMemory { why: String },
 }
 
-/// The table of this process (see [`Table::get`]).
-static TABLE: Slot<Table> = Slot::new();
+/// The table of this process (see [`ModiarTable::get`]).
+static TABLE: Slot<ModiarTable> = Slot::new();
 
 /// The name of the cache file inside the cache directory.
 pub fn cache_file_name() -> String {
     crate::tables::file_name(Variant::MODIAR)
 }
 
-impl Table {
+impl ModiarTable {
     /// The table of this process: loaded from the cache file, or built (under a minute) and saved
     /// there on first use. See [`crate::tables::cache_dir`] for the location.
-    pub fn get() -> &'static Table {
+    pub fn get() -> &'static ModiarTable {
         TABLE
-            .get_or_load(|| Some(Table::load_or_build(crate::tables::cache_dir().as_deref())))
+            .get_or_load(|| {
+                Some(ModiarTable::load_or_build(
+                    crate::tables::cache_dir().as_deref(),
+                ))
+            })
             .expect("the Modiar table is always there, built if need be")
     }
 
-    /// The table of this process if [`Table::get`] has finished loading or building it: never
+    /// The table of this process if [`ModiarTable::get`] has finished loading or building it: never
     /// waits (reading takes 0.3-2.4 s, a build about 10 s, far more than a move on a clock).
-    pub fn loaded() -> Option<&'static Table> {
+    pub fn loaded() -> Option<&'static ModiarTable> {
         TABLE.loaded()
     }
 
     /// Loads the table from `dir`, or builds it and saves it there (written to a temporary file
     /// and renamed, so a reader never sees a partial file). A missing file is built; a refused
-    /// one (an older format, damaged, see [`Table::load`]) is rebuilt and replaced; a directory
+    /// one (an older format, damaged, see [`ModiarTable::load`]) is rebuilt and replaced; a directory
     /// that cannot be written leaves the table in memory.
-    pub fn load_or_build(dir: Option<&Path>) -> Table {
+    pub fn load_or_build(dir: Option<&Path>) -> ModiarTable {
         let Some(dir) = dir else {
-            let mut t = Table::build();
+            let mut t = ModiarTable::build();
             t.provenance = Provenance::InMemory {
                 why: "no cache directory".into(),
             };
             return t;
         };
         let path = dir.join(cache_file_name());
-        let refused = match Table::load(&path) {
+        let refused = match ModiarTable::load(&path) {
             Ok(t) => return t,
             Err(e) if e.is_missing() => None,
             Err(e) => Some(e.to_string()),
         };
-        let mut t = Table::build();
+        let mut t = ModiarTable::build();
         t.provenance = match (t.save(&path), refused) {
             (Ok(()), None) => Provenance::Saved(path),
             (Ok(()), Some(why)) => Provenance::Replaced { path, why },
@@ -75,7 +79,7 @@ impl Table {
 
     /// Reads and checks a cache file: the table file format's header (kind, format version),
     /// checksum, and the size of the payload.
-    pub fn load(path: &Path) -> Result<Table, file::Error> {
+    pub fn load(path: &Path) -> Result<ModiarTable, file::Error> {
         let (params, blob) = file::read(path, Kind::Modiar)?;
         if params != [MAX_STONES as u8, 0, 0] || blob.len() != BLOB {
             return Err(file::Error::new(
@@ -88,7 +92,7 @@ impl Table {
                 )),
             ));
         }
-        Ok(Table {
+        Ok(ModiarTable {
             blob,
             provenance: Provenance::Loaded(path.to_path_buf()),
             stats: None,

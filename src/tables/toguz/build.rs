@@ -9,9 +9,9 @@ use super::{Tables, MAX_STONES_LIMIT};
 use crate::games::{Game, Side, Toguz, Variant};
 use crate::tables::fixpoint::{self, Graph};
 
-/// What a build did, for `otau tables`.
+/// What a Toguz endgame build did, for `otau tables` (Modiar's solve: `ModiarBuildStats`).
 #[derive(Clone, Debug, Default)]
-pub struct BuildStats {
+pub struct ToguzBuildStats {
     pub positions: u64,
     /// Positions whose bounds differ (a value that depends on endless play).
     pub open: u64,
@@ -21,7 +21,7 @@ pub struct BuildStats {
 
 impl Tables {
     /// Solves every position with up to `max_stones` stones on the board.
-    pub fn build(variant: Variant, max_stones: usize) -> (Tables, BuildStats) {
+    pub fn build(variant: Variant, max_stones: usize) -> (Tables, ToguzBuildStats) {
         assert!(matches!(variant, Variant::Toguz { .. }));
         let max_stones = max_stones.min(MAX_STONES_LIMIT);
         let (offsets, total, binomials) = Tables::layout(variant, max_stones);
@@ -32,7 +32,7 @@ impl Tables {
             data: vec![0; total],
             binomials,
         };
-        let mut stats = BuildStats::default();
+        let mut stats = ToguzBuildStats::default();
         let n = variant.holes();
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
         for s in 0..=max_stones {
@@ -44,12 +44,12 @@ impl Tables {
                 .filter(|&(m, t)| pair_allowed(variant, m, t) && t * n + m >= m * n + t)
                 .collect();
             let next = std::sync::atomic::AtomicUsize::new(0);
-            let solved: Vec<(Vec<(usize, u8)>, BuildStats)> = std::thread::scope(|scope| {
+            let solved: Vec<(Vec<(usize, u8)>, ToguzBuildStats)> = std::thread::scope(|scope| {
                 let handles: Vec<_> = (0..threads)
                     .map(|_| {
                         scope.spawn(|| {
                             let mut out = Vec::new();
-                            let mut st = BuildStats::default();
+                            let mut st = ToguzBuildStats::default();
                             loop {
                                 let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                                 let Some(&pair) = pairs.get(k) else { break };
@@ -81,7 +81,7 @@ impl Tables {
         &self,
         s: usize,
         (mine, theirs): (usize, usize),
-        stats: &mut BuildStats,
+        stats: &mut ToguzBuildStats,
     ) -> Vec<(usize, u8)> {
         let n = self.variant.holes();
         let classes: Vec<(usize, usize)> = if mine == theirs {

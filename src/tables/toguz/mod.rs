@@ -28,7 +28,7 @@
 mod build;
 mod index;
 
-pub use build::BuildStats;
+pub use build::ToguzBuildStats;
 
 use std::path::Path;
 
@@ -43,7 +43,7 @@ pub const MAX_STONES_LIMIT: usize = 15;
 
 /// A table's answer for a position: bounds on the stones the side to move secures from the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Bounds {
+pub struct StoneBounds {
     pub low: u32,
     pub high: u32,
 }
@@ -80,9 +80,9 @@ impl Tables {
 
     /// The bounds of a position, if its stones are within the tables.
     #[inline]
-    pub fn probe(&self, pos: &Toguz) -> Option<Bounds> {
+    pub fn probe(&self, pos: &Toguz) -> Option<StoneBounds> {
         let e = self.data[self.index(pos)?];
-        Some(Bounds {
+        Some(StoneBounds {
             low: (e & 15) as u32,
             high: (e >> 4) as u32,
         })

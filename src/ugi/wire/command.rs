@@ -1,5 +1,5 @@
-//! The GUI's side of the wire: one line into a typed [`Command`] ([`parse`]) and back
-//! ([`Command`]'s `Display`, the canonical text the arena and the checker send).
+//! The GUI's side of the wire: one line into a typed [`GuiCommand`] ([`parse`]) and back
+//! ([`GuiCommand`]'s `Display`, the canonical text the arena and the checker send).
 //!
 //! Parsing is separate from execution so that every syntax rule (keyword case, whitespace, which
 //! tokens a command takes) lives in one place and can be tested without an engine. Keywords are
@@ -10,9 +10,10 @@ use std::fmt;
 
 use crate::games::notation::shorten;
 
-/// A command from the GUI.
+/// A command from the GUI (or the arena) to an engine: one UGI line, typed. Not a command line:
+/// those are `cli::OtauCli` and the arena's `ArenaCli`.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Command<'a> {
+pub enum GuiCommand<'a> {
     /// `ugi`, or `uci` when `uci` is true (answered with `uciok`).
     Hello {
         uci: bool,
@@ -91,7 +92,7 @@ impl fmt::Display for CommandError {
 /// A parsed line: the command and notes about tokens that were ignored.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Parsed<'a> {
-    pub command: Command<'a>,
+    pub command: GuiCommand<'a>,
     pub ignored: Vec<String>,
 }
 
@@ -104,29 +105,29 @@ pub fn parse(line: &str) -> Result<Parsed<'_>, CommandError> {
     let mut tokens = line.split_ascii_whitespace();
     let Some(first) = tokens.next() else {
         return Ok(Parsed {
-            command: Command::Nothing,
+            command: GuiCommand::Nothing,
             ignored: Vec::new(),
         });
     };
     let rest: Vec<&str> = tokens.collect();
     let keyword = first.to_ascii_lowercase();
     let mut ignored = Vec::new();
-    let no_args = |command: Command<'static>, ignored: &mut Vec<String>| {
+    let no_args = |command: GuiCommand<'static>, ignored: &mut Vec<String>| {
         ignored.extend(rest.iter().map(|t| shorten(t)));
         command
     };
     let command = match keyword.as_str() {
-        "ugi" => no_args(Command::Hello { uci: false }, &mut ignored),
-        "uci" => no_args(Command::Hello { uci: true }, &mut ignored),
-        "isready" => no_args(Command::IsReady, &mut ignored),
-        "uginewgame" | "ucinewgame" => no_args(Command::NewGame, &mut ignored),
-        "stop" => no_args(Command::Stop, &mut ignored),
-        "quit" => no_args(Command::Quit, &mut ignored),
-        "d" => no_args(Command::Display, &mut ignored),
-        "eval" => no_args(Command::Eval, &mut ignored),
+        "ugi" => no_args(GuiCommand::Hello { uci: false }, &mut ignored),
+        "uci" => no_args(GuiCommand::Hello { uci: true }, &mut ignored),
+        "isready" => no_args(GuiCommand::IsReady, &mut ignored),
+        "uginewgame" | "ucinewgame" => no_args(GuiCommand::NewGame, &mut ignored),
+        "stop" => no_args(GuiCommand::Stop, &mut ignored),
+        "quit" => no_args(GuiCommand::Quit, &mut ignored),
+        "d" => no_args(GuiCommand::Display, &mut ignored),
+        "eval" => no_args(GuiCommand::Eval, &mut ignored),
         "setoption" => parse_setoption(&rest)?,
-        "position" => Command::Position(parse_position(&rest)?),
-        "go" => Command::Go(parse_go(&rest, &mut ignored)?),
+        "position" => GuiCommand::Position(parse_position(&rest)?),
+        "go" => GuiCommand::Go(parse_go(&rest, &mut ignored)?),
         "query" => parse_query(&rest, &mut ignored)?,
         "perft" => {
             let depth = rest
@@ -142,7 +143,7 @@ pub fn parse(line: &str) -> Result<Parsed<'_>, CommandError> {
                 )));
             }
             ignored.extend(rest.iter().skip(1).map(|t| shorten(t)));
-            Command::Perft(depth)
+            GuiCommand::Perft(depth)
         }
         _ => {
             return Err(CommandError(format!(
@@ -154,32 +155,32 @@ pub fn parse(line: &str) -> Result<Parsed<'_>, CommandError> {
     Ok(Parsed { command, ignored })
 }
 
-impl fmt::Display for Command<'_> {
+impl fmt::Display for GuiCommand<'_> {
     /// The canonical line: lower-case keywords, single spaces, `ugi` spellings (`uginewgame`,
     /// `p1time`), `go` parameters in the order of `protocol/ugi.md`'s heading but clock by clock
     /// (`p1time p1inc p2time p2inc`, as the arena has always sent them).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Command::Hello { uci: false } => f.write_str("ugi"),
-            Command::Hello { uci: true } => f.write_str("uci"),
-            Command::IsReady => f.write_str("isready"),
-            Command::SetOption { name, value } => {
+            GuiCommand::Hello { uci: false } => f.write_str("ugi"),
+            GuiCommand::Hello { uci: true } => f.write_str("uci"),
+            GuiCommand::IsReady => f.write_str("isready"),
+            GuiCommand::SetOption { name, value } => {
                 write!(f, "setoption name {name}")?;
                 match value {
                     Some(v) => write!(f, " value {v}"),
                     None => Ok(()),
                 }
             }
-            Command::NewGame => f.write_str("uginewgame"),
-            Command::Position(p) => p.fmt(f),
-            Command::Go(go) => go.fmt(f),
-            Command::Stop => f.write_str("stop"),
-            Command::Quit => f.write_str("quit"),
-            Command::Query(q) => q.fmt(f),
-            Command::Display => f.write_str("d"),
-            Command::Perft(depth) => write!(f, "perft {depth}"),
-            Command::Eval => f.write_str("eval"),
-            Command::Nothing => Ok(()),
+            GuiCommand::NewGame => f.write_str("uginewgame"),
+            GuiCommand::Position(p) => p.fmt(f),
+            GuiCommand::Go(go) => go.fmt(f),
+            GuiCommand::Stop => f.write_str("stop"),
+            GuiCommand::Quit => f.write_str("quit"),
+            GuiCommand::Query(q) => q.fmt(f),
+            GuiCommand::Display => f.write_str("d"),
+            GuiCommand::Perft(depth) => write!(f, "perft {depth}"),
+            GuiCommand::Eval => f.write_str("eval"),
+            GuiCommand::Nothing => Ok(()),
         }
     }
 }
@@ -259,7 +260,7 @@ fn parse_i64(s: &str) -> Option<i64> {
 
 /// `setoption name <name words> [value <value words>]`. The name may contain spaces (`Move
 /// Overhead`); the value is the rest of the line with single spaces.
-fn parse_setoption<'a>(rest: &[&'a str]) -> Result<Command<'a>, CommandError> {
+fn parse_setoption<'a>(rest: &[&'a str]) -> Result<GuiCommand<'a>, CommandError> {
     if rest.first().is_none_or(|t| !is(t, "name")) {
         return Err(CommandError(
             "setoption: expected 'setoption name <name> value <value>'".into(),
@@ -272,7 +273,7 @@ fn parse_setoption<'a>(rest: &[&'a str]) -> Result<Command<'a>, CommandError> {
     }
     let name = rest[1..name_end].join(" ");
     let value = value_at.map(|i| rest[i + 1..].join(" "));
-    Ok(Command::SetOption { name, value })
+    Ok(GuiCommand::SetOption { name, value })
 }
 
 fn parse_position<'a>(rest: &[&'a str]) -> Result<PositionCommand<'a>, CommandError> {
@@ -371,7 +372,7 @@ fn parse_go(rest: &[&str], ignored: &mut Vec<String>) -> Result<GoCommand, Comma
 fn parse_query<'a>(
     rest: &[&'a str],
     ignored: &mut Vec<String>,
-) -> Result<Command<'a>, CommandError> {
+) -> Result<GuiCommand<'a>, CommandError> {
     let Some(&what) = rest.first() else {
         return Err(CommandError("query: missing question".into()));
     };
@@ -398,31 +399,31 @@ fn parse_query<'a>(
         }
     };
     ignored.extend(rest.iter().skip(extra).map(|t| shorten(t)));
-    Ok(Command::Query(query))
+    Ok(GuiCommand::Query(query))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn command(line: &str) -> Command<'_> {
+    fn command(line: &str) -> GuiCommand<'_> {
         parse(line).unwrap().command
     }
 
     #[test]
     fn keywords_ignore_case_and_whitespace() {
-        assert_eq!(command("  IsReady \r"), Command::IsReady);
-        assert_eq!(command("\tUGI"), Command::Hello { uci: false });
-        assert_eq!(command("uci"), Command::Hello { uci: true });
-        assert_eq!(command("UciNewGame"), Command::NewGame);
-        assert_eq!(command(""), Command::Nothing);
-        assert_eq!(command(" \r"), Command::Nothing);
+        assert_eq!(command("  IsReady \r"), GuiCommand::IsReady);
+        assert_eq!(command("\tUGI"), GuiCommand::Hello { uci: false });
+        assert_eq!(command("uci"), GuiCommand::Hello { uci: true });
+        assert_eq!(command("UciNewGame"), GuiCommand::NewGame);
+        assert_eq!(command(""), GuiCommand::Nothing);
+        assert_eq!(command(" \r"), GuiCommand::Nothing);
     }
 
     #[test]
     fn extra_tokens_are_reported() {
         let p = parse("isready now please").unwrap();
-        assert_eq!(p.command, Command::IsReady);
+        assert_eq!(p.command, GuiCommand::IsReady);
         assert_eq!(p.ignored, ["now", "please"]);
     }
 
@@ -435,21 +436,21 @@ mod tests {
     fn setoption_names_may_have_spaces() {
         assert_eq!(
             command("setoption name Move Overhead value 30"),
-            Command::SetOption {
+            GuiCommand::SetOption {
                 name: "Move Overhead".into(),
                 value: Some("30".into())
             }
         );
         assert_eq!(
             command("SETOPTION NAME Game VALUE giuthi-6x4"),
-            Command::SetOption {
+            GuiCommand::SetOption {
                 name: "Game".into(),
                 value: Some("giuthi-6x4".into())
             }
         );
         assert_eq!(
             command("setoption name Hash"),
-            Command::SetOption {
+            GuiCommand::SetOption {
                 name: "Hash".into(),
                 value: None
             }
@@ -462,21 +463,21 @@ mod tests {
     fn positions() {
         assert_eq!(
             command("position startpos"),
-            Command::Position(PositionCommand {
+            GuiCommand::Position(PositionCommand {
                 start: Start::StartPos,
                 moves: vec![]
             })
         );
         assert_eq!(
             command("position StartPos MOVES 1 76 36x"),
-            Command::Position(PositionCommand {
+            GuiCommand::Position(PositionCommand {
                 start: Start::StartPos,
                 moves: vec!["1", "76", "36x"]
             })
         );
         assert_eq!(
             command("position fen modiar 7,7,7/7,7,7 0/0 s 1 moves 2"),
-            Command::Position(PositionCommand {
+            GuiCommand::Position(PositionCommand {
                 start: Start::Fen(vec!["modiar", "7,7,7/7,7,7", "0/0", "s", "1"]),
                 moves: vec!["2"]
             })
@@ -521,7 +522,7 @@ mod tests {
         assert_eq!(ignored, ["ponder"]);
         assert_eq!(
             command("go wtime 5 BTIME 6"),
-            Command::Go(GoCommand {
+            GuiCommand::Go(GoCommand {
                 p1time: Some(5),
                 p2time: Some(6),
                 ..Default::default()
@@ -534,10 +535,10 @@ mod tests {
 
     #[test]
     fn queries() {
-        assert_eq!(command("query P1TURN"), Command::Query(Query::P1Turn));
+        assert_eq!(command("query P1TURN"), GuiCommand::Query(Query::P1Turn));
         assert_eq!(
             command("query islegal 36x"),
-            Command::Query(Query::IsLegal("36x"))
+            GuiCommand::Query(Query::IsLegal("36x"))
         );
         assert!(parse("query").is_err());
         assert!(parse("query islegal").is_err());
@@ -546,7 +547,7 @@ mod tests {
 
     #[test]
     fn perft_needs_a_depth() {
-        assert_eq!(command("perft 4"), Command::Perft(4));
+        assert_eq!(command("perft 4"), GuiCommand::Perft(4));
         assert!(parse("perft").is_err());
         assert!(parse("perft deep").is_err());
     }
@@ -555,41 +556,41 @@ mod tests {
     fn commands_round_trip() {
         let go = every_go_parameter();
         let commands = [
-            Command::Hello { uci: false },
-            Command::Hello { uci: true },
-            Command::IsReady,
-            Command::SetOption {
+            GuiCommand::Hello { uci: false },
+            GuiCommand::Hello { uci: true },
+            GuiCommand::IsReady,
+            GuiCommand::SetOption {
                 name: "Move Overhead".into(),
                 value: Some("30".into()),
             },
-            Command::SetOption {
+            GuiCommand::SetOption {
                 name: "Hash".into(),
                 value: None,
             },
-            Command::NewGame,
-            Command::Position(PositionCommand {
+            GuiCommand::NewGame,
+            GuiCommand::Position(PositionCommand {
                 start: Start::StartPos,
                 moves: vec![],
             }),
-            Command::Position(PositionCommand {
+            GuiCommand::Position(PositionCommand {
                 start: Start::Fen(vec!["modiar", "7,7,7/7,7,7", "0/0", "s", "1"]),
                 moves: vec!["2", "1"],
             }),
-            Command::Go(go),
-            Command::Go(GoCommand::default()),
-            Command::Stop,
-            Command::Quit,
-            Command::Query(Query::P1Turn),
-            Command::Query(Query::GameOver),
-            Command::Query(Query::Result),
-            Command::Query(Query::Fen),
-            Command::Query(Query::Moves),
-            Command::Query(Query::IsLegal("36x")),
-            Command::Query(Query::Score),
-            Command::Display,
-            Command::Perft(4),
-            Command::Eval,
-            Command::Nothing,
+            GuiCommand::Go(go),
+            GuiCommand::Go(GoCommand::default()),
+            GuiCommand::Stop,
+            GuiCommand::Quit,
+            GuiCommand::Query(Query::P1Turn),
+            GuiCommand::Query(Query::GameOver),
+            GuiCommand::Query(Query::Result),
+            GuiCommand::Query(Query::Fen),
+            GuiCommand::Query(Query::Moves),
+            GuiCommand::Query(Query::IsLegal("36x")),
+            GuiCommand::Query(Query::Score),
+            GuiCommand::Display,
+            GuiCommand::Perft(4),
+            GuiCommand::Eval,
+            GuiCommand::Nothing,
         ];
         for c in commands {
             let text = c.to_string();

@@ -13,8 +13,10 @@
 pub mod command;
 pub mod reply;
 
-pub use command::{parse, Command, CommandError, GoCommand, Parsed, PositionCommand, Query, Start};
+pub use command::{
+    parse, CommandError, GoCommand, GuiCommand, Parsed, PositionCommand, Query, Start,
+};
 pub use reply::{
-    BadOption, BestMove, Bound, Info, InfoField, InfoKey, OptionDecl, OptionKind, Reply, ScoreKind,
-    Value,
+    info_string, BadOption, BestMove, InfoField, InfoKey, InfoLine, OptionDecl, OptionKind, Reply,
+    ScoreBound, ScoreKind, Value,
 };

@@ -45,12 +45,17 @@ pub enum Reply {
         uci: bool,
     },
     ReadyOk,
-    Info(Info),
+    Info(InfoLine),
     BestMove(BestMove),
     /// `response <words>`: the answer to a `query`.
     Response(String),
     /// Anything else (extra words after `ugiok`/`readyok` included), as written.
     Unknown(String),
+}
+
+/// An `info string <text>` line: what the engine tells a user in words (errors, warnings, notes).
+pub fn info_string(text: impl Into<String>) -> String {
+    Reply::Info(InfoLine::string(text)).to_string()
 }
 
 impl Reply {
@@ -74,7 +79,7 @@ impl Reply {
             (Some("ugiok"), []) => Reply::UgiOk { uci: false },
             (Some("uciok"), []) => Reply::UgiOk { uci: true },
             (Some("readyok"), []) => Reply::ReadyOk,
-            (Some("info"), _) => Reply::Info(Info::parse_tokens(&rest)),
+            (Some("info"), _) => Reply::Info(InfoLine::parse_tokens(&rest)),
             (Some("bestmove"), _) => Reply::BestMove(BestMove {
                 token: rest.first().map_or_else(String::new, |t| t.to_string()),
                 extra: rest.iter().skip(1).map(|t| t.to_string()).collect(),
@@ -214,18 +219,19 @@ impl fmt::Display for ScoreKind {
     }
 }
 
-/// `lowerbound` or `upperbound` after a score.
+/// `lowerbound` or `upperbound` after a score, as sent (the transposition table's own
+/// `search::tt::Bound` also has `Exact`, which the wire says by sending neither).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
+pub enum ScoreBound {
     Lower,
     Upper,
 }
 
-impl fmt::Display for Bound {
+impl fmt::Display for ScoreBound {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Bound::Lower => "lowerbound",
-            Bound::Upper => "upperbound",
+            ScoreBound::Lower => "lowerbound",
+            ScoreBound::Upper => "upperbound",
         })
     }
 }
@@ -238,7 +244,7 @@ pub enum InfoField {
     Score {
         kind: Value<ScoreKind>,
         value: Value<i64>,
-        bounds: Vec<Bound>,
+        bounds: Vec<ScoreBound>,
     },
     /// `currmove <move>`.
     CurrMove(Option<String>),
@@ -250,28 +256,29 @@ pub enum InfoField {
     Unknown(String),
 }
 
-/// An `info` line: its fields in the order sent.
+/// An `info` line: its fields in the order sent (what a search reports before it is put into
+/// words is `search::Info`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Info {
+pub struct InfoLine {
     pub fields: Vec<InfoField>,
 }
 
-impl Info {
+impl InfoLine {
     /// `info string <text>`.
-    pub fn string(text: impl Into<String>) -> Info {
-        Info {
+    pub fn string(text: impl Into<String>) -> InfoLine {
+        InfoLine {
             fields: vec![InfoField::String(text.into())],
         }
     }
 
     /// Adds a numeric field.
-    pub fn with(mut self, key: InfoKey, n: i64) -> Info {
+    pub fn with(mut self, key: InfoKey, n: i64) -> InfoLine {
         self.fields.push(InfoField::Number(key, Ok(n)));
         self
     }
 
     /// Adds a score without bounds.
-    pub fn with_score(mut self, kind: ScoreKind, n: i64) -> Info {
+    pub fn with_score(mut self, kind: ScoreKind, n: i64) -> InfoLine {
         self.fields.push(InfoField::Score {
             kind: Ok(kind),
             value: Ok(n),
@@ -281,7 +288,7 @@ impl Info {
     }
 
     /// Adds a pv (none when `moves` is empty).
-    pub fn with_pv(mut self, moves: Vec<String>) -> Info {
+    pub fn with_pv(mut self, moves: Vec<String>) -> InfoLine {
         if !moves.is_empty() {
             self.fields.push(InfoField::Pv(moves));
         }
@@ -294,7 +301,7 @@ impl Info {
     }
 
     /// The words after `info`.
-    fn parse_tokens(tokens: &[&str]) -> Info {
+    fn parse_tokens(tokens: &[&str]) -> InfoLine {
         let mut fields = Vec::new();
         let mut i = 0;
         while i < tokens.len() {
@@ -313,8 +320,8 @@ impl Info {
                     let mut bounds = Vec::new();
                     loop {
                         match tokens.get(i) {
-                            Some(&"lowerbound") => bounds.push(Bound::Lower),
-                            Some(&"upperbound") => bounds.push(Bound::Upper),
+                            Some(&"lowerbound") => bounds.push(ScoreBound::Lower),
+                            Some(&"upperbound") => bounds.push(ScoreBound::Upper),
                             _ => break,
                         }
                         i += 1;
@@ -345,11 +352,11 @@ impl Info {
                 other => fields.push(InfoField::Unknown(other.to_string())),
             }
         }
-        Info { fields }
+        InfoLine { fields }
     }
 }
 
-impl fmt::Display for Info {
+impl fmt::Display for InfoLine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("info")?;
         for field in &self.fields {
@@ -591,7 +598,7 @@ mod tests {
             Reply::UgiOk { uci: true },
             Reply::ReadyOk,
             Reply::Info(
-                Info::default()
+                InfoLine::default()
                     .with(InfoKey::Depth, 3)
                     .with(InfoKey::SelDepth, 5)
                     .with_score(ScoreKind::Mate, -4)
@@ -601,7 +608,7 @@ mod tests {
                     .with(InfoKey::Hashfull, 0)
                     .with_pv(vec!["3".into(), "4".into()]),
             ),
-            Reply::Info(Info::string("game over: p1win")),
+            Reply::Info(InfoLine::string("game over: p1win")),
             Reply::BestMove(BestMove::of("36x")),
             Reply::BestMove(BestMove::of("none")),
             Reply::Response("true".into()),
@@ -660,8 +667,8 @@ mod tests {
             ]
         );
         assert!(info.is_search());
-        assert!(!Info::string("x").is_search());
-        assert!(!Info::default().is_search());
+        assert!(!InfoLine::string("x").is_search());
+        assert!(!InfoLine::default().is_search());
     }
 
     #[test]
