@@ -152,6 +152,15 @@ struct ArenaCli {
     /// Directory of the engines' stderr logs.
     #[arg(long, default_value = "otau-arena-logs")]
     log_dir: PathBuf,
+    /// Log every line exchanged with the engines to FILE (appended), with its time, engine and
+    /// direction; `file=FILE` as in fastchess.
+    #[arg(long, value_name = "FILE", value_parser = parse_log_file)]
+    log: Option<PathBuf>,
+    /// MiB the protocol log (--log) grows by at most in one session; then it says so and stops.
+    #[arg(long, value_name = "MIB", requires = "log",
+          default_value_t = super::protocol_log::DEFAULT_LOG_MAX_MIB,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_LOG_LIMIT_MIB))]
+    log_max: u64,
     /// PGN Event tag.
     #[arg(long, default_value = "otau-arena")]
     event: String,
@@ -254,8 +263,17 @@ fn concurrency_range() -> clap::builder::RangedU64ValueParser<usize> {
     clap::builder::RangedU64ValueParser::new().range(1..=MAX_CONCURRENCY)
 }
 
-/// The largest `--log-limit`, in MiB (1 TiB: beyond it the limit is no limit).
+/// The largest `--log-limit` and `--log-max`, in MiB (1 TiB: beyond it the limit is no limit).
 const MAX_LOG_LIMIT_MIB: u64 = 1 << 20;
+
+/// `--log FILE` or, as fastchess spells it, `--log file=FILE`.
+fn parse_log_file(s: &str) -> Result<PathBuf, String> {
+    let path = s.strip_prefix("file=").unwrap_or(s);
+    if path.is_empty() {
+        return Err("give the protocol log's file: --log FILE (or --log file=FILE)".into());
+    }
+    Ok(PathBuf::from(path))
+}
 
 /// The `otau-arena` program.
 pub fn main() -> ExitCode {
@@ -331,6 +349,8 @@ fn run(cli: ArenaCli) -> Result<ExitCode> {
         quit_grace: Duration::from_millis(300),
         log_limit: cli.log_limit << 20,
         rating: cli.rating_prior,
+        protocol_log: cli.log.clone(),
+        protocol_log_max: cli.log_max << 20,
     };
     let report = if let Some(path) = &cli.resume {
         tournament::resume(path, &opts)?

@@ -47,6 +47,7 @@ pub mod pgn;
 pub mod preflight;
 pub mod process;
 pub mod progress;
+pub mod protocol_log;
 pub mod rate;
 pub mod records;
 pub mod referee;
