@@ -13,17 +13,18 @@ fi
 cd "$(dirname "$0")/.."
 games=${1:-2000}
 cargo build --release --quiet --bin otau --bin otau-arena
-arena=$PWD/target/release/otau-arena
+release=$(cd "${CARGO_TARGET_DIR:-target}/release" && pwd)
+arena=$release/otau-arena
 engine=${ENGINE:-otau}
 if [ "$engine" = otau ]; then
     # `otau` speaks UGI once the engine loop is in the build; check before relying on it.
-    if ! printf 'ugi\nquit\n' | timeout 5 target/release/otau 2>/dev/null | grep -q '^ugiok'; then
-        echo "target/release/otau does not answer ugi in this build; using ENGINE=fake" >&2
+    if ! printf 'ugi\nquit\n' | timeout 5 "$release/otau" 2>/dev/null | grep -q '^ugiok'; then
+        echo "$release/otau does not answer ugi in this build; using ENGINE=fake" >&2
         engine=fake
     fi
 fi
 if [ "$engine" = otau ]; then
-    spec=(cmd="$PWD/target/release/otau")
+    spec=(cmd="$release/otau")
 else
     spec=(cmd="$arena" "args=fake-engine ok")
 fi

@@ -9,7 +9,7 @@ fi
 depth="${1:-8}"
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
-otau=target/release/otau
+otau=${CARGO_TARGET_DIR:-target}/release/otau
 echo "== perft (leaf counts, time on one core)"
 "$otau" perft --game toguz-kumalak --depth "$depth" 2>&1 | tail -2
 "$otau" perft --game giuthi --depth 6 2>&1 | tail -2

@@ -23,13 +23,14 @@ shift || true
 kill_points=("$@")
 [ ${#kill_points[@]} -gt 0 ] || kill_points=($((games * 3 / 10)) $((games * 6 / 10)))
 cargo build --release --quiet --bin otau --bin otau-arena
-arena=$PWD/target/release/otau-arena
+release=$(cd "${CARGO_TARGET_DIR:-target}/release" && pwd)
+arena=$release/otau-arena
 # A tag unique to this run on every engine command line: the check for left-over processes.
 tag="otau-killresume-$$-$RANDOM"
 work=$(mktemp -d "/tmp/$tag.XXXXXX")
 if [ -z "${KEEP:-}" ]; then trap 'rm -rf "$work"' EXIT; fi
 # `otau` takes no extra argument: it runs through a link whose path carries the tag.
-ln -s "$PWD/target/release/otau" "$work/otau-$tag"
+ln -s "$release/otau" "$work/otau-$tag"
 cd "$work"
 
 run=(--engine name=deep cmd="$work/otau-$tag" depth=4

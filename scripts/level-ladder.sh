@@ -17,7 +17,7 @@ concurrency=${3:-2}
 shift $(( $# < 3 ? $# : 3 ))
 levels=("$@")
 [ ${#levels[@]} -gt 0 ] || levels=(1 4 7 10 13 16 20)
-arena=${OTAU_ARENA:-./target/release/otau-arena}
+arena=${OTAU_ARENA:-${CARGO_TARGET_DIR:-target}/release/otau-arena}
 [ -n "${OTAU_ARENA:-}" ] || cargo build --release --quiet --bin otau-arena
 st=$(printf '%d.%03d' $((movetime / 1000)) $((movetime % 1000)))
 # One match: two engines, each given as its arena keys in one word (split at spaces).

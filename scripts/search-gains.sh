@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 pairs=${1:-100}
 movetime=${2:-20}
 concurrency=${3:-2}
-arena=${OTAU_ARENA:-./target/release/otau-arena}
+arena=${OTAU_ARENA:-${CARGO_TARGET_DIR:-target}/release/otau-arena}
 [ -n "${OTAU_ARENA:-}" ] || cargo build --release --quiet --bin otau-arena
 st=$(printf '%d.%03d' $((movetime / 1000)) $((movetime % 1000)))
 # technique option: the switch of each technique (otau's UseXXX options).

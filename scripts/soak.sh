@@ -25,13 +25,14 @@ cd "$(dirname "$0")/.."
 games=${1:-3000}
 startup=${STARTUP:-1}
 cargo build --release --quiet --bin otau --bin otau-arena
-arena=$PWD/target/release/otau-arena
+release=$(cd "${CARGO_TARGET_DIR:-target}/release" && pwd)
+arena=$release/otau-arena
 # A tag unique to this run on every engine command line: the check for left-over processes.
 tag="otau-soak-$$-$RANDOM"
 work=$(mktemp -d "/tmp/$tag.XXXXXX")
 if [ -z "${KEEP:-}" ]; then trap 'rm -rf "$work"' EXIT; fi
 # `otau` takes no extra argument: it runs through a link whose path carries the tag.
-ln -s "$PWD/target/release/otau" "$work/otau-$tag"
+ln -s "$release/otau" "$work/otau-$tag"
 cd "$work"
 
 # Built-in players run inside the arena: a 1 MB hash keeps their tables out of its RSS.

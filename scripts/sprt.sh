@@ -27,7 +27,7 @@ for side in old new; do
 done
 cargo build --release --quiet --manifest-path "$root/Cargo.toml"
 out="${OUT:-sprt-${old//\//_}-${new//\//_}.jsonl}"
-"$root/target/release/otau-arena" --game "${GAME:-toguz-kumalak}" \
+"${CARGO_TARGET_DIR:-$root/target}/release/otau-arena" --game "${GAME:-toguz-kumalak}" \
   --engine name=new cmd="$work/otau-new" --engine name=old cmd="$work/otau-old" \
   --each tc="${TC:-10+0.1}" --games "${GAMES:-20000}" --concurrency "${CONCURRENCY:-2}" \
   --openings plies=6 --sprt elo0="${ELO0:-0}" elo1="${ELO1:-5}" alpha=0.05 beta=0.05 \

@@ -22,4 +22,4 @@ if [[ $# -lt 1 ]]; then
     exit 2
 fi
 cargo build --release --quiet --manifest-path "$root/Cargo.toml" --bin otau
-exec "$root/target/release/otau" "${opts[@]}" check "${check_timeout[@]}" -- "$@"
+exec "${CARGO_TARGET_DIR:-$root/target}/release/otau" "${opts[@]}" check "${check_timeout[@]}" -- "$@"

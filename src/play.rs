@@ -11,7 +11,7 @@ use anyhow::Result;
 
 use crate::games::render::render;
 use crate::games::{AnyGame, EndReason, Game, GameLine, Move, MoveEffect, Outcome, Side, Variant};
-use crate::search::{Limits, Options, Searcher};
+use crate::search::{Limits, Options, Score, Searcher};
 
 /// Settings of a terminal game.
 #[derive(Clone, Debug)]
@@ -63,6 +63,7 @@ pub fn run<R: BufRead, W: Write>(mut input: R, mut out: W, config: &PlayConfig) 
                 return Ok(());
             };
             let name = pos.record_name(mv);
+            let laps = laps_text(&pos, mv);
             let effect = line
                 .play(mv)
                 .map_err(|e| anyhow::anyhow!("engine move {name}: {e}"))?;
@@ -72,6 +73,7 @@ pub fn run<R: BufRead, W: Write>(mut input: R, mut out: W, config: &PlayConfig) 
                 pos.side_to_move(),
                 effect_text(pos.move_note(mv), &effect)
             )?;
+            write!(out, "{laps}")?;
             writeln!(out, "{}", render(line.position(), names))?;
             continue;
         }
@@ -108,7 +110,13 @@ pub fn run<R: BufRead, W: Write>(mut input: R, mut out: W, config: &PlayConfig) 
                 let stop = AtomicBool::new(false);
                 let report = searcher.search(&line, &limits, &stop, &mut |_| {});
                 match report.best {
-                    Some(mv) => writeln!(out, "hint: {}", pos.move_name(mv))?,
+                    Some(mv) => writeln!(
+                        out,
+                        "hint: {} ({}, depth {})",
+                        pos.move_name(mv),
+                        score_text(report.info.score),
+                        report.info.depth
+                    )?,
                     None => writeln!(out, "no hint: no legal move")?,
                 }
             }
@@ -135,6 +143,7 @@ pub fn run<R: BufRead, W: Write>(mut input: R, mut out: W, config: &PlayConfig) 
                         pos.record_name(mv),
                         effect_text(pos.move_note(mv), &effect)
                     )?;
+                    write!(out, "{}", laps_text(&pos, mv))?;
                     writeln!(out, "{}", render(line.position(), names))?;
                 }
                 Err(e) => writeln!(out, "{e}; type 'moves' for the legal moves or 'help'")?,
@@ -157,6 +166,46 @@ fn effect_text(note: Option<&str>, effect: &MoveEffect) -> String {
         text.push_str(", moves again");
     }
     text
+}
+
+/// The laps of a Giuthi relay sowing, one line each (the holes as the board shows them: north
+/// from its hole n down to 1, then south from 1 to n), so the player can follow a relay the final
+/// board alone does not explain; nothing for a single lap or another game.
+fn laps_text(pos: &AnyGame, mv: Move) -> String {
+    let AnyGame::Giuthi(g) = pos else {
+        return String::new();
+    };
+    let laps = g.relay_laps(mv);
+    if laps.len() < 2 {
+        return String::new();
+    }
+    let n = pos.holes();
+    let row = |holes: &mut dyn Iterator<Item = &u8>| {
+        holes.map(|s| s.to_string()).collect::<Vec<_>>().join(" ")
+    };
+    let mut text = String::new();
+    for (i, lap) in laps.iter().enumerate() {
+        text.push_str(&format!(
+            "  lap {}: north {} | south {}\n",
+            i + 1,
+            row(&mut lap[n..2 * n].iter().rev()),
+            row(&mut lap[..n].iter())
+        ));
+    }
+    text
+}
+
+/// A search's score for the player to move, in words: stones ahead (100 centi-stones a stone),
+/// or a proven result.
+fn score_text(score: Score) -> String {
+    match score {
+        // Beyond 10000: a result proven by the endgame tables, its distance unknown.
+        Score::Cp(cp) if cp > 10_000 => "a proven win".to_string(),
+        Score::Cp(cp) if cp < -10_000 => "a proven loss".to_string(),
+        Score::Cp(cp) => format!("score {:+.2} stones", cp as f64 / 100.0),
+        Score::Mate(plies) if plies > 0 => format!("wins in {plies} plies"),
+        Score::Mate(plies) => format!("loses in {} plies", -plies),
+    }
 }
 
 fn describe_final(fin: &crate::games::Final, human: Side) -> String {

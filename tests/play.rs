@@ -76,3 +76,57 @@ fn eof_ends_quietly() {
     let out = play(&[], "");
     assert!(out.contains("south>"));
 }
+
+/// `hint` names the move with the search's score and depth, not the move alone.
+#[test]
+fn a_hint_gives_its_score_and_depth() {
+    let out = play(&[], "hint\nquit\n");
+    let hint = out
+        .lines()
+        .find_map(|l| l.split("hint: ").nth(1))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        hint.contains("score ") && hint.contains(" stones, depth "),
+        "{hint}"
+    );
+}
+
+/// A level outside the ladder is refused with the valid range, as every other bad value is
+/// (it was clamped silently: `--level 25` played level 20).
+#[test]
+fn a_level_outside_the_ladder_is_refused() {
+    for bad in ["25", "0"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_otau"))
+            .args(["play", "--level", bad])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "--level {bad} accepted");
+        assert!(err.contains(bad) && err.contains("1..=20"), "{err}");
+    }
+}
+
+/// A Giuthi relay shows each lap's holes as it sows, not only the final board: from the start,
+/// 1a relays three times (8 seeds from south's hole 1, then north's hole 1, then south's hole 1
+/// again), and the last lap is the board the move leaves (no capture).
+#[test]
+fn a_giuthi_relay_shows_its_laps() {
+    let out = play(&["--game", "giuthi"], "1a\nquit\n");
+    let laps: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.contains("you play 1a"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  lap "))
+        .collect();
+    assert_eq!(
+        laps,
+        [
+            "  lap 1: north 8 8 8 8 8 8 8 9 | south 0 9 9 9 9 9 9 9",
+            "  lap 2: north 9 8 8 8 8 8 8 0 | south 1 10 10 10 10 10 10 10",
+            "  lap 3: north 0 8 8 8 8 8 8 1 | south 2 11 11 11 11 11 11 11",
+        ],
+        "{out}"
+    );
+    assert!(out.contains("        0   8   8   8   8   8   8   1\n        2  11  11"));
+}

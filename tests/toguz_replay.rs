@@ -105,13 +105,18 @@ fn federation_names_round_trip_through_replay() {
 /// The whole shared collection (2,398 games), when `../shared` is beside the checkout:
 /// `cargo test --release --test toguz_replay -- --ignored`.
 #[test]
-#[ignore = "needs ../shared beside the checkout"]
+#[ignore = "needs ../shared (the test data folder beside the checkout)"]
 fn all_shared_games_replay() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../shared/data/toguz/playok-2024-2025.pgn"
     );
-    let text = std::fs::read_to_string(path).expect("shared data present");
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
+        panic!(
+            "{path}: {e}: this test needs ../shared, the project's shared test data folder, \
+             checked out beside this repository (../shared/data/toguz/playok-2024-2025.pgn)"
+        )
+    });
     let games = otau::pgn::parse(&text).unwrap();
     assert_eq!(games.len(), 2398);
     for (i, game) in games.iter().enumerate() {

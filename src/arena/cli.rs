@@ -8,6 +8,7 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use clap::{ArgAction, Parser, Subcommand};
 
+use super::adjudication::{AdjudicateBy, AdjudicationRules, DrawRule, ResignRule};
 use super::config::{EngineSpec, RunConfig};
 use super::fake_engine::{self, FakeMode};
 use super::interrupt;
@@ -91,6 +92,21 @@ struct ArenaCli {
     /// Play on when a store already holds more than half the stones (on by default: stop).
     #[arg(long)]
     no_decided_score: bool,
+    /// movecount=N score=S [twosided=true]: a loss once the loser's score (twosided: and the
+    /// winner's) is beyond S centi-stones for N consecutive own moves.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    resign: Vec<String>,
+    /// movenumber=N movecount=M score=S: a draw once, after full move N, both |score| <= S
+    /// centi-stones for M consecutive moves each.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    draw: Vec<String>,
+    /// A draw after this many full moves (2N plies; --max-plies scores by stones instead).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    maxmoves: Option<u32>,
+    /// tables: a position within the game's tables (the Modiar solution, the Toguz endgame
+    /// tables) ends the game with their exact result; none (the default): play on.
+    #[arg(long, value_enum, default_value_t = AdjudicateBy::None)]
+    adjudicate: AdjudicateBy,
     /// JSON-lines records: one event per game as it ends, then a summary.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -106,7 +122,7 @@ struct ArenaCli {
     /// Continue the run recorded in FILE (its configuration is taken from the file).
     #[arg(long, value_name = "FILE", conflicts_with_all = [
         "engines", "each", "game", "games", "rounds", "tournament", "seed", "openings",
-        "max_plies", "no_decided_score", "out", "shard", "sprt", "max_start_failures",
+        "max_plies", "no_decided_score", "resign", "draw", "maxmoves", "adjudicate", "out", "shard", "sprt", "max_start_failures",
         "startup_timeout", "pgn_append", "report", "log_dir", "event", "max_crashes",
     ])]
     resume: Option<PathBuf>,
@@ -137,6 +153,15 @@ struct ArenaCli {
     /// Directory of the engines' stderr logs.
     #[arg(long, default_value = "otau-arena-logs")]
     log_dir: PathBuf,
+    /// Log every line exchanged with the engines to FILE (appended), with its time, engine and
+    /// direction; `file=FILE` as in fastchess.
+    #[arg(long, value_name = "FILE", value_parser = parse_log_file)]
+    log: Option<PathBuf>,
+    /// MiB the protocol log (--log) grows by at most in one session; then it says so and stops.
+    #[arg(long, value_name = "MIB", requires = "log",
+          default_value_t = super::protocol_log::DEFAULT_LOG_MAX_MIB,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_LOG_LIMIT_MIB))]
+    log_max: u64,
     /// PGN Event tag.
     #[arg(long, default_value = "otau-arena")]
     event: String,
@@ -239,8 +264,17 @@ fn concurrency_range() -> clap::builder::RangedU64ValueParser<usize> {
     clap::builder::RangedU64ValueParser::new().range(1..=MAX_CONCURRENCY)
 }
 
-/// The largest `--log-limit`, in MiB (1 TiB: beyond it the limit is no limit).
+/// The largest `--log-limit` and `--log-max`, in MiB (1 TiB: beyond it the limit is no limit).
 const MAX_LOG_LIMIT_MIB: u64 = 1 << 20;
+
+/// `--log FILE` or, as fastchess spells it, `--log file=FILE`.
+fn parse_log_file(s: &str) -> Result<PathBuf, String> {
+    let path = s.strip_prefix("file=").unwrap_or(s);
+    if path.is_empty() {
+        return Err("give the protocol log's file: --log FILE (or --log file=FILE)".into());
+    }
+    Ok(PathBuf::from(path))
+}
 
 /// The `otau-arena` program.
 pub fn main() -> ExitCode {
@@ -316,6 +350,8 @@ fn run(cli: ArenaCli) -> Result<ExitCode> {
         quit_grace: Duration::from_millis(300),
         log_limit: cli.log_limit << 20,
         rating: cli.rating_prior,
+        protocol_log: cli.log.clone(),
+        protocol_log_max: cli.log_max << 20,
     };
     let report = if let Some(path) = &cli.resume {
         tournament::resume(path, &opts)?
@@ -384,6 +420,18 @@ fn build_config(cli: &ArenaCli) -> Result<RunConfig> {
         openings,
         max_plies: cli.max_plies,
         adjudicate_decided: !cli.no_decided_score,
+        adjudication: AdjudicationRules {
+            resign: (!cli.resign.is_empty())
+                .then(|| ResignRule::parse(&cli.resign))
+                .transpose()
+                .map_err(anyhow::Error::msg)?,
+            draw: (!cli.draw.is_empty())
+                .then(|| DrawRule::parse(&cli.draw))
+                .transpose()
+                .map_err(anyhow::Error::msg)?,
+            max_moves: cli.maxmoves,
+            tables: cli.adjudicate == AdjudicateBy::Tables,
+        },
         startup_timeout_ms: startup,
         max_start_failures: cli.max_start_failures,
         max_crashes: cli.max_crashes,

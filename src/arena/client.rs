@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use super::pause;
 use super::process::{EngineIo, Incoming, RecvError, SendError};
+use super::protocol_log::{Direction, Tap};
 use crate::ugi::wire::{
     GoCommand, GuiCommand, InfoField, InfoKey, InfoLine, PositionCommand, Reply, ScoreKind, Value,
 };
@@ -163,6 +164,9 @@ pub struct EngineSession {
     /// The bound of writes that have no deadline of their own (`setoption`): the start-up
     /// timeout given to the handshake.
     write_timeout: Duration,
+    /// `--log`: every line written and read passes [`EngineSession::write`] and
+    /// [`EngineSession::recv`], which log it here.
+    log: Option<Tap>,
 }
 
 impl EngineSession {
@@ -175,13 +179,24 @@ impl EngineSession {
             options: Vec::new(),
             unknown_lines: 0,
             write_timeout,
+            log: None,
         }
     }
 
     /// `ugi` ... `ugiok` within `timeout`.
     pub fn handshake(io: EngineIo, timeout: Duration) -> Result<EngineSession, Fault> {
+        EngineSession::handshake_logged(io, timeout, None)
+    }
+
+    /// [`EngineSession::handshake`], every line of the session logged to `log`.
+    pub fn handshake_logged(
+        io: EngineIo,
+        timeout: Duration,
+        log: Option<Tap>,
+    ) -> Result<EngineSession, Fault> {
         let deadline = pause::now() + timeout;
         let mut s = EngineSession::new(io, timeout);
+        s.log = log;
         s.send(&[GuiCommand::Hello { uci: false }], deadline)?;
         loop {
             match s.next_reply(deadline, "ugiok")? {
@@ -241,7 +256,7 @@ impl EngineSession {
             .map_err(ThinkError::Fault)?;
         let mut info = SearchInfo::default();
         loop {
-            let line = match self.io.recv(deadline) {
+            let line = match self.recv(deadline) {
                 Ok(Incoming::Line(l)) => l,
                 Ok(Incoming::TooLong(_)) => {
                     self.unknown_lines += 1;
@@ -271,7 +286,7 @@ impl EngineSession {
         if self.send(&[GuiCommand::Stop], deadline).is_err() {
             return;
         }
-        while let Ok(item) = self.io.recv(deadline) {
+        while let Ok(item) = self.recv(deadline) {
             if matches!(item, Incoming::Line(ref l) if matches!(Reply::parse(l), Reply::BestMove(_)))
             {
                 return;
@@ -281,6 +296,9 @@ impl EngineSession {
 
     /// `quit`, a grace period, then the process group is killed.
     pub fn shutdown(mut self, grace: Duration) {
+        if let Some(log) = &self.log {
+            log.line(Direction::ToEngine, "quit");
+        }
         self.io.shutdown(grace);
     }
 
@@ -288,7 +306,28 @@ impl EngineSession {
     /// command at all (the checker's probe of how an engine takes one).
     pub fn write(&mut self, lines: &[String], deadline: Instant) -> Result<(), SendError> {
         let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        if let Some(log) = &self.log {
+            for l in &lines {
+                log.line(Direction::ToEngine, l);
+            }
+        }
         self.io.send_by(&lines, deadline)
+    }
+
+    /// The engine's next line by `deadline`, logged.
+    fn recv(&mut self, deadline: Instant) -> Result<Incoming, RecvError> {
+        let got = self.io.recv(deadline);
+        if let Some(log) = &self.log {
+            match &got {
+                Ok(Incoming::Line(l)) => log.line(Direction::FromEngine, l),
+                Ok(Incoming::TooLong(start)) => log.line(
+                    Direction::FromEngine,
+                    &format!("{start}... (line too long)"),
+                ),
+                Err(_) => {}
+            }
+        }
+        got
     }
 
     /// Reads until a reply satisfies `done`, by `deadline`.
@@ -301,7 +340,7 @@ impl EngineSession {
         let mut kept_bytes = 0usize;
         let mut seen = 0usize;
         loop {
-            match self.io.recv(deadline) {
+            match self.recv(deadline) {
                 Ok(Incoming::Line(line)) => {
                     let reply = Reply::parse(&line);
                     if done(&reply) {
@@ -347,7 +386,7 @@ impl EngineSession {
 
     /// The next reply (the start of a line too long, counted as unknown, is read as one).
     fn next_reply(&mut self, deadline: Instant, waiting_for: &str) -> Result<Reply, Fault> {
-        match self.io.recv(deadline) {
+        match self.recv(deadline) {
             Ok(Incoming::Line(l)) => Ok(Reply::parse(&l)),
             Ok(Incoming::TooLong(start)) => {
                 self.unknown_lines += 1;

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use super::adjudication::AdjudicationRules;
 use super::clock::{seconds_in, MoveLimits, MAX_MS};
 use super::openings::OpeningConfig;
 use super::schedule::TournamentKind;
@@ -223,6 +224,10 @@ pub struct RunConfig {
     pub max_plies: Option<u32>,
     /// A player holding more than half of all stones in their store has won: stop there.
     pub adjudicate_decided: bool,
+    /// `--resign`, `--draw`, `--maxmoves`, `--adjudicate` (absent when all off, as in records
+    /// written before they existed).
+    #[serde(default, skip_serializing_if = "AdjudicationRules::is_off")]
+    pub adjudication: AdjudicationRules,
     /// Longest wait for `ugiok` and for `readyok`, in ms.
     pub startup_timeout_ms: u64,
     /// Start failures in a row after which an engine's remaining games are forfeited.
@@ -255,18 +260,29 @@ impl RunConfig {
         }
         super::schedule::check_size(self.tournament, self.engines.len(), self.rounds, self.games)?;
         self.openings.check()?;
+        self.adjudication.check()?;
+        // Generated openings are `plies` long; a game is adjudicated once it has so many plies.
+        let opening = if self.openings.file.is_none() {
+            self.openings.walk_plies()
+        } else {
+            0
+        };
         if let Some(m) = self.max_plies {
-            // Generated openings are `plies` long; a game is adjudicated once it has `m` plies.
-            let opening = if self.openings.file.is_none() {
-                self.openings.walk_plies()
-            } else {
-                0
-            };
             if m <= opening {
                 return Err(format!(
                     "--max-plies {m}: leaves no move to the engines after {opening}-ply openings \
                      (give {}..={})",
                     opening + 1,
+                    u32::MAX
+                ));
+            }
+        }
+        if let Some(m) = self.adjudication.max_moves {
+            if u64::from(m) * 2 <= u64::from(opening) {
+                return Err(format!(
+                    "--maxmoves {m}: leaves no move to the engines after {opening}-ply openings \
+                     (give {}..={})",
+                    opening / 2 + 1,
                     u32::MAX
                 ));
             }

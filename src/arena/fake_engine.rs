@@ -55,6 +55,14 @@ pub enum FakeMode {
     /// Plays legal moves with absurd `info` values after sane ones (a wrapped depth, the most
     /// negative mate, `mate 0`, a node count of 2^64-1): 4 values out of range each move.
     AbsurdInfo,
+    /// Plays like `ok`, reporting `score cp 1000` (it thinks it is winning).
+    Winning,
+    /// Plays like `ok`, reporting `score cp -1000` (it thinks it is losing).
+    Losing,
+    /// Plays like `ok`, reporting `score mate -3` (it thinks it is mated).
+    Mated,
+    /// Plays like `ok`, reporting no score at all.
+    NoScore,
 }
 
 /// Runs the fake engine over the given streams; returns the process exit code.
@@ -209,6 +217,16 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
                             return 1;
                         }
                     },
+                    FakeMode::Winning | FakeMode::Losing | FakeMode::Mated | FakeMode::NoScore => {
+                        let score = match mode {
+                            FakeMode::Winning => " score cp 1000",
+                            FakeMode::Losing => " score cp -1000",
+                            FakeMode::Mated => " score mate -3",
+                            _ => "",
+                        };
+                        say(&mut out, &format!("info depth 1{score} nodes 1"));
+                        say(&mut out, &format!("bestmove {}", pick(&line)));
+                    }
                     _ => {
                         say(&mut out, "info depth 1 score cp 0 nodes 1");
                         say(&mut out, &format!("bestmove {}", pick(&line)));

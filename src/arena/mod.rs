@@ -10,7 +10,8 @@
 //! - [`openings`]: seeded random, balanced, or file openings;
 //! - [`preflight`]: every engine started and checked once before the first game;
 //! - [`schedule`]: round robin and gauntlet pairings, shards;
-//! - [`referee`]: one game, every move checked, every termination named;
+//! - [`referee`]: one game, every move checked, every termination named; [`adjudication`]:
+//!   `--resign`, `--draw`, `--maxmoves` and `--adjudicate tables`;
 //! - [`records`] and [`pgn`]: JSON-lines events and PGN;
 //! - [`outputs`]: every file a command writes (collisions, special files, locks);
 //!   [`run_files`]: a run's outputs, checked and created at start, completed at the end;
@@ -26,6 +27,7 @@
 //!
 //! The protocol and file formats are documented in `protocol/arena.md`.
 
+pub mod adjudication;
 pub mod builtin;
 pub mod cli;
 pub mod client;
@@ -45,6 +47,7 @@ pub mod pgn;
 pub mod preflight;
 pub mod process;
 pub mod progress;
+pub mod protocol_log;
 pub mod rate;
 pub mod records;
 pub mod referee;

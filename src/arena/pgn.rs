@@ -264,7 +264,11 @@ pub fn game_pgn(record: &GameRecord, event: &str) -> String {
         "Termination",
         match record.termination.kind {
             TerminationKind::Rules | TerminationKind::MaxPlies => "normal",
-            TerminationKind::DecidedScore => "adjudication",
+            TerminationKind::DecidedScore
+            | TerminationKind::MaxMoves
+            | TerminationKind::Resign
+            | TerminationKind::DrawAdjudication
+            | TerminationKind::Tables => "adjudication",
             TerminationKind::TimeLoss => "time forfeit",
             TerminationKind::IllegalMove => "rules infraction",
             TerminationKind::Crash | TerminationKind::Stall | TerminationKind::Forfeit => {

@@ -2,6 +2,7 @@
 
 use std::fmt::Write;
 use std::io::IsTerminal;
+use std::time::{Duration, Instant};
 
 use super::interrupt;
 
@@ -19,10 +20,15 @@ pub enum ProgressMode {
 }
 
 impl ProgressMode {
+    /// The mode for stdout as it is: live on a terminal, plain otherwise.
     pub fn detect(quiet: bool) -> ProgressMode {
+        ProgressMode::choose(quiet, std::io::stdout().is_terminal())
+    }
+
+    fn choose(quiet: bool, terminal: bool) -> ProgressMode {
         if quiet {
             ProgressMode::Quiet
-        } else if std::io::stdout().is_terminal() {
+        } else if terminal {
             ProgressMode::Live
         } else {
             ProgressMode::Plain
@@ -36,7 +42,12 @@ pub struct Progress {
     /// Plain mode: the results every this many games (0: never).
     table_every: u64,
     done: u64,
-    live_shown: bool,
+    /// Games recorded when this session started, and when: the live line's rate and ETA are
+    /// this session's.
+    done_at_start: u64,
+    started: Instant,
+    /// The live line shown last (drawn again after a note).
+    live_shown: Option<String>,
 }
 
 impl Progress {
@@ -46,20 +57,31 @@ impl Progress {
             total,
             table_every,
             done: 0,
-            live_shown: false,
+            done_at_start: 0,
+            started: Instant::now(),
+            live_shown: None,
         }
     }
 
     /// A note for the user (openings exhausted, an engine disqualified, ...), shown in any mode
     /// but quiet, on stderr.
+    /// On a terminal the live line is cleared first and drawn again after it, so the note never
+    /// runs into it.
     pub fn note(&mut self, text: &str) {
-        self.clear_live();
+        if self.live_shown.is_some() {
+            interrupt::out(format_args!("\r\x1b[2K"));
+        }
         interrupt::err(format_args!("otau-arena: {text}\n"));
+        if let Some(line) = &self.live_shown {
+            interrupt::out(format_args!("{line}"));
+        }
     }
 
     /// Games already recorded when the run (or its resumption) starts.
     pub fn set_done(&mut self, done: u64) {
         self.done = done;
+        self.done_at_start = done;
+        self.started = Instant::now();
     }
 
     pub fn game_done(&mut self, g: &GameRecord, standings: &Standings) {
@@ -88,13 +110,15 @@ impl Progress {
                 }
             }
             ProgressMode::Live => {
-                let _ = write!(
-                    out,
-                    "\r\x1b[2K[{done}/{}] {}",
+                let line = live_line(
+                    done,
                     self.total,
-                    standings.headline()
+                    done - self.done_at_start,
+                    self.started.elapsed(),
+                    &standings.headline(),
                 );
-                self.live_shown = true;
+                out = format!("\r\x1b[2K{line}");
+                self.live_shown = Some(line);
             }
         }
         if !out.is_empty() {
@@ -104,9 +128,70 @@ impl Progress {
 
     /// Ends the live line so that following output starts on a fresh line.
     pub fn clear_live(&mut self) {
-        if self.live_shown {
+        if self.live_shown.take().is_some() {
             interrupt::out(format_args!("\n"));
-            self.live_shown = false;
         }
+    }
+}
+
+/// The live line: `[12/100] 2.5 games/s, ETA 0:35 | a vs b: W 5 L 4 D 3 (54.2%) ... LLR ...`,
+/// the rate and ETA from the `session` games played in `elapsed` (none before the first).
+fn live_line(done: u64, total: u64, session: u64, elapsed: Duration, headline: &str) -> String {
+    let mut line = format!("[{done}/{total}]");
+    let secs = elapsed.as_secs_f64();
+    if session > 0 && secs > 0.0 {
+        let rate = session as f64 / secs;
+        let left = total.saturating_sub(done) as f64 / rate;
+        let _ = write!(line, " {rate:.2} games/s, ETA {}", clock_text(left));
+    }
+    if !headline.is_empty() {
+        let _ = write!(line, " | {headline}");
+    }
+    line
+}
+
+/// Seconds as `m:ss` or `h:mm:ss` (rounded up: an ETA of 0:00 means done).
+fn clock_text(secs: f64) -> String {
+    let s = if secs.is_finite() {
+        secs.ceil().min(u64::MAX as f64) as u64
+    } else {
+        u64::MAX
+    };
+    let (h, m, s) = (s / 3600, s / 60 % 60, s % 60);
+    if h > 0 {
+        format!("{h}:{m:02}:{s:02}")
+    } else {
+        format!("{m}:{s:02}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_terminal_gets_the_live_line_anything_else_plain_lines() {
+        assert_eq!(ProgressMode::choose(false, true), ProgressMode::Live);
+        assert_eq!(ProgressMode::choose(false, false), ProgressMode::Plain);
+        assert_eq!(ProgressMode::choose(true, true), ProgressMode::Quiet);
+        assert_eq!(ProgressMode::choose(true, false), ProgressMode::Quiet);
+    }
+
+    #[test]
+    fn the_live_line_shows_rate_eta_score_and_llr() {
+        let head = "a vs b: W 5 L 4 D 3 (54.2%) Elo +29.0 +/- 80.1 LLR 0.31 [-2.94, 2.94]";
+        assert_eq!(
+            live_line(12, 100, 10, Duration::from_secs(4), head),
+            format!("[12/100] 2.50 games/s, ETA 0:36 | {head}")
+        );
+        // A resumed run: the rate is this session's (10 games in 4 s, not 52).
+        assert_eq!(
+            live_line(52, 10_052, 10, Duration::from_secs(4), ""),
+            "[52/10052] 2.50 games/s, ETA 1:06:40"
+        );
+        // Before any game of the session: no rate to tell.
+        assert_eq!(live_line(0, 8, 0, Duration::ZERO, ""), "[0/8]");
+        assert!(clock_text(f64::INFINITY).len() > 5);
+        assert_eq!(clock_text(59.2), "1:00");
     }
 }

@@ -34,6 +34,14 @@ pub enum TerminationKind {
     DecidedScore,
     /// `--max-plies` reached: scored by the stones each player holds (store plus own row).
     MaxPlies,
+    /// `--maxmoves` reached: a draw.
+    MaxMoves,
+    /// `--resign`: the engines' scores said the game was lost (see `detail`).
+    Resign,
+    /// `--draw`: the engines' scores said the game was even (see `detail`).
+    DrawAdjudication,
+    /// `--adjudicate tables`: the position is in the game's tables, which give its exact result.
+    Tables,
     /// The engine sent an illegal or unreadable move.
     IllegalMove,
     /// No `bestmove` within the remaining time (or `st`, or the move timeout) plus the margin.
@@ -52,6 +60,10 @@ impl TerminationKind {
             TerminationKind::Rules => "rules",
             TerminationKind::DecidedScore => "decided-score",
             TerminationKind::MaxPlies => "max-plies",
+            TerminationKind::MaxMoves => "max-moves",
+            TerminationKind::Resign => "resign",
+            TerminationKind::DrawAdjudication => "draw-adjudication",
+            TerminationKind::Tables => "tables",
             TerminationKind::IllegalMove => "illegal-move",
             TerminationKind::TimeLoss => "time-loss",
             TerminationKind::Crash => "crash",

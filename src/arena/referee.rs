@@ -3,11 +3,13 @@
 
 use std::time::Duration;
 
+use super::adjudication::{AdjudicationRules, ScoreWatch, Verdict};
 use super::client::{EngineSession, Fault, ThinkError};
 use super::clock::{MoveLimits, SideClock};
 use super::openings::Opening;
 use super::records::{MoveRecord, Termination, TerminationKind};
 use crate::games::{AnyGame, Game, Outcome, Side};
+use crate::tables::Probe;
 use crate::ugi::wire::{GoCommand, PositionCommand, Start};
 
 /// Adjudication rules beyond the game's own.
@@ -15,6 +17,8 @@ use crate::ugi::wire::{GoCommand, PositionCommand, Start};
 pub struct Adjudication {
     pub max_plies: Option<u32>,
     pub decided_score: bool,
+    /// `--resign`, `--draw`, `--maxmoves`, `--adjudicate tables`.
+    pub rules: AdjudicationRules,
 }
 
 /// How long to wait after `stop` for a late `bestmove`, and for `readyok`.
@@ -62,6 +66,7 @@ pub fn play(
     let mut clocks = [SideClock::new(limits[0].tc), SideClock::new(limits[1].tc)];
     let mut moves = Vec::new();
     let mut faulted = [false, false];
+    let mut watch = ScoreWatch::new(adjudication.rules);
 
     // Each arm that ends the game breaks with (result, termination, totals).
     let (result, termination, totals) = loop {
@@ -80,6 +85,11 @@ pub fn play(
                 break (Outcome::Win(side), t, Some(totals));
             }
         }
+        if adjudication.rules.tables {
+            if let Some((result, t)) = by_tables(&pos) {
+                break (result, t, None);
+            }
+        }
         if let Some(max) = adjudication.max_plies {
             if line.moves().len() >= max as usize {
                 let totals = stones_held(&pos);
@@ -87,6 +97,13 @@ pub fn play(
                 t.detail = format!("{max} plies");
                 let result = Outcome::by_totals(totals[0], totals[1]);
                 break (result, t, Some(totals));
+            }
+        }
+        if let Some(max) = adjudication.rules.max_moves {
+            if line.moves().len() as u64 >= 2 * u64::from(max) {
+                let mut t = Termination::of(TerminationKind::MaxMoves);
+                t.detail = format!("{max} moves");
+                break (Outcome::Draw, t, None);
             }
         }
 
@@ -162,6 +179,22 @@ pub fn play(
             nodes: thought.info.nodes,
             info_dropped: thought.info.dropped,
         });
+        // The scores only end a game the move did not end by the rules.
+        let score = moves.last().and_then(|m: &MoveRecord| m.score.as_deref());
+        let adjudged = watch.after_move(side, pos.fullmove(), score);
+        if let Some(verdict) = adjudged.filter(|_| line.result().is_none()) {
+            let (result, kind, detail) = match verdict {
+                Verdict::Resign { winner, detail } => {
+                    (Outcome::Win(winner), TerminationKind::Resign, detail)
+                }
+                Verdict::Draw { detail } => {
+                    (Outcome::Draw, TerminationKind::DrawAdjudication, detail)
+                }
+            };
+            let mut t = Termination::of(kind);
+            t.detail = detail;
+            break (result, t, None);
+        }
     };
     Ok(GameEnd {
         moves,
@@ -171,6 +204,34 @@ pub fn play(
         totals,
         faulted,
     })
+}
+
+/// `--adjudicate tables`: the exact result when the position is within the game's tables and
+/// they decide it whatever the rules do with endless play. Never waits: tables not yet loaded
+/// know nothing (the run loads them before its first game).
+fn by_tables(pos: &AnyGame) -> Option<(Outcome, Termination)> {
+    if !pos.tables_ready() {
+        return None;
+    }
+    let (decided, what) = match pos.solved() {
+        Some(s) => (s.decided?, format!("solved, margin {:+}", s.margin)),
+        None => {
+            let b = pos.probe_tables()?;
+            (
+                b.decided()?,
+                format!("tables, final total {}..={}", b.low, b.high),
+            )
+        }
+    };
+    let me = pos.side_to_move();
+    let result = match decided {
+        1 => Outcome::Win(me),
+        -1 => Outcome::Win(me.other()),
+        _ => Outcome::Draw,
+    };
+    let mut t = Termination::of(TerminationKind::Tables);
+    t.detail = what;
+    Some((result, t))
 }
 
 /// `--max-plies` scoring: each player is credited with their store and the stones on their own

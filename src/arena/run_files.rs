@@ -8,6 +8,7 @@
 //! output (PGN, report, log directory, PGN event), and `--resume` goes on writing them all.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{bail, Result};
 
@@ -15,6 +16,7 @@ use super::config::RunConfig;
 use super::outputs::{self, check_distinct, check_location, Created, Named, Target};
 use super::pgn::{PgnWriter, Slice};
 use super::process::log_file;
+use super::protocol_log::ProtocolLog;
 use super::records::{Event, GameRecord, RecordWriter, RecordedOutputs, RecordsFile, RunHeader};
 use super::results::Standings;
 use super::run_options::RunOptions;
@@ -27,6 +29,8 @@ pub struct RunFiles {
     pub report: Option<Named>,
     /// The records already end with a summary of every game they hold.
     pub summarized: bool,
+    /// `--log`: the lines exchanged with the engines.
+    pub protocol_log: Option<Arc<ProtocolLog>>,
 }
 
 impl RunFiles {
@@ -52,6 +56,10 @@ impl RunFiles {
 
     /// The end of a session: the PGN's waiting games, and the report of every recorded game.
     pub fn finish(&mut self, standings: &Standings, title: &str) -> Result<()> {
+        if let Some(problem) = self.protocol_log.as_ref().and_then(|l| l.finish()) {
+            // The log is no record: an incomplete one is worth a word, not a failed run.
+            super::interrupt::err(format_args!("otau-arena: {problem}\n"));
+        }
         if let Some(p) = self.pgn.as_mut() {
             p.finish()?;
         }
@@ -65,6 +73,23 @@ impl RunFiles {
         }
         Ok(())
     }
+}
+
+/// `--log`, an output like the others (not recorded in the run header: a resumed run logs where
+/// its own command line says).
+fn protocol_log(opts: &RunOptions) -> Option<Named> {
+    opts.protocol_log.as_ref().map(|p| Named::new("--log", p))
+}
+
+/// Opens `--log` (appending to an existing file; a new one is removed again if the start fails).
+fn open_protocol_log(opts: &RunOptions, created: &mut Created) -> Result<Option<Arc<ProtocolLog>>> {
+    let Some(l) = protocol_log(opts) else {
+        return Ok(None);
+    };
+    if check_location(&l)? == Target::Absent {
+        created.file(&l.path);
+    }
+    ProtocolLog::open(&l, opts.protocol_log_max).map(Some)
 }
 
 fn slice(header: &RunHeader) -> Slice {
@@ -168,7 +193,11 @@ fn fresh_checks(
         .cloned()
         .collect();
     all.extend(logs(config, &opts.log_dir));
+    all.extend(protocol_log(opts));
     check_distinct(&all, &inputs(config))?;
+    if let Some(l) = protocol_log(opts) {
+        check_location(&l)?;
+    }
     if let Some(o) = &out {
         super::records::check_new(&o.path)?;
     }
@@ -226,12 +255,14 @@ pub fn open_fresh(header: &mut RunHeader, opts: &RunOptions) -> Result<RunFiles>
         )?),
         None => None,
     };
+    let protocol_log = open_protocol_log(opts, &mut created)?;
     created.keep();
     Ok(RunFiles {
         records,
         pgn,
         report,
         summarized: false,
+        protocol_log,
     })
 }
 
@@ -280,6 +311,7 @@ pub fn open_resume(
     let report = opts.report.as_ref().map(|p| Named::new("the report", p));
     let mut all: Vec<Named> = [&pgn, &report].into_iter().flatten().cloned().collect();
     all.extend(logs(config, &opts.log_dir));
+    all.extend(protocol_log(&opts));
     let mut ins = vec![Named::new("the records file", path)];
     ins.extend(inputs(config));
     check_distinct(&all, &ins)?;
@@ -294,6 +326,9 @@ pub fn open_resume(
     )?;
     // The configuration (and the engines' start-up check) after every cheap check, and before
     // any file is changed.
+    if let Some(l) = protocol_log(&opts) {
+        check_location(&l)?;
+    }
     check(&file.header, &opts)?;
     let mut created = Created::default();
     if let Some(d) = &created_dir {
@@ -310,12 +345,14 @@ pub fn open_resume(
         )?),
         None => None,
     };
+    let protocol_log = open_protocol_log(&opts, &mut created)?;
     created.keep();
     let files = RunFiles {
         records: Some(writer),
         pgn,
         report,
         summarized: file.summarized,
+        protocol_log,
     };
     Ok((file, files, opts))
 }

@@ -36,6 +36,10 @@ pub struct RunOptions {
     pub log_limit: u64,
     /// The rating table's prior (`--rating-prior`).
     pub rating: crate::stats::RatingOptions,
+    /// `--log`: every line exchanged with the engines ([`super::protocol_log`]).
+    pub protocol_log: Option<PathBuf>,
+    /// `--log-max`: the bytes a session adds to the protocol log at most.
+    pub protocol_log_max: u64,
 }
 
 impl Default for RunOptions {
@@ -55,6 +59,8 @@ impl Default for RunOptions {
             quit_grace: Duration::from_millis(300),
             log_limit: MAX_LOG_BYTES,
             rating: crate::stats::RatingOptions::default(),
+            protocol_log: None,
+            protocol_log_max: super::protocol_log::DEFAULT_LOG_MAX_MIB << 20,
         }
     }
 }

@@ -148,6 +148,7 @@ impl Selfplay {
             openings: OpeningConfig::parse(&openings)?,
             max_plies: Some(self.max_plies),
             adjudicate_decided: true,
+            adjudication: Default::default(),
             startup_timeout_ms: 10_000,
             max_start_failures: 3,
             max_crashes: DEFAULT_MAX_CRASHES,

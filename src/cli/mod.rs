@@ -137,7 +137,8 @@ pub enum OtauCommand {
     /// Play a game against the engine in the terminal.
     Play {
         /// Engine strength, 1 (weakest) to 20 (full strength).
-        #[arg(long, default_value_t = 10)]
+        #[arg(long, default_value_t = 10,
+              value_parser = clap::value_parser!(u32).range(1..=crate::search::MAX_LEVEL as i64))]
         level: u32,
         /// Your side: south moves first.
         #[arg(long, default_value = "south", value_parser = ["south", "north"])]
@@ -193,7 +194,7 @@ pub fn run(game: Variant, command: Option<OtauCommand>) -> Result<()> {
         }) => {
             let config = crate::play::PlayConfig {
                 variant: game,
-                level: level.clamp(1, crate::search::MAX_LEVEL),
+                level,
                 human: if side == "north" {
                     Side::North
                 } else {

@@ -123,6 +123,10 @@ fn add_masks(a: [u128; 2], b: [u128; 2]) -> [u128; 2] {
 /// is at least the period, the saved state comes round again. It reports a repeat only when two
 /// states are truly equal. So `None` means "never ends" and nothing else, and every move that ends
 /// is played to its end (tests/giuthi_rules.rs builds both kinds of move).
+///
+/// `on_lap` sees the ring (places `0..2n`) after every lap: [`Giuthi::relay_laps`] records them
+/// for a player, the moves pass a closure that does nothing (monomorphised away, so the one sowing
+/// routine serves both at no cost: perft unchanged).
 #[inline]
 fn relay(
     ring: &mut [u8; MAX_RING],
@@ -130,6 +134,7 @@ fn relay(
     mover: Side,
     from: usize,
     dir: Direction,
+    mut on_lap: impl FnMut(&[u8]),
 ) -> Option<RelayEnd> {
     let places = 2 * n;
     let opponent_lo = mover.other().index() * n;
@@ -183,6 +188,7 @@ fn relay(
         };
         add_lanes(&mut work, mask);
         crossed |= (mask[0] & opponent[0]) | (mask[1] & opponent[1]) != 0;
+        on_lap(&work[..places]);
         // With an empty rest the last seed of the last round fell into the lifted hole itself.
         if work[last] == 1 {
             ring.copy_from_slice(&work[..MAX_RING]);
@@ -259,7 +265,34 @@ impl Giuthi {
     #[inline]
     fn trial(&self, side: Side, index: usize, dir: Direction) -> Option<RelayEnd> {
         let mut ring = self.state.ring;
-        relay(&mut ring, self.n(), side, self.place(side, index), dir)
+        relay(
+            &mut ring,
+            self.n(),
+            side,
+            self.place(side, index),
+            dir,
+            |_| {},
+        )
+    }
+
+    /// The holes after each lap of `mv`'s relay sowing, before any capture (ring places:
+    /// south's holes `0..n`, then north's), for a player to follow the relay;
+    /// empty for a pass or a sowing that never ends (which is no legal move).
+    pub fn relay_laps(&self, mv: Move) -> Vec<Vec<u8>> {
+        let mut laps = Vec::new();
+        if mv.is_pass() {
+            return laps;
+        }
+        let me = self.state.side;
+        let mut ring = self.state.ring;
+        let from = self.place(me, mv.index());
+        let end = relay(&mut ring, self.n(), me, from, mv.direction(), |lap| {
+            laps.push(lap.to_vec())
+        });
+        if end.is_none() {
+            laps.clear();
+        }
+        laps
     }
 
     /// Whether `side` has a move whose sowing ends: "a hole with two or more seeds" of the rules,
@@ -317,7 +350,7 @@ impl Game for Giuthi {
         let n = self.n();
         let me = self.state.side;
         let from = self.place(me, mv.index());
-        let end = relay(&mut self.state.ring, n, me, from, mv.direction())
+        let end = relay(&mut self.state.ring, n, me, from, mv.direction(), |_| {})
             .expect("a legal Giuthi move ends");
         let mut effect = MoveEffect {
             last: end.last as u8,

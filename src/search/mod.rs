@@ -383,7 +383,7 @@ impl Searcher {
         let legal = root.legal_moves();
         let strength = Strength::of_level(self.options.level);
         let budget = Budget::new(limits, self.options.move_overhead, legal.len() == 1);
-        let max_nodes = match (limits.nodes, strength.max_nodes) {
+        let max_nodes = match (limits.nodes, strength.max_nodes_for(limits, &budget)) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };

@@ -64,6 +64,7 @@ pub fn config(engines: Vec<EngineConfig>, rounds: u32, seed: u64) -> RunConfig {
         openings: OpeningConfig::default(),
         max_plies: None,
         adjudicate_decided: true,
+        adjudication: Default::default(),
         startup_timeout_ms: 1000,
         max_start_failures: 3,
         max_crashes: 3,

@@ -128,7 +128,8 @@ fn execute(
     let config = &header.config;
     let schedule = full_schedule(config);
     let slice_len = schedule.slice_len(opts.shard);
-    let shared = share(config, opts, schedule, &standings)?;
+    let mut shared = share(config, opts, schedule, &standings)?;
+    shared.protocol_log = files.protocol_log.clone();
     let mut progress = Progress::new(opts.progress, slice_len, opts.rating_interval);
     progress.set_done(standings.len());
     let mut rec = Recording {
@@ -172,6 +173,11 @@ fn share<'a>(
         standings.indices().collect(),
         book,
     );
+    if config.adjudication.tables {
+        // Read (Toguz) or build (Modiar, ~10 s) the tables now, before the first game: the
+        // referee only probes tables that are ready, and no game's clock waits on them.
+        crate::tables::Probe::prepare_tables(&crate::games::AnyGame::start(variant));
+    }
     Ok(RunState {
         config,
         variant,
@@ -179,6 +185,7 @@ fn share<'a>(
         feed: Mutex::new(feed),
         health: Mutex::new(Health::new(config.engines.len())),
         stop: AtomicBool::new(false),
+        protocol_log: None,
     })
 }
 

@@ -137,7 +137,11 @@ pub(super) fn start_engine(
             .map_err(|err| Fault::Crash(format!("cannot start '{}': {err}", cfg.cmd)))?
         }
     };
-    let mut s = EngineSession::handshake(io, timeout)?;
+    let log = shared
+        .protocol_log
+        .as_ref()
+        .map(|l| crate::arena::protocol_log::Tap::new(l.clone(), &cfg.name));
+    let mut s = EngineSession::handshake_logged(io, timeout, log)?;
     if s.has_option("Game") {
         s.set_option("Game", &shared.config.game)?;
     }

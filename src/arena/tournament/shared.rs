@@ -26,4 +26,6 @@ pub(super) struct RunState<'a> {
     pub(super) health: Mutex<Health>,
     /// Set to stop handing out games (a fault under --no-recover).
     pub(super) stop: AtomicBool,
+    /// `--log`, shared by every engine session.
+    pub(super) protocol_log: Option<std::sync::Arc<crate::arena::protocol_log::ProtocolLog>>,
 }

@@ -187,6 +187,7 @@ fn play_out(
     let adjudication = Adjudication {
         max_plies: config.max_plies,
         decided_score: config.adjudicate_decided,
+        rules: config.adjudication,
     };
     let waits = Waits {
         drain: Duration::from_millis(500),
