@@ -66,10 +66,14 @@ impl BookFormat {
 /// format=epd|txt|pgn order=sequential|random start=K`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OpeningConfig {
-    /// The random walk's length ([`DEFAULT_PLIES`] when not given); with a file, the cut of
-    /// each entry (entries are used whole when not given).
+    /// The random walk's length ([`DEFAULT_PLIES`] when not given).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plies: Option<u32>,
+    /// With a file: `plies=`, the cut of each entry (entries are used whole when not given).
+    /// A field of its own, not `plies`, because records written before books could be cut hold
+    /// `plies` beside `file` (the walk's length, unused): resuming them must keep whole entries.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub book_plies: Option<u32>,
     pub policy: OpeningPolicy,
     /// Balanced: the largest |score| accepted, in centi-stones.
     pub margin_cp: i32,
@@ -97,6 +101,7 @@ impl Default for OpeningConfig {
     fn default() -> Self {
         OpeningConfig {
             plies: None,
+            book_plies: None,
             policy: OpeningPolicy::Random,
             margin_cp: 300,
             depth: 4,
@@ -167,6 +172,9 @@ impl OpeningConfig {
             if matches!(k, "format" | "order" | "start") {
                 file_keys.push(t.as_str());
             }
+        }
+        if c.file.is_some() {
+            c.book_plies = c.plies.take();
         }
         if c.file.is_none() {
             if let Some(t) = file_keys.first() {
@@ -269,7 +277,7 @@ impl OpeningBook {
     pub fn new(config: &OpeningConfig, variant: Variant, seed: u64) -> Result<OpeningBook, String> {
         let mut file = Vec::new();
         if let (Some(path), Some(format)) = (&config.file, config.file_format()) {
-            file = read_book(path, format, variant, config.plies)?;
+            file = read_book(path, format, variant, config.book_plies)?;
             if config.order == FileOrder::Random {
                 file.shuffle(&mut ChaCha8Rng::seed_from_u64(seed ^ 0x0BE1_1F11_E5EE_D000));
             }
@@ -709,6 +717,15 @@ mod tests {
             let err = OpeningConfig::parse(&[bad.to_string()]).unwrap_err();
             assert!(err.contains(range), "{bad}: {err}");
         }
+        let c = cfg("file=b.txt plies=3");
+        assert_eq!((c.plies, c.book_plies), (None, Some(3)));
+        // A records header written before books could be cut: its `plies` beside `file` was the
+        // (unused) walk length, so resuming it keeps the book's entries whole.
+        let old: OpeningConfig = serde_json::from_str(
+            r#"{"plies":4,"policy":"random","margin_cp":300,"depth":4,"file":"b.txt","order":"sequential"}"#,
+        )
+        .unwrap();
+        assert_eq!((old.plies, old.book_plies, old.start), (Some(4), None, 1));
         let c = cfg("plies=1000 margin=100000 depth=120");
         assert_eq!((c.plies, c.margin_cp, c.depth), (Some(1000), 100_000, 120));
         c.check().unwrap();
