@@ -27,20 +27,11 @@ fn a_terminal_gets_one_live_line_with_rate_eta_and_llr() {
     assert_eq!(r, 0, "openpty: {}", std::io::Error::last_os_error());
     // SAFETY: the descriptors are ours alone.
     let (master, slave) = unsafe { (File::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
-    let mut args: Vec<String> = Vec::new();
-    for name in ["a", "b"] {
-        args.extend([
-            "--engine".to_string(),
-            format!("name={name}"),
-            format!("cmd={ARENA}"),
-            "args=fake-engine ok".to_string(),
-        ]);
-    }
-    args.extend(
-        ["--each", "depth=1", "--seed", "3", "--rounds", "3"]
-            .iter()
-            .chain(&["--sprt", "elo0=0", "elo1=10"])
-            .map(|s| s.to_string()),
+    let args = sound_engines_then(
+        &["a", "b"],
+        &[
+            "--each", "depth=1", "--seed", "3", "--rounds", "3", "--sprt", "elo0=0", "elo1=10",
+        ],
     );
     let reader = std::thread::spawn(move || {
         let mut master = master;

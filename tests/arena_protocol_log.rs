@@ -9,21 +9,11 @@ use arena_support::*;
 
 /// Two sound test engines at depth 1, one round, and `extra` arguments.
 fn run(dir: &Path, extra: &[&str]) -> (i32, String, String) {
-    let mut args: Vec<String> = Vec::new();
-    for name in ["alpha", "beta"] {
-        args.extend([
-            "--engine".to_string(),
-            format!("name={name}"),
-            format!("cmd={ARENA}"),
-            "args=fake-engine ok".to_string(),
-        ]);
-    }
-    args.extend(
-        ["--each", "depth=1", "--seed", "3", "--rounds", "1", "-q"]
-            .iter()
-            .chain(extra)
-            .map(|s| s.to_string()),
+    let mut args = sound_engines_then(
+        &["alpha", "beta"],
+        &["--each", "depth=1", "--seed", "3", "--rounds", "1", "-q"],
     );
+    args.extend(extra.iter().map(|s| s.to_string()));
     arena(&args.iter().map(String::as_str).collect::<Vec<_>>(), dir)
 }
 

@@ -32,6 +32,21 @@ pub fn arena(args: &[&str], dir: &Path) -> (i32, String, String) {
 }
 
 /// A fresh scratch directory for one test.
+/// `--engine` arguments for sound test engines (`fake-engine ok`) named `names`, then `rest`.
+pub fn sound_engines_then(names: &[&str], rest: &[&str]) -> Vec<String> {
+    let mut args = Vec::new();
+    for name in names {
+        args.extend([
+            "--engine".to_string(),
+            format!("name={name}"),
+            format!("cmd={ARENA}"),
+            "args=fake-engine ok".to_string(),
+        ]);
+    }
+    args.extend(rest.iter().map(|s| s.to_string()));
+    args
+}
+
 pub fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("otau-arena-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
