@@ -15,7 +15,8 @@
 //! - [`tables`]: tables solved by retrograde analysis: the Toguz Kumalak endgame tables and
 //!   Modiar's solution, and the probe the search asks them through;
 //! - [`sync`]: the one poisoned-lock recovery;
-//! - [`ugi`]: the engine protocol front end and the protocol's typed messages ([`ugi::wire`]).
+//! - [`ugi`]: the engine protocol front end and the protocol's typed messages ([`ugi::wire`]);
+//! - [`web`]: the browser pages (`otau web`, a person against an engine).
 
 pub mod arena;
 pub mod cli;
@@ -29,3 +30,4 @@ pub mod stats;
 pub mod sync;
 pub mod tables;
 pub mod ugi;
+pub mod web;

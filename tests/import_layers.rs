@@ -56,6 +56,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("play", 40),
     ("stats", 50),
     ("arena", 60),
+    ("web", 65),
     ("arena::cli", 70),
     ("cli", 70),
 ];

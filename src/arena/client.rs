@@ -47,6 +47,9 @@ pub const MAX_SCORE_CP: u32 = 100_000;
 /// Moves to a mate (`mate 0` is not a mate the mover can still play).
 pub const MAX_INFO_MATE: u32 = 1000;
 
+/// The moves of a principal variation kept (a longer one is cut: memory stays bounded).
+pub const MAX_PV_MOVES: usize = 64;
+
 /// The engine's last `info` before its `bestmove`, as far as it said.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SearchInfo {
@@ -54,6 +57,9 @@ pub struct SearchInfo {
     /// `cp 35` or `mate -4`, from the mover's view.
     pub score: Option<String>,
     pub nodes: Option<u64>,
+    /// The principal variation of the last `info` that had one, as sent (unchecked tokens, at
+    /// most [`MAX_PV_MOVES`]): shown by `otau web`'s analysis, never recorded.
+    pub pv: Vec<String>,
     /// `depth`, `nodes` and `score` values dropped: not numbers, or out of range. Each field
     /// keeps the last value in range.
     pub dropped: u32,
@@ -94,6 +100,9 @@ impl SearchInfo {
                         (Ok(k), Ok(v)) if in_range => self.score = Some(format!("{k} {v}")),
                         _ => self.drop_one(),
                     }
+                }
+                InfoField::Pv(moves) => {
+                    self.pv = moves.iter().take(MAX_PV_MOVES).cloned().collect();
                 }
                 _ => {}
             }
@@ -462,7 +471,13 @@ mod tests {
             "info depth 3 seldepth 5 score cp -40 nodes 1200 nps 9 pv 3 4 5",
         );
         assert_eq!(i.dropped, 0);
+        assert_eq!(i.pv, ["3", "4", "5"]);
         absorb(&mut i, "info depth x score mate 7 string depth 99");
+        assert_eq!(
+            i.pv,
+            ["3", "4", "5"],
+            "a line without pv keeps the last one"
+        );
         assert_eq!(i.depth, Some(3));
         assert_eq!(i.score.as_deref(), Some("mate 7"));
         assert_eq!(i.nodes, Some(1200));

@@ -236,6 +236,18 @@ fn prefix(out: &Named, keep: u64) -> Result<Vec<u8>> {
 
 /// One game as PGN text, ending with a blank line.
 pub fn game_pgn(record: &GameRecord, event: &str) -> String {
+    pgn_text(record, event, true)
+}
+
+/// A game still in progress as PGN text (`otau web`'s download before the game ends): result
+/// `*`, `Termination "unterminated"`, and no closing comment; `record.result` and
+/// `record.termination` are not read.
+pub fn unfinished_game_pgn(record: &GameRecord, event: &str) -> String {
+    pgn_text(record, event, false)
+}
+
+fn pgn_text(record: &GameRecord, event: &str, finished: bool) -> String {
+    let result = if finished { record.result.pgn() } else { "*" };
     let mut out = String::new();
     let tag = |out: &mut String, name: &str, value: &str| {
         let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
@@ -251,7 +263,7 @@ pub fn game_pgn(record: &GameRecord, event: &str) -> String {
     );
     tag(&mut out, "White", &record.south);
     tag(&mut out, "Black", &record.north);
-    tag(&mut out, "Result", record.result.pgn());
+    tag(&mut out, "Result", result);
     tag(&mut out, "Variant", &record.game);
     let start = AnyGame::from_position(&record.opening.start).ok();
     let standard = start.as_ref().map(|s| *s == AnyGame::start(s.variant()));
@@ -259,23 +271,19 @@ pub fn game_pgn(record: &GameRecord, event: &str) -> String {
         tag(&mut out, "SetUp", "1");
         tag(&mut out, "FEN", &record.opening.start);
     }
-    tag(
-        &mut out,
-        "Termination",
-        match record.termination.kind {
-            TerminationKind::Rules | TerminationKind::MaxPlies => "normal",
-            TerminationKind::DecidedScore
-            | TerminationKind::MaxMoves
-            | TerminationKind::Resign
-            | TerminationKind::DrawAdjudication
-            | TerminationKind::Tables => "adjudication",
-            TerminationKind::TimeLoss => "time forfeit",
-            TerminationKind::IllegalMove => "rules infraction",
-            TerminationKind::Crash | TerminationKind::Stall | TerminationKind::Forfeit => {
-                "abandoned"
-            }
-        },
-    );
+    let termination = match record.termination.kind {
+        _ if !finished => "unterminated",
+        TerminationKind::Rules | TerminationKind::MaxPlies => "normal",
+        TerminationKind::DecidedScore
+        | TerminationKind::MaxMoves
+        | TerminationKind::Resign
+        | TerminationKind::DrawAdjudication
+        | TerminationKind::Tables => "adjudication",
+        TerminationKind::TimeLoss => "time forfeit",
+        TerminationKind::IllegalMove => "rules infraction",
+        TerminationKind::Crash | TerminationKind::Stall | TerminationKind::Forfeit => "abandoned",
+    };
+    tag(&mut out, "Termination", termination);
     tag(
         &mut out,
         "PlyCount",
@@ -334,12 +342,11 @@ pub fn game_pgn(record: &GameRecord, event: &str) -> String {
             }
         }
     }
-    let _ = write!(
-        text,
-        "{{{}}} {}",
-        record.termination.describe().replace(['{', '}'], ""),
-        record.result.pgn()
-    );
+    if finished {
+        let why = record.termination.describe().replace(['{', '}'], "");
+        let _ = write!(text, "{{{why}}} ");
+    }
+    text.push_str(result);
     wrap(&text, 80, &mut out);
     out.push_str("\n\n");
     out
