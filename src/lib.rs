@@ -12,11 +12,12 @@
 //! - [`stats`]: Elo, pentanomial, SPRT, joint ratings and the HTML report;
 //! - [`cli`]: the `otau` command line and its subcommands (the binary parses and dispatches);
 //! - [`arena`]: engine-vs-engine matches (the `otau-arena` binary);
+//! - [`web`]: the pages that watch a run and replay its games, `otau web`'s play page, and their
+//!   HTTP server;
 //! - [`tables`]: tables solved by retrograde analysis: the Toguz Kumalak endgame tables and
 //!   Modiar's solution, and the probe the search asks them through;
 //! - [`sync`]: the one poisoned-lock recovery;
-//! - [`ugi`]: the engine protocol front end and the protocol's typed messages ([`ugi::wire`]);
-//! - [`web`]: the browser pages (`otau web`, a person against an engine).
+//! - [`ugi`]: the engine protocol front end and the protocol's typed messages ([`ugi::wire`]).
 
 pub mod arena;
 pub mod cli;
