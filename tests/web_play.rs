@@ -207,22 +207,23 @@ fn pgn_through_the_arenas_writer() {
 #[test]
 fn the_worker_publishes_the_persons_move_and_the_answer() {
     let w = PlayWorker::start(PlayGame::new(Variant::TOGUZ, vec![otau(2)], STARTUP));
-    let first = w.wait_newer(0, STARTUP);
-    assert!(first.json.contains("\"status\":\"person-to-move\""));
+    let (mut seen, json) = w.wait_newer(0, STARTUP);
+    assert!(json.contains("\"status\":\"person-to-move\""), "{json}");
     w.send(Command::Move("7".into())).unwrap();
-    let mut p = first;
+    let mut v = serde_json::Value::Null;
     for _ in 0..10 {
-        p = w.wait_newer(p.version, STARTUP);
-        let v: serde_json::Value = serde_json::from_str(&p.json).unwrap();
+        let (g, json) = w.wait_newer(seen, STARTUP);
+        seen = g;
+        v = serde_json::from_str(&json).unwrap();
         if v["ply"] == 2 {
             break;
         }
     }
-    let v: serde_json::Value = serde_json::from_str(&p.json).unwrap();
-    assert_eq!(v["ply"], 2, "{}", p.json);
+    assert_eq!(v["ply"], 2, "{v}");
     let mv = v["moves"][1]["move"].as_str().unwrap();
     assert_eq!(v["position"], after(Variant::TOGUZ, &["7", mv]));
+    assert!(w.pgn().contains("1. 76 "), "{}", w.pgn());
     w.send(Command::Move("0".into())).unwrap();
-    let p = w.wait_newer(p.version, STARTUP);
-    assert!(p.json.contains("\"notice\":\"illegal move"), "{}", p.json);
+    let (_, json) = w.wait_newer(seen, STARTUP);
+    assert!(json.contains("\"notice\":\"illegal move"), "{json}");
 }

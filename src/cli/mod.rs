@@ -149,6 +149,19 @@ pub enum OtauCommand {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// A board in the browser to play any UGI engine: legal moves highlighted, undo, new game,
+    /// flip, analysis, PGN download. Serves on loopback and prints the URL; only the engines
+    /// given here ever run.
+    Web {
+        /// An engine: `key=value ...` as otau-arena's --engine (cmd=, args=, name=,
+        /// option.NAME=, st=, depth=, nodes=) or a program and its arguments, one quoted value
+        /// (repeat for a choice of engines). Without a limit: st=1. Default: cmd=builtin:otau st=1.
+        #[arg(long = "engine", value_name = "ENGINE")]
+        engines: Vec<String>,
+        /// Where to listen: PORT, HOST:PORT or [V6]:PORT (default 127.0.0.1, a free port).
+        #[arg(long)]
+        addr: Option<String>,
+    },
     /// Solves the game (Modiar only) and prints the value with best play and a principal variation.
     Solve {
         /// A position string to solve instead of the start (its game id overrides --game).
@@ -248,6 +261,9 @@ pub fn run(game: Variant, command: Option<OtauCommand>) -> Result<()> {
             };
             print!("{}", run.run(|line| eprintln!("{line}"))?);
             Ok(())
+        }
+        Some(OtauCommand::Web { engines, addr }) => {
+            crate::web::play_page::run(game, &engines, addr.as_deref(), &mut std::io::stdout())
         }
         Some(OtauCommand::Tables { max_stones, dir }) => {
             crate::tables::command::tables(game, max_stones, dir, &mut std::io::stdout().lock())

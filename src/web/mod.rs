@@ -18,8 +18,10 @@
 //!   the browser-test contract is at the top of `assets/board.js`) and [`assets::STYLE_CSS`].
 //!   A site serves them at [`assets::BOARD_JS_PATH`] and [`assets::STYLE_CSS_PATH`].
 //! - [`play`]: `otau web`'s game, a person against one UGI engine on the arena's client,
-//!   refereed, run by a worker thread that publishes every state as JSON.
+//!   refereed, run by a worker thread that publishes every state as JSON; [`play_page`] its
+//!   page and the `otau web` command.
 
 pub mod assets;
 pub mod play;
+pub mod play_page;
 pub mod server;

@@ -15,9 +15,9 @@
 //! thread of its own behind a bounded command queue and publishes every state as JSON, so the
 //! web server's requests never wait for the engine.
 
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
-use std::sync::{Arc, Condvar, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use serde::Serialize;
 
@@ -30,6 +30,7 @@ use crate::arena::records::{GameRecord, MoveRecord, OpeningRecord, Termination, 
 use crate::games::{AnyGame, Game, GameLine, Outcome, Side, Variant};
 use crate::sync::lock;
 use crate::ugi::wire::{GoCommand, PositionCommand, Start};
+use crate::web::server::{EventSource, Latest};
 
 /// The name of the person in the PGN and on the page.
 pub const PERSON: &str = "person";
@@ -636,22 +637,16 @@ pub enum Command {
     Engine(usize),
 }
 
-/// The latest published state: its version (one more at each change) and its JSON.
-#[derive(Clone, Debug)]
-pub struct Published {
-    pub version: u64,
-    pub json: String,
-    pub pgn: String,
-}
-
 /// Commands queued at most: a page that clicks faster than the engine answers is told "busy".
 const QUEUE: usize = 8;
 
-/// [`PlayGame`] on its own thread: commands go through a bounded queue, every state is
-/// published (as JSON) for the pages to read at any time, also while the engine thinks.
+/// [`PlayGame`] on its own thread: commands go through a bounded queue; every state is
+/// published as JSON to a [`Latest`] (the pages' event stream reads it, also while the engine
+/// thinks) and the game's PGN is kept beside it.
 pub struct PlayWorker {
     tx: Option<SyncSender<Command>>,
-    shared: Arc<(Mutex<Published>, Condvar)>,
+    state: Arc<Latest>,
+    pgn: Arc<Mutex<String>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
@@ -663,15 +658,17 @@ impl PlayWorker {
     /// Starts the worker on `game`; the engine plays first if it is its turn.
     pub fn start(game: PlayGame) -> PlayWorker {
         let (tx, rx) = sync_channel(QUEUE);
-        let shared = Arc::new((Mutex::new(publish(&game, 0)), Condvar::new()));
-        let s = shared.clone();
+        let state = Arc::new(Latest::new());
+        let pgn = Arc::new(Mutex::new(String::new()));
+        let (s, p) = (state.clone(), pgn.clone());
         let thread = std::thread::Builder::new()
             .name("otau-web-play".into())
-            .spawn(move || run(game, &rx, &s))
+            .spawn(move || run(game, &rx, &s, &p))
             .expect("spawn the play thread");
         PlayWorker {
             tx: Some(tx),
-            shared,
+            state,
+            pgn,
             thread: Some(thread),
         }
     }
@@ -679,33 +676,29 @@ impl PlayWorker {
     /// Queues a command without waiting.
     pub fn send(&self, command: Command) -> Result<(), Busy> {
         let tx = self.tx.as_ref().expect("open until drop");
-        match tx.try_send(command) {
-            Ok(()) => Ok(()),
-            Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => Err(Busy),
-        }
+        tx.try_send(command).map_err(|_| Busy)
     }
 
-    /// The latest state.
-    pub fn state(&self) -> Published {
-        lock(&self.shared.0).clone()
+    /// The published states (generation 0 before the first): what the page's event stream reads.
+    pub fn states(&self) -> Arc<Latest> {
+        self.state.clone()
     }
 
-    /// The first state newer than `version`, waiting at most `timeout` (then the latest).
-    pub fn wait_newer(&self, version: u64, timeout: Duration) -> Published {
-        let deadline = Instant::now() + timeout;
-        let (slot, changed) = &*self.shared;
-        let mut p = lock(slot);
-        while p.version <= version {
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                break;
-            }
-            p = changed
-                .wait_timeout(p, left)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
-        }
-        p.clone()
+    /// The latest state's generation and JSON.
+    pub fn state(&self) -> (u64, Arc<str>) {
+        self.state.get()
+    }
+
+    /// The first state newer than generation `seen`, waiting at most `timeout` (else the latest).
+    pub fn wait_newer(&self, seen: u64, timeout: Duration) -> (u64, Arc<str>) {
+        self.state
+            .next_after(seen, timeout)
+            .unwrap_or_else(|| self.state.get())
+    }
+
+    /// The game's PGN as of the latest state.
+    pub fn pgn(&self) -> String {
+        lock(&self.pgn).clone()
     }
 }
 
@@ -720,23 +713,14 @@ impl Drop for PlayWorker {
     }
 }
 
-fn publish(game: &PlayGame, version: u64) -> Published {
-    Published {
-        version,
-        json: serde_json::to_string(&game.state()).expect("a state serialises"),
-        pgn: game.pgn(),
-    }
-}
-
 /// The worker's loop: one command at a time, the state published after the person's part and
 /// again after the engine's.
-fn run(mut game: PlayGame, rx: &Receiver<Command>, shared: &(Mutex<Published>, Condvar)) {
-    let mut version = 0;
-    let mut show = |game: &PlayGame| {
-        version += 1;
-        *lock(&shared.0) = publish(game, version);
-        shared.1.notify_all();
+fn run(mut game: PlayGame, rx: &Receiver<Command>, state: &Latest, pgn: &Mutex<String>) {
+    let show = |game: &PlayGame| {
+        *lock(pgn) = game.pgn();
+        state.publish(serde_json::to_string(&game.state()).expect("a state serialises"));
     };
+    show(&game);
     game.engine_turns();
     show(&game);
     while let Ok(command) = rx.recv() {

@@ -223,20 +223,63 @@ impl Browser {
     /// One HTTP/1.1 request to chromedriver; the response's `value`, or a panic with the
     /// WebDriver error.
     fn request(&self, method: &str, path: &str, body: Option<&Value>, timeout: Duration) -> Value {
-        match http(self.port, method, path, body, timeout) {
-            Ok((status, v)) if status < 300 => v["value"].clone(),
-            Ok((status, v)) => panic!(
-                "{method} {path}: HTTP {status}: {} {}",
-                v["value"]["error"],
+        self.try_request(method, path, body, timeout)
+            .unwrap_or_else(|e| panic!("{method} {path}: {e}"))
+    }
+
+    /// [`Browser::request`], the WebDriver error returned (`stale element reference: ...`).
+    fn try_request(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&Value>,
+        timeout: Duration,
+    ) -> Result<Value, String> {
+        match http(self.port, method, path, body, timeout)? {
+            (status, v) if status < 300 => Ok(v["value"].clone()),
+            (status, v) => Err(format!(
+                "HTTP {status}: {}: {}",
+                v["value"]["error"].as_str().unwrap_or_default(),
                 v["value"]["message"]
                     .as_str()
                     .unwrap_or_default()
                     .lines()
                     .next()
                     .unwrap_or_default()
-            ),
-            Err(e) => panic!("{method} {path}: {e}"),
+            )),
         }
+    }
+
+    /// Clicks the first element matching `css` once there is one, within `timeout`; a page that
+    /// redraws it between the find and the click (a stale element) is tried again.
+    pub fn click_css(&self, css: &str, timeout: Duration) {
+        self.wait_until(&format!("a clickable {css}"), timeout, |b| {
+            let el = b.find(css).ok_or_else(|| "no such element".to_string())?;
+            let path = format!("/session/{}/element/{}/click", b.session, el.0);
+            b.try_request("POST", &path, Some(&json!({})), REQUEST_TIMEOUT)
+                .map(|_| ())
+        });
+    }
+
+    /// Attributes of the first element matching `css`, read at one instant in the page (no
+    /// stale element between two reads); `None` when no element matches.
+    pub fn attrs(&self, css: &str, names: &[&str]) -> Option<Vec<Option<String>>> {
+        let v = self.execute(
+            "var e = document.querySelector(arguments[0]); \
+             return e ? arguments[1].map(function (n) { return e.getAttribute(n); }) : null;",
+            json!([css, names]),
+        );
+        v.as_array()
+            .map(|a| a.iter().map(|x| x.as_str().map(String::from)).collect())
+    }
+
+    /// The text of the first element matching `css` (empty when none), read in the page.
+    pub fn text_of(&self, css: &str) -> String {
+        let v = self.execute(
+            "var e = document.querySelector(arguments[0]); return e ? e.textContent : '';",
+            json!([css]),
+        );
+        v.as_str().unwrap_or_default().to_string()
     }
 }
 
@@ -430,6 +473,107 @@ fn base64_decode(text: &str) -> Option<Vec<u8>> {
         }
     }
     Some(out)
+}
+
+/// GET `url` (`http://127.0.0.1:PORT/path`) without the browser: its status and body as text.
+pub fn get(url: &str) -> (u16, String) {
+    let rest = url
+        .strip_prefix("http://127.0.0.1:")
+        .expect("a loopback URL");
+    let (port, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    let port: u16 = port.parse().expect("a port");
+    let path = if path.is_empty() { "/" } else { path };
+    let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    s.set_read_timeout(Some(REQUEST_TIMEOUT)).unwrap();
+    s.set_write_timeout(Some(REQUEST_TIMEOUT)).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let raw = read_response(&mut s).expect("a response");
+    let (status, body) = parse_response(&raw).expect("an HTTP response");
+    (status, String::from_utf8_lossy(&body).into_owned())
+}
+
+/// A page server run as its own process (`otau web`, `otau-arena --live`, `otau-arena view`):
+/// started, its URL read from what it prints, killed at drop.
+pub struct Served {
+    child: Child,
+    pub url: String,
+    /// Every line it printed before the URL (and the URL's line).
+    pub said: Vec<String>,
+}
+
+impl Served {
+    /// Runs `program args` and waits at most `timeout` for the first `http://` URL on its
+    /// stdout or stderr.
+    pub fn start(program: &str, args: &[&str], dir: &Path, timeout: Duration) -> Served {
+        let mut child = Command::new(program)
+            .args(args)
+            .current_dir(dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
+        let (tx, rx) = mpsc::channel::<String>();
+        let out = child.stdout.take().unwrap();
+        let err = child.stderr.take().unwrap();
+        for stream in [Box::new(out) as Box<dyn Read + Send>, Box::new(err)] {
+            let tx = tx.clone();
+            // Reads to the end (so the server never blocks on a full pipe).
+            std::thread::spawn(move || {
+                for line in BufReader::new(stream).lines() {
+                    let Ok(line) = line else { break };
+                    let _ = tx.send(line);
+                }
+            });
+        }
+        let deadline = Instant::now() + timeout;
+        let mut said = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(left) {
+                Ok(line) => {
+                    let url = line
+                        .split_whitespace()
+                        .find(|w| w.starts_with("http://"))
+                        .map(|w| w.trim_end_matches(['.', ',', ')']).to_string());
+                    said.push(line);
+                    if let Some(url) = url {
+                        return Served { child, url, said };
+                    }
+                }
+                Err(_) => {
+                    kill_group(&mut child);
+                    panic!(
+                        "{program} {}: no URL within {} ms; it said: {}",
+                        args.join(" "),
+                        timeout.as_millis(),
+                        said.join(" | ")
+                    );
+                }
+            }
+        }
+    }
+
+    /// The URL of `path` on this server (`path` without its leading slash).
+    pub fn at(&self, path: &str) -> String {
+        format!("{}{}", self.url, path.trim_start_matches('/'))
+    }
+
+    /// Whether the process has ended, and how.
+    pub fn exited(&mut self) -> Option<std::process::ExitStatus> {
+        self.child.try_wait().ok().flatten()
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        kill_group(&mut self.child);
+    }
 }
 
 /// Where a test's screenshots go: `target/browser-screenshots/` (kept out of git by `target/`).
