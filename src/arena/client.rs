@@ -47,8 +47,8 @@ pub const MAX_SCORE_CP: u32 = 100_000;
 /// Moves to a mate (`mate 0` is not a mate the mover can still play).
 pub const MAX_INFO_MATE: u32 = 1000;
 
-/// The moves of a principal variation kept (a longer one is cut: memory stays bounded).
-pub const MAX_PV_MOVES: usize = 64;
+/// The bytes of a principal variation kept (a longer one is cut at a move: memory stays bounded).
+pub const MAX_PV_BYTES: usize = 1024;
 
 /// The engine's last `info` before its `bestmove`, as far as it said.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -58,9 +58,10 @@ pub struct SearchInfo {
     /// lines per move, and only the last one is written down, by [`SearchInfo::score_text`]).
     pub score: Option<(ScoreKind, i64)>,
     pub nodes: Option<u64>,
-    /// The principal variation of the last `info` that had one, as sent (unchecked tokens, at
-    /// most [`MAX_PV_MOVES`]): shown by `otau web`'s analysis, never recorded.
-    pub pv: Vec<String>,
+    /// The principal variation of the last `info` that had one, its moves as sent (unchecked
+    /// words, at most [`MAX_PV_BYTES`]; copied into one reused buffer, so keeping it costs the
+    /// arena no allocation a line): shown by `otau web`'s analysis, never recorded.
+    pub pv: String,
     /// `depth`, `nodes` and `score` values dropped: not numbers, or out of range. Each field
     /// keeps the last value in range.
     pub dropped: u32,
@@ -108,7 +109,12 @@ impl SearchInfo {
                     }
                 }
                 InfoField::Pv(moves) => {
-                    self.pv = moves.iter().take(MAX_PV_MOVES).cloned().collect();
+                    let mut end = moves.len().min(MAX_PV_BYTES);
+                    if end < moves.len() {
+                        end = moves[..end].rfind(' ').unwrap_or(0);
+                    }
+                    self.pv.clear();
+                    self.pv.push_str(&moves[..end]);
                 }
                 _ => {}
             }
@@ -478,12 +484,14 @@ mod tests {
             "info depth 3 seldepth 5 score cp -40 nodes 1200 nps 9 pv 3 4 5",
         );
         assert_eq!(i.dropped, 0);
-        assert_eq!(i.pv, ["3", "4", "5"]);
+        assert_eq!(i.pv, "3 4 5");
         absorb(&mut i, "info depth x score mate 7 string depth 99");
-        assert_eq!(
-            i.pv,
-            ["3", "4", "5"],
-            "a line without pv keeps the last one"
+        assert_eq!(i.pv, "3 4 5", "a line without pv keeps the last one");
+        let long = format!("info pv {}", "10 ".repeat(400));
+        absorb(&mut i, &long);
+        assert!(
+            i.pv.len() <= MAX_PV_BYTES && i.pv.ends_with("10"),
+            "cut at a move"
         );
         assert_eq!(i.depth, Some(3));
         assert_eq!(i.score_text().as_deref(), Some("mate 7"));

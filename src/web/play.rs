@@ -29,7 +29,7 @@ use crate::arena::process::{EngineIo, Spawn};
 use crate::arena::records::{GameRecord, MoveRecord, OpeningRecord, Termination, TerminationKind};
 use crate::games::{AnyGame, Game, GameLine, Outcome, Side, Variant};
 use crate::sync::lock;
-use crate::ugi::wire::{GoCommand, PositionCommand, Start};
+use crate::ugi::wire::{GoCommand, PositionLine, Start};
 use crate::web::server::{EventSource, Latest};
 
 /// The name of the person in the PGN and on the page.
@@ -68,9 +68,9 @@ impl Analysis {
         Analysis {
             best,
             depth: info.depth,
-            score: info.score.clone(),
+            score: info.score_text(),
             nodes: info.nodes,
-            pv: info.pv.clone(),
+            pv: info.pv.split_whitespace().map(String::from).collect(),
             note: None,
         }
     }
@@ -498,11 +498,10 @@ impl PlayGame {
             let s = start_engine(&cfg, self.variant, self.startup).map_err(fault_kind)?;
             self.session = Some(s);
         }
-        let names = crate::play::move_names(&self.line);
-        let position = PositionCommand {
-            start: Start::StartPos,
-            moves: names.iter().map(String::as_str).collect(),
-        };
+        let mut position = PositionLine::new(&Start::StartPos);
+        for name in crate::play::move_names(&self.line) {
+            position.push(&name);
+        }
         let lim = &cfg.limits;
         let go = GoCommand {
             movetime: lim.movetime_ms.map(|ms| ms as i64),
