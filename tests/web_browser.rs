@@ -59,22 +59,22 @@ fn state_moves(served: &Served) -> Vec<String> {
         .collect()
 }
 
-fn otau_web(game: &str) -> Served {
+/// `otau web` for `game` against otau at depth 2, then the `--engine` values of `more`.
+fn otau_web(game: &str, more: &[&str]) -> Served {
     let dir = std::env::temp_dir();
-    Served::start(
-        OTAU,
-        &[
-            "web",
-            "--game",
-            game,
-            "--engine",
-            "cmd=builtin:otau depth=2",
-            "--addr",
-            "127.0.0.1:0",
-        ],
-        &dir,
-        WAIT,
-    )
+    let mut args = vec![
+        "web",
+        "--game",
+        game,
+        "--engine",
+        "cmd=builtin:otau depth=2",
+        "--addr",
+        "127.0.0.1:0",
+    ];
+    for e in more {
+        args.extend(["--engine", e]);
+    }
+    Served::start(OTAU, &args, &dir, WAIT)
 }
 
 fn click(b: &Browser, css: &str) {
@@ -84,7 +84,7 @@ fn click(b: &Browser, css: &str) {
 /// The person clicks `clicks` (CSS selectors, in turn); the engine answers; the board then shows
 /// exactly the rules' position after the person's move and the engine's reply.
 fn person_move_reaches_the_engine(b: &Browser, variant: Variant, clicks: &[&str], shot: &str) {
-    let served = otau_web(&variant.id());
+    let served = otau_web(&variant.id(), &[]);
     b.goto(&served.url);
     let start = board_at(b, 0);
     assert_eq!(start, AnyGame::start(variant).to_string());
@@ -136,11 +136,24 @@ fn play_page(b: &Browser) {
 }
 
 /// Flip gives the engine South (it moves first); analysis shows the engine's search of the
-/// person's position; the PGN lists the game; a hostile POST without the page's token is refused.
+/// person's position; the PGN lists the game; an engine's name is shown as text, never markup.
 fn controls(b: &Browser) {
-    let served = otau_web("toguz-kumalak");
+    let evil = "<img id=evil src=x onerror=alert(1)>";
+    let served = otau_web(
+        "toguz-kumalak",
+        &[&format!("name='{evil}' cmd=builtin:random depth=1")],
+    );
     b.goto(&served.url);
     board_at(b, 0);
+    let names = b.execute(
+        "return Array.from(document.querySelectorAll('#engine option'), o => o.textContent)",
+        serde_json::json!([]),
+    );
+    assert_eq!(names, serde_json::json!(["otau", evil]));
+    assert!(
+        b.find("#evil").is_none() && b.find("img").is_none(),
+        "no markup from a name"
+    );
     let holes = b.find_all(".board g.hole.legal[data-move]");
     assert_eq!(
         holes.len(),

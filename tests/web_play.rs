@@ -227,3 +227,76 @@ fn the_worker_publishes_the_persons_move_and_the_answer() {
     let (_, json) = w.wait_newer(seen, STARTUP);
     assert!(json.contains("\"notice\":\"illegal move"), "{json}");
 }
+
+mod browser_support;
+
+/// The page's requests can do only what its buttons do: a POST without the page's token, a
+/// command that is none, an engine not on the command line, a path naming a file: all refused,
+/// the game unchanged.
+#[test]
+fn requests_cannot_reach_beyond_the_game() {
+    use browser_support::{get, post};
+    use otau::web::play_page::PlaySite;
+    let worker = PlayWorker::start(PlayGame::new(Variant::TOGUZ, vec![otau(1)], STARTUP));
+    let server = PlaySite::serve(worker, "127.0.0.1:0".parse().unwrap()).unwrap();
+    let url = server.url();
+    let (_, page) = get(&url);
+    let token = page
+        .split("data-token=\"")
+        .nth(1)
+        .and_then(|t| t.split('"').next())
+        .expect("the page's token")
+        .to_string();
+    assert_eq!(token.len(), 32);
+    let before = get(&format!("{url}state")).1;
+    for (path, body) in [
+        ("move", r#"{"value":"7"}"#.to_string()),
+        ("move", r#"{"token":"0123","value":"7"}"#.to_string()),
+        (
+            "engine",
+            format!(r#"{{"token":"{token}","value":"cmd=/bin/sh"}}"#),
+        ),
+        ("run", format!(r#"{{"token":"{token}","value":"/bin/sh"}}"#)),
+        (
+            "move",
+            format!(r#"{{"token":"{token}","value":"{}"}}"#, "7".repeat(17)),
+        ),
+    ] {
+        let (status, why) = post(&format!("{url}{path}"), &body);
+        assert_eq!(status, 400, "{path} {body}: {why}");
+    }
+    for path in [
+        "../Cargo.toml",
+        "etc/passwd",
+        "state/../Cargo.toml",
+        "src/web/play.rs",
+    ] {
+        assert_eq!(get(&format!("{url}{path}")).0, 404, "{path}");
+    }
+    // An engine index beyond the command line's is refused by the game.
+    let (status, _) = post(
+        &format!("{url}engine"),
+        &format!(r#"{{"token":"{token}","value":3}}"#),
+    );
+    assert_eq!(status, 200);
+    let deadline = std::time::Instant::now() + STARTUP;
+    let state = loop {
+        let s = get(&format!("{url}state")).1;
+        if s.contains("notice") || std::time::Instant::now() > deadline {
+            break s;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(
+        state.contains("\"notice\":\"no engine 3 on the command line\""),
+        "{state}"
+    );
+    let strip = |s: &str| s.replace(r#","notice":"no engine 3 on the command line""#, "");
+    assert_eq!(strip(&state), before, "the game is unchanged");
+    // The page's own token plays.
+    let (status, _) = post(
+        &format!("{url}move"),
+        &format!(r#"{{"token":"{token}","value":"7"}}"#),
+    );
+    assert_eq!(status, 200);
+}

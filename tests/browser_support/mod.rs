@@ -477,6 +477,15 @@ fn base64_decode(text: &str) -> Option<Vec<u8>> {
 
 /// GET `url` (`http://127.0.0.1:PORT/path`) without the browser: its status and body as text.
 pub fn get(url: &str) -> (u16, String) {
+    plain("GET", url, "")
+}
+
+/// POST `body` to `url` without the browser: its status and body as text.
+pub fn post(url: &str, body: &str) -> (u16, String) {
+    plain("POST", url, body)
+}
+
+fn plain(method: &str, url: &str, body: &str) -> (u16, String) {
     let rest = url
         .strip_prefix("http://127.0.0.1:")
         .expect("a loopback URL");
@@ -488,7 +497,9 @@ pub fn get(url: &str) -> (u16, String) {
     s.set_write_timeout(Some(REQUEST_TIMEOUT)).unwrap();
     write!(
         s,
-        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
     )
     .unwrap();
     let raw = read_response(&mut s).expect("a response");
