@@ -300,3 +300,20 @@ fn requests_cannot_reach_beyond_the_game() {
     );
     assert_eq!(status, 200);
 }
+
+/// While the engine thinks, commands wait in a queue of 8; more are refused as busy at once.
+#[test]
+fn a_full_queue_is_busy_not_a_wait() {
+    use otau::web::play::Busy;
+    let slow = engine(&["cmd=builtin:otau", "st=0.5"]);
+    let w = PlayWorker::start(PlayGame::new(Variant::TOGUZ, vec![slow], STARTUP));
+    w.wait_newer(0, STARTUP);
+    let started = std::time::Instant::now();
+    let sent: Vec<Result<(), Busy>> = (0..12).map(|_| w.send(Command::Move("7".into()))).collect();
+    assert!(
+        started.elapsed() < Duration::from_millis(100),
+        "no send waits"
+    );
+    let busy = sent.iter().filter(|r| r.is_err()).count();
+    assert!((3..=4).contains(&busy), "{busy} busy of 12: {sent:?}");
+}
