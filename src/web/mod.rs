@@ -19,4 +19,7 @@
 //!   A site serves them at [`assets::BOARD_JS_PATH`] and [`assets::STYLE_CSS_PATH`].
 
 pub mod assets;
+pub mod game;
+pub mod live;
+pub mod report;
 pub mod server;
