@@ -50,6 +50,19 @@ pub const MAX_INFO_MATE: u32 = 1000;
 /// The bytes of a principal variation kept (a longer one is cut at a move: memory stays bounded).
 pub const MAX_PV_BYTES: usize = 1024;
 
+/// The longest start of a principal variation's text (moves separated by spaces) within
+/// `max_bytes` that ends at a move: a PV is shown, never stored whole.
+pub fn pv_prefix(moves: &str, max_bytes: usize) -> &str {
+    if moves.len() <= max_bytes {
+        return moves;
+    }
+    let mut end = max_bytes;
+    while !moves.is_char_boundary(end) {
+        end -= 1;
+    }
+    &moves[..moves[..end].rfind(' ').unwrap_or(0)]
+}
+
 /// The engine's last `info` before its `bestmove`, as far as it said.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SearchInfo {
@@ -109,12 +122,8 @@ impl SearchInfo {
                     }
                 }
                 InfoField::Pv(moves) => {
-                    let mut end = moves.len().min(MAX_PV_BYTES);
-                    if end < moves.len() {
-                        end = moves[..end].rfind(' ').unwrap_or(0);
-                    }
                     self.pv.clear();
-                    self.pv.push_str(&moves[..end]);
+                    self.pv.push_str(pv_prefix(moves, MAX_PV_BYTES));
                 }
                 _ => {}
             }
@@ -270,6 +279,18 @@ impl EngineSession {
         go: &GoCommand,
         allowed: Duration,
     ) -> Result<Thought, ThinkError> {
+        self.think_watched(position, go, allowed, &mut |_| {})
+    }
+
+    /// [`EngineSession::think`], each `info` line also handed to `on_info` as it arrives (the
+    /// live page's figures, `super::live`).
+    pub fn think_watched(
+        &mut self,
+        position: &PositionLine,
+        go: &GoCommand,
+        allowed: Duration,
+        on_info: &mut dyn FnMut(&InfoLine),
+    ) -> Result<Thought, ThinkError> {
         let started = pause::now();
         let deadline = started + allowed;
         let go = go.to_string();
@@ -288,7 +309,10 @@ impl EngineSession {
                 Err(e) => return Err(ThinkError::Fault(self.fault_from(e, "bestmove"))),
             };
             match Reply::parse(&line) {
-                Reply::Info(i) => info.absorb(&i),
+                Reply::Info(i) => {
+                    info.absorb(&i);
+                    on_info(&i);
+                }
                 Reply::BestMove(best) => {
                     return Ok(Thought {
                         token: best.token,

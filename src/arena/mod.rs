@@ -21,7 +21,8 @@
 //!   [`guardian`]: the forked process that kills them if the arena dies;
 //! - [`selfplay`]: `otau selfplay`, a run of two built-in engine configurations;
 //! - [`merge`]: joining shards; [`rate`]: the rating table of any games (`ratings`);
-//! - [`results`]: the minimal results table; [`progress`]: what the user sees;
+//! - [`results`]: the minimal results table; [`progress`]: what the user sees; [`live`]: the
+//!   state the live page shows (`--live`), written by the run, read by `crate::web`;
 //! - [`cli`]: the command line; [`interrupt`]: Ctrl-C and a closed output; [`pause`]: Ctrl-Z and
 //!   the clock that excludes pauses.
 //!
@@ -39,6 +40,7 @@ pub mod fake_engine;
 pub mod groups;
 pub mod guardian;
 pub mod interrupt;
+pub mod live;
 pub mod merge;
 pub mod openings;
 pub mod outputs;

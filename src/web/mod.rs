@@ -22,6 +22,9 @@
 //!   page and the `otau web` command.
 
 pub mod assets;
+pub mod game;
+pub mod live;
 pub mod play;
 pub mod play_page;
+pub mod report;
 pub mod server;

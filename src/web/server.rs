@@ -175,6 +175,8 @@ pub struct Server {
 struct Shared {
     site: Arc<dyn Site>,
     stop: AtomicBool,
+    /// Event streams send the newest state and end ([`Server::finish`]).
+    closing: AtomicBool,
     connections: AtomicUsize,
     /// The Host values a loopback server answers (a page elsewhere that rebinds a name to
     /// 127.0.0.1 sends its own name and gets 400).
@@ -197,6 +199,7 @@ impl Server {
         let shared = Arc::new(Shared {
             site,
             stop: AtomicBool::new(false),
+            closing: AtomicBool::new(false),
             connections: AtomicUsize::new(0),
             hosts,
         });
@@ -232,6 +235,17 @@ impl Server {
 
     /// Stops accepting and tells the event streams to end.
     pub fn stop(mut self) {
+        self.halt();
+    }
+
+    /// Stops after the event streams have sent their source's newest state (the end of a run),
+    /// waiting at most `wait` for them.
+    pub fn finish(mut self, wait: Duration) {
+        self.shared.closing.store(true, Ordering::SeqCst);
+        let deadline = Instant::now() + wait;
+        while self.connections() > 0 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
         self.halt();
     }
 
@@ -302,7 +316,7 @@ fn serve_connection(mut stream: TcpStream, shared: &Shared) {
         Reply::Body { content_type, body } => {
             let _ = respond(&mut stream, 200, content_type, body.as_bytes(), &[]);
         }
-        Reply::Events(source) => stream_events(&mut stream, &*source, &shared.stop),
+        Reply::Events(source) => stream_events(&mut stream, &*source, shared),
         Reply::NotFound => {
             let _ = respond(&mut stream, 404, "text/plain", b"not found\n", &[]);
         }
@@ -463,8 +477,8 @@ fn reason(status: u16) -> &'static str {
 }
 
 /// Sends `source`'s states until the viewer goes (a write fails or times out) or the server
-/// stops.
-fn stream_events(stream: &mut TcpStream, source: &dyn EventSource, stop: &AtomicBool) {
+/// stops; a closing server's streams send the newest state, then end.
+fn stream_events(stream: &mut TcpStream, source: &dyn EventSource, shared: &Shared) {
     let head = format!(
         "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n{COMMON_HEADERS}\r\nretry: 1000\n\n"
     );
@@ -473,15 +487,25 @@ fn stream_events(stream: &mut TcpStream, source: &dyn EventSource, stop: &Atomic
     }
     let mut seen = 0;
     let mut last_write = Instant::now();
-    while !stop.load(Ordering::SeqCst) {
-        let wrote = match source.next_after(seen, Duration::from_secs(1)) {
+    while !shared.stop.load(Ordering::SeqCst) {
+        let closing = shared.closing.load(Ordering::SeqCst);
+        let wait = if closing {
+            Duration::ZERO
+        } else {
+            Duration::from_secs(1)
+        };
+        let wrote = match source.next_after(seen, wait) {
+            Some((_, data)) if closing => {
+                let _ = write_event(stream, &data);
+                return;
+            }
             Some((generation, data)) => {
                 seen = generation;
-                let event = format!("data: {}\n\n", data.replace('\n', "\ndata: "));
-                let ok = stream.write_all(event.as_bytes()).is_ok();
+                let ok = write_event(stream, &data).is_ok();
                 std::thread::sleep(MIN_EVENT_GAP);
                 ok
             }
+            None if closing => return,
             None if last_write.elapsed() >= KEEP_ALIVE => {
                 stream.write_all(b": keep-alive\n\n").is_ok()
             }
@@ -492,6 +516,12 @@ fn stream_events(stream: &mut TcpStream, source: &dyn EventSource, stop: &Atomic
         }
         last_write = Instant::now();
     }
+}
+
+/// One event: a `data:` line a line of `data`.
+fn write_event(stream: &mut TcpStream, data: &str) -> io::Result<()> {
+    let event = format!("data: {}\n\n", data.replace('\n', "\ndata: "));
+    stream.write_all(event.as_bytes())
 }
 
 /// The value of `name` in a query string `a=1&b=2` (not decoded: otau's values are plain).

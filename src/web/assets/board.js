@@ -14,7 +14,7 @@
 // - finished games are listed as elements with class="finished-game" and data-game="N".
 //
 // Every text from the data (engine names, info strings, positions) goes into the page through
-// textContent or attributes, never innerHTML.
+// textContent or attributes, never parsed as HTML.
 //
 // API (window.OtauBoard):
 //   parse(position)  -> {game, holes, south: [..], north: [..], stores: [s, n],
