@@ -186,9 +186,171 @@ fn controls(b: &Browser) {
     board_at(b, 1);
 }
 
+const ARENA: &str = env!("CARGO_BIN_EXE_otau-arena");
+
+/// A fresh scratch directory.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("otau-web-browser-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The position of every ply of a recorded game (0: its start), replayed by the rules from the
+/// record's opening and moves.
+fn replayed(g: &otau::arena::records::GameRecord) -> Vec<String> {
+    let mut line = GameLine::new(AnyGame::from_position(&g.opening.start).unwrap());
+    let mut out = vec![line.position().to_string()];
+    let tokens = g.opening.moves.iter().chain(g.moves.iter().map(|m| &m.mv));
+    for t in tokens {
+        line.play_token(t).unwrap();
+        out.push(line.position().to_string());
+    }
+    assert_eq!(out.last(), Some(&g.final_position));
+    out
+}
+
+/// (game, ply, position) of every live board on the page now, read at one instant.
+fn live_boards(b: &Browser) -> Vec<(u64, usize, String)> {
+    let v = b.execute(
+        "return Array.from(document.querySelectorAll('#playing .board[data-game]'), \
+         e => [e.getAttribute('data-game'), e.getAttribute('data-ply'), \
+               e.getAttribute('data-position')])",
+        serde_json::json!([]),
+    );
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a[0].as_str().unwrap().parse().unwrap(),
+                a[1].as_str().unwrap().parse().unwrap(),
+                a[2].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// A live run of slow test engines (25 ms a move): the boards the page shows while it goes on
+/// are the positions the records hold at the same plies of the same games. Then the run's
+/// records through `otau-arena view` and the HTML report: a finished game replayed to its
+/// last ply shows its final position, its first ply its start.
+fn live_and_viewer(b: &Browser) {
+    let dir = scratch("live");
+    let mut args: Vec<String> = Vec::new();
+    for name in ["south", "north"] {
+        args.extend([
+            "--engine".into(),
+            format!("name={name}"),
+            format!("cmd={ARENA}"),
+            "args=fake-engine slow".into(),
+        ]);
+    }
+    for a in [
+        "--games",
+        "6",
+        "--concurrency",
+        "2",
+        "--max-plies",
+        "60",
+        "--seed",
+        "3",
+        "--openings",
+        "plies=2",
+        "--each",
+        "depth=1",
+        "--out",
+        "run.jsonl",
+        "--report",
+        "run.html",
+        "--live",
+        "127.0.0.1:0",
+    ] {
+        args.push(a.into());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut run = Served::start(ARENA, &args, &dir, WAIT);
+    b.goto(&run.url);
+    let mut samples = Vec::new();
+    let mut shot = false;
+    while run.exited().is_none() && samples.len() < 400 {
+        let boards = live_boards(b);
+        if !boards.is_empty() && !shot {
+            b.screenshot(&screenshot_path("live"));
+            shot = true;
+        }
+        samples.extend(boards);
+        std::thread::sleep(Duration::from_millis(30));
+    }
+    b.wait_until("the run's end", Duration::from_secs(60), |_| {
+        run.exited().ok_or_else(|| "running".to_string())
+    });
+    assert!(samples.len() >= 5, "too few live boards seen: {samples:?}");
+    let records = otau::arena::records::RecordsFile::read(&dir.join("run.jsonl")).unwrap();
+    assert_eq!(records.games.len(), 6);
+    let positions: std::collections::BTreeMap<u64, Vec<String>> = records
+        .games
+        .values()
+        .map(|g| (g.index + 1, replayed(g)))
+        .collect();
+    for (game, ply, position) in &samples {
+        assert_eq!(
+            position, &positions[game][*ply],
+            "live board of game {game} at ply {ply}"
+        );
+    }
+
+    // The viewer of the recorded run.
+    let view = Served::start(
+        ARENA,
+        &["view", "run.jsonl", "--addr", "127.0.0.1:0"],
+        &dir,
+        WAIT,
+    );
+    let game = records.games.values().nth(3).unwrap();
+    let n = game.index + 1;
+    for (url, name) in [
+        (view.url.clone(), "viewer"),
+        (
+            format!("file://{}", dir.join("run.html").display()),
+            "report",
+        ),
+    ] {
+        b.goto(&url);
+        click(b, &format!(".finished-game[data-game=\"{n}\"]"));
+        click(b, "#last");
+        let final_shown = b.wait_until("the game's last ply", WAIT, |b| {
+            let a = b
+                .attrs("#viewer .board", &["data-ply", "data-position"])
+                .ok_or("no board")?;
+            let ply: usize = a[0].as_deref().unwrap_or("").parse().map_err(|_| "ply")?;
+            (ply + 1 == positions[&n].len())
+                .then(|| a[1].clone().unwrap_or_default())
+                .ok_or_else(|| format!("ply {ply}"))
+        });
+        assert_eq!(
+            final_shown, game.final_position,
+            "{name}: game {n}'s last ply"
+        );
+        b.screenshot(&screenshot_path(name));
+        click(b, "#first");
+        click(b, "#next");
+        let second = b
+            .attrs("#viewer .board", &["data-ply", "data-position"])
+            .unwrap();
+        assert_eq!(second[0].as_deref(), Some("1"), "{name}");
+        assert_eq!(
+            second[1].as_deref(),
+            Some(positions[&n][1].as_str()),
+            "{name}"
+        );
+    }
+}
+
 #[test]
 fn pages_in_a_browser() {
     let Some(b) = Browser::start() else { return };
     play_page(&b);
     controls(&b);
+    live_and_viewer(&b);
 }
