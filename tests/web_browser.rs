@@ -353,4 +353,10 @@ fn pages_in_a_browser() {
     play_page(&b);
     controls(&b);
     live_and_viewer(&b);
+    // chromedriver and every Chromium process end with the browser.
+    let group = b.driver_pid();
+    assert!(!browser_support::group_members(group).is_empty());
+    drop(b);
+    let left = browser_support::group_members(group);
+    assert!(left.is_empty(), "left behind: {left:?}");
 }

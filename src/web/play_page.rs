@@ -248,3 +248,36 @@ const PAGE: &str = r#"<!doctype html>
 </body>
 </html>
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_values() {
+        let c = engine_configs(&[]).unwrap();
+        assert_eq!(
+            (c[0].cmd.as_str(), c[0].limits.movetime_ms),
+            ("builtin:otau", Some(1000))
+        );
+        let c = engine_configs(&[
+            "./my engine --x 'a b'".into(),
+            "name=L5 cmd=builtin:otau option.Level=5 depth=4".into(),
+        ])
+        .unwrap();
+        assert_eq!(c[0].cmd, "./my");
+        assert_eq!(c[0].args, ["engine", "--x", "a b"]);
+        assert_eq!(c[0].limits.movetime_ms, Some(1000), "st=1 without a limit");
+        assert_eq!((c[1].name.as_str(), c[1].limits.depth), ("L5", Some(4)));
+        assert_eq!(c[1].limits.movetime_ms, None);
+        assert_eq!(c[1].options, [("Level".to_string(), "5".to_string())]);
+        let e = engine_configs(&["cmd=builtin:otau tc=10+0.1".into()]).unwrap_err();
+        assert!(e.to_string().contains("tc= has no meaning"), "{e}");
+        let e = engine_configs(&["cmd=builtin:otau bogus=1".into()]).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("--engine 1: unknown engine key 'bogus'"),
+            "{e}"
+        );
+    }
+}

@@ -587,6 +587,31 @@ impl Drop for Served {
     }
 }
 
+/// The live (not zombie) processes of process group `pgid`, from /proc.
+pub fn group_members(pgid: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return out;
+    };
+    for entry in dir.flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // After the command's closing parenthesis: state, ppid, pgrp.
+        let Some(rest) = stat.rsplit_once(')').map(|r| r.1) else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if fields.len() > 2 && fields[0] != "Z" && fields[2] == pgid.to_string() {
+            out.push(pid);
+        }
+    }
+    out
+}
+
 /// Where a test's screenshots go: `target/browser-screenshots/` (kept out of git by `target/`).
 pub fn screenshot_path(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
