@@ -8,7 +8,7 @@
 //! ready for one and turns it into JSON outside the lock.
 
 use std::collections::{BTreeMap, VecDeque};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::clock::SideClock;
@@ -20,8 +20,13 @@ use crate::ugi::wire::{InfoField, InfoKey, InfoLine};
 
 /// Finished games kept for the page (the newest; the records file has them all).
 pub const KEPT_FINISHED: usize = 200;
-/// The summary (ratings, SPRT) is computed again at most this often while games finish.
+/// The summary (ratings, SPRT) is computed again at most this often while games finish...
 pub const SUMMARY_EVERY: Duration = Duration::from_secs(1);
+/// ... and not before this many times the time the last one took has passed (its share of the
+/// recording thread stays under 2%).
+pub const SUMMARY_COST: u32 = 50;
+/// How often a waiting viewer looks for a newer state.
+pub const POLL: Duration = Duration::from_millis(20);
 /// Bytes of a principal variation kept (an engine's line is shown, not stored whole).
 pub const MAX_PV_BYTES: usize = 200;
 
@@ -108,31 +113,39 @@ pub struct LiveState {
     pub playing: BTreeMap<u64, LiveGame>,
     /// The newest finished games, oldest first (at most [`KEPT_FINISHED`]).
     pub finished: VecDeque<Arc<GameRecord>>,
+    /// Games finished since the page started (the list changes when this does).
+    pub finished_count: u64,
     pub progress: LiveProgress,
     /// The first pairing's score, Elo and LLR in one line (`results::Standings::headline`).
     pub headline: String,
-    /// The run's summary (`stats::Summary` as JSON, as the records' summary event) and its text
-    /// (as the run prints it at the end).
-    pub summary: Option<serde_json::Value>,
-    pub summary_text: String,
+    /// The run's summary (`stats::Summary` as JSON text, as the records' summary event: made
+    /// once, shared by every state) and its text (as the run prints it at the end).
+    pub summary: Option<Arc<str>>,
+    pub summary_text: Arc<str>,
     /// The run is over (the page stops expecting moves).
     pub ended: bool,
 }
 
 impl LiveState {
     pub fn set_summary(&mut self, summary: &Summary) {
-        self.summary = Some(serde_json::to_value(summary).unwrap_or_default());
-        self.summary_text = summary.text();
+        self.summary = Some(summary_json(summary));
+        self.summary_text = summary.text().into();
     }
+}
+
+/// The summary as JSON text.
+fn summary_json(summary: &Summary) -> Arc<str> {
+    serde_json::to_string(summary)
+        .unwrap_or_else(|_| "null".into())
+        .into()
 }
 
 /// The shared live state of one run.
 #[derive(Default)]
 pub struct Watch {
     state: Mutex<LiveState>,
-    changed: Condvar,
-    /// When the summary was last computed (the recording thread's own bound).
-    summary_at: Mutex<Option<Instant>>,
+    /// When the summary is due again (the recording thread's own bound).
+    next_summary: Mutex<Option<Instant>>,
 }
 
 impl std::fmt::Debug for Watch {
@@ -153,17 +166,28 @@ impl Watch {
         let mut s = lock(&self.state);
         change(&mut s);
         s.generation += 1;
-        self.changed.notify_all();
     }
 
     /// A copy of the state once it is newer than generation `seen`, waiting at most `wait`.
+    ///
+    /// The viewer looks every [`POLL`] rather than being woken: the run changes its state a
+    /// thousand times a second, and a wake-up for each (a system call) was most of what
+    /// watching cost it.
     pub fn newer_than(&self, seen: u64, wait: Duration) -> Option<LiveState> {
-        let guard = lock(&self.state);
-        let (s, _) = self
-            .changed
-            .wait_timeout_while(guard, wait, |s| s.generation <= seen)
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        (s.generation > seen).then(|| s.clone())
+        let deadline = Instant::now() + wait;
+        loop {
+            {
+                let s = lock(&self.state);
+                if s.generation > seen {
+                    return Some(s.clone());
+                }
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return None;
+            }
+            std::thread::sleep(left.min(POLL));
+        }
     }
 
     /// The state now.
@@ -247,8 +271,7 @@ impl Watch {
     }
 
     /// A game was recorded: its board goes to the finished games, with the progress and the
-    /// headline after it; `summary` is asked for only if [`SUMMARY_EVERY`] has passed (or
-    /// `last`: the run's final state).
+    /// headline after it; `summary` is asked for only when due (see [`SUMMARY_EVERY`]).
     pub fn finished(
         &self,
         record: &GameRecord,
@@ -256,7 +279,7 @@ impl Watch {
         headline: String,
         summary: impl FnOnce() -> Summary,
     ) {
-        let summary = self.due_summary(false).then(summary);
+        let summary = self.summary_due().then(|| self.timed_summary(summary));
         let record = Arc::new(record.clone());
         self.update(|s| {
             s.playing.remove(&record.index);
@@ -264,10 +287,12 @@ impl Watch {
                 s.finished.pop_front();
             }
             s.finished.push_back(record);
+            s.finished_count += 1;
             s.progress = progress;
             s.headline = headline;
-            if let Some(summary) = summary {
-                s.set_summary(&summary);
+            if let Some((value, text)) = summary {
+                s.summary = Some(value);
+                s.summary_text = text;
             }
         });
     }
@@ -277,14 +302,15 @@ impl Watch {
         &self,
         progress: LiveProgress,
         headline: String,
-        summary: &Summary,
+        summary: impl FnOnce() -> Summary,
         ended: bool,
     ) {
-        self.due_summary(true);
+        let (value, text) = self.timed_summary(summary);
         self.update(|s| {
             s.progress = progress;
             s.headline = headline;
-            s.set_summary(summary);
+            s.summary = Some(value);
+            s.summary_text = text;
             s.ended |= ended;
             if ended {
                 s.playing.clear();
@@ -292,14 +318,21 @@ impl Watch {
         });
     }
 
-    /// Whether a summary is due now (always when `force`); if so, its time is noted.
-    fn due_summary(&self, force: bool) -> bool {
-        let mut at = lock(&self.summary_at);
-        let due = force || at.is_none_or(|t| t.elapsed() >= SUMMARY_EVERY);
-        if due {
-            *at = Some(Instant::now());
-        }
-        due
+    /// Whether the summary is due again.
+    fn summary_due(&self) -> bool {
+        lock(&self.next_summary).is_none_or(|t| Instant::now() >= t)
+    }
+
+    /// The summary as JSON and text, made outside the state's lock; the next is due after
+    /// [`SUMMARY_EVERY`], or after [`SUMMARY_COST`] times what this one took: the summary of a
+    /// long run fits its ratings to every game, and the page must cost the run next to nothing.
+    fn timed_summary(&self, summary: impl FnOnce() -> Summary) -> (Arc<str>, Arc<str>) {
+        let started = Instant::now();
+        let summary = summary();
+        let made = (summary_json(&summary), summary.text().into());
+        let took = started.elapsed();
+        *lock(&self.next_summary) = Some(Instant::now() + SUMMARY_EVERY.max(took * SUMMARY_COST));
+        made
     }
 }
 

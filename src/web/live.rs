@@ -48,6 +48,7 @@ impl RunSite {
             events: Arc::new(LiveEvents {
                 watch: watch.clone(),
                 cache: Mutex::new((0, Arc::from(""))),
+                finished: Mutex::new((0, Arc::from(""))),
             }),
             games: Games::Live(watch),
         }
@@ -117,10 +118,12 @@ impl Site for RunSite {
     }
 }
 
-/// The live state as events: one JSON text a generation, made once whichever viewer asks first.
+/// The live state as events: one JSON text a generation, made once whichever viewer asks first,
+/// and the finished games' list made again only when a game finishes.
 struct LiveEvents {
     watch: Arc<Watch>,
     cache: Mutex<(u64, Arc<str>)>,
+    finished: Mutex<(u64, Arc<str>)>,
 }
 
 impl EventSource for LiveEvents {
@@ -132,9 +135,16 @@ impl EventSource for LiveEvents {
             }
         }
         let state = self.watch.newer_than(seen, wait)?;
+        let finished = {
+            let mut f = lock(&self.finished);
+            if f.0 != state.finished_count || f.1.is_empty() {
+                *f = (state.finished_count, finished_json(&state).into());
+            }
+            f.1.clone()
+        };
         let mut cache = lock(&self.cache);
         if cache.0 < state.generation {
-            *cache = (state.generation, state_json(&state).into());
+            *cache = (state.generation, state_text(&state, &finished).into());
         }
         Some(cache.clone())
     }
@@ -142,9 +152,19 @@ impl EventSource for LiveEvents {
 
 /// The state as the page reads it (`protocol/arena.md`, "Watching a run").
 pub fn state_json(s: &LiveState) -> String {
-    let playing: Vec<Value> = s.playing.values().map(live_game_json).collect();
+    state_text(s, &finished_json(s))
+}
+
+/// The finished games' list of the state, as JSON.
+fn finished_json(s: &LiveState) -> String {
     let finished: Vec<Value> = s.finished.iter().map(|g| game_summary(g)).collect();
-    json!({
+    Value::from(finished).to_string()
+}
+
+/// The state with its finished games' list `finished` (JSON) put in as it is.
+fn state_text(s: &LiveState, finished: &str) -> String {
+    let playing: Vec<Value> = s.playing.values().map(live_game_json).collect();
+    let rest = json!({
         "generation": s.generation,
         "title": s.title,
         "ended": s.ended,
@@ -155,12 +175,19 @@ pub fn state_json(s: &LiveState) -> String {
             "eta": s.progress.eta,
         },
         "headline": s.headline,
-        "summary": s.summary,
-        "summary_text": s.summary_text,
         "playing": playing,
-        "finished": finished,
-    })
-    .to_string()
+    });
+    // The summary is shared, not copied, between states: written into the text as it is.
+    let mut text = rest.to_string();
+    text.pop(); // the closing brace
+    text.push_str(",\"summary\":");
+    text.push_str(s.summary.as_deref().unwrap_or("null"));
+    text.push_str(",\"summary_text\":");
+    text.push_str(&Value::from(&*s.summary_text).to_string());
+    text.push_str(",\"finished\":");
+    text.push_str(finished);
+    text.push('}');
+    text
 }
 
 fn live_game_json(g: &LiveGame) -> Value {

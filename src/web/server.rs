@@ -34,7 +34,7 @@ pub const MAX_CONNECTIONS: usize = 64;
 /// A read or write that makes no progress for this long ends the connection.
 pub const IO_TIMEOUT: Duration = Duration::from_secs(10);
 /// The shortest time between two states sent to one viewer.
-pub const MIN_EVENT_GAP: Duration = Duration::from_millis(100);
+pub const MIN_EVENT_GAP: Duration = Duration::from_millis(200);
 /// A comment line is sent to an idle event stream this often (a proxy or browser then knows the
 /// stream is alive, and a vanished viewer is found by the failed write).
 pub const KEEP_ALIVE: Duration = Duration::from_secs(15);

@@ -73,11 +73,11 @@ impl Recording<'_> {
     /// The live page's standings now (before the first game, and at the end with `ended`).
     pub(super) fn show_standings(&self, ended: bool) {
         if let Some(watch) = &self.opts.live {
-            let summary = self.standings.summary();
+            let standings = &self.standings;
             watch.standings(
                 self.progress.figures(),
-                self.standings.headline(),
-                &summary,
+                standings.headline(),
+                || standings.summary(),
                 ended,
             );
         }

@@ -83,7 +83,8 @@
     var n = p.holes;
     var cell = 52, r = 21, storeW = 64, pad = 8;
     var width = 2 * storeW + n * cell + 2 * pad;
-    var height = 2 * cell + 56;
+    var top0 = 40; // below the caption and the far row's hole numbers
+    var height = top0 + 2 * cell + 26;
     var div = document.createElement("div");
     div.className = "board";
     div.setAttribute("data-game-id", p.game);
@@ -97,7 +98,7 @@
     // The top row is the far player's: North unless flipped. Each row is counted from its
     // owner's left, so the far row runs right to left on screen.
     var top = flip ? "s" : "n", bottom = flip ? "n" : "s";
-    var topY = 28 + cell / 2, bottomY = 28 + cell + cell / 2;
+    var topY = top0 + cell / 2, bottomY = top0 + cell + cell / 2;
     var lastSide = view.last ? view.last.side : null;
     var lastHole = view.last ? originHole(view.last.move) : null;
     function rowOf(side) { return side === "s" ? p.south : p.north; }
@@ -124,13 +125,13 @@
     [[top, pad], [bottom, pad + storeW + n * cell + 4]].forEach(function (s) {
       var side = s[0], x = s[1];
       var g = el("g", { "class": "store" + (side === p.side ? " to-move" : ""), "data-side": side });
-      g.appendChild(el("rect", { x: x, y: 28 + 4, width: storeW - 8, height: 2 * cell - 8, rx: 12 }));
-      g.appendChild(el("text", { x: x + (storeW - 8) / 2, y: 28 + cell + 6, "class": "count", "text-anchor": "middle" },
+      g.appendChild(el("rect", { x: x, y: top0 + 4, width: storeW - 8, height: 2 * cell - 8, rx: 12 }));
+      g.appendChild(el("text", { x: x + (storeW - 8) / 2, y: top0 + cell + 6, "class": "count", "text-anchor": "middle" },
         p.stores[side === "s" ? 0 : 1]));
       svg.appendChild(g);
     });
     var mover = p.side === "s" ? "South" : "North";
-    svg.appendChild(el("text", { x: pad, y: 18, "class": "caption" },
+    svg.appendChild(el("text", { x: pad, y: 16, "class": "caption" },
       p.game + "  move " + p.fullmove + ", " + mover + " to play"));
     div.appendChild(svg);
     return div;
