@@ -198,7 +198,12 @@ fn is_zero<T: Default + PartialEq>(n: &T) -> bool {
 pub struct GameRecord {
     pub index: u64,
     pub pair: u64,
+    /// The schedule's round; a knockout's: its round of the bracket (0 is the first).
     pub round: u32,
+    /// A knockout's encounter: its place in the round's bracket, 0-based (absent otherwise, and
+    /// in records written before knockouts).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encounter: Option<u32>,
     pub game: String,
     /// Engine names by side.
     pub south: String,
