@@ -368,11 +368,11 @@ fn run(cli: ArenaCli) -> Result<ExitCode> {
         let config = build_config(&cli)?;
         if !cli.quiet {
             interrupt::err(format_args!(
-                "otau-arena: {} on {}, seed {}, {} games{}\n",
+                "otau-arena: {} on {}, seed {}, {}{}\n",
                 config.engine_names().join(", "),
                 config.game,
                 config.seed,
-                tournament::full_schedule(&config).len(),
+                tournament::size_text(&config),
                 cli.shard.map_or(String::new(), |s| format!(" (shard {s})")),
             ));
         }
@@ -565,6 +565,9 @@ fn merge_command(
     }
     merge::write_outputs(&mut merged, files, out.as_deref(), pgn.as_deref(), event)?;
     interrupt::out(format_args!("{}", merged.standings.summary().text()));
+    if let Some(b) = tournament::bracket(&merged.header.config, &merged.standings)? {
+        interrupt::out(format_args!("\n{}", b.text()));
+    }
     if merged.missing() > 0 {
         interrupt::err(format_args!(
             "otau-arena: {} of {} scheduled games are in none of the files\n",
@@ -591,9 +594,11 @@ fn report_command(
         .map(|f| f.display().to_string())
         .collect::<Vec<_>>()
         .join(", ");
+    let bracket = tournament::bracket(&merged.header.config, &merged.standings)?;
     let options = crate::stats::ReportOptions {
         title,
         summary: merged.standings.options(),
+        notes: tournament::bracket_notes(bracket.as_ref()),
     };
     // Written like every other results file: a reader never finds half a page.
     let html = crate::stats::render_html(&merged.standings.records_as_finished(), &options);

@@ -499,6 +499,9 @@ impl Bracket {
                         "{} wins after {} tiebreak pair(s)",
                         r.names[w], e.tiebreak_played
                     ),
+                    Some((w, Decided::Draw)) if e.tiebreak_played == 0 => {
+                        format!("{} wins by the seeded draw (level)", r.names[w])
+                    }
                     Some((w, Decided::Draw)) => format!(
                         "{} wins by the seeded draw (level after {} tiebreak pair(s))",
                         r.names[w], e.tiebreak_played

@@ -112,6 +112,23 @@ pub fn full_schedule(config: &RunConfig) -> Schedule {
     }
 }
 
+/// A knockout's bracket as a section of the HTML report (none for other runs).
+pub fn bracket_notes(bracket: Option<&Bracket>) -> Vec<(String, String)> {
+    bracket
+        .map(|b| ("Knockout bracket".to_string(), b.text()))
+        .into_iter()
+        .collect()
+}
+
+/// The run's size for the user: `48 games`, or a knockout's `knockout, 8 to 16 games` (without
+/// and with every tiebreak pair).
+pub fn size_text(config: &RunConfig) -> String {
+    match knockout_rules(config) {
+        Some(r) => format!("knockout, {} to {} games", r.regular_games(), r.max_games()),
+        None => format!("{} games", full_schedule(config).len()),
+    }
+}
+
 /// A knockout's rules, if the run is one: its engines in seed order, `--rounds` pairs an
 /// encounter, its tiebreak pairs and seed.
 pub fn knockout_rules(config: &RunConfig) -> Option<knockout::Rules> {
@@ -311,7 +328,7 @@ fn complete(
         .out
         .as_ref()
         .map_or(String::new(), |p| p.display().to_string());
-    files.finish(&standings, &title)?;
+    files.finish(&standings, &title, bracket_notes(bracket.as_ref()))?;
     Ok(RunReport {
         header,
         standings,
