@@ -788,7 +788,7 @@ mod tests {
     #[test]
     fn replay_rebuilds_the_bracket_and_refuses_what_does_not_fit() {
         let result = |g: &GameSpec| {
-            if (g.index / 2) % 3 == 0 {
+            if (g.index / 2).is_multiple_of(3) {
                 Outcome::Draw
             } else {
                 seeds_win(g)
