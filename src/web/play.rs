@@ -376,6 +376,7 @@ impl PlayGame {
             index: 0,
             pair: 0,
             round: 0,
+            encounter: None,
             game: self.variant.id(),
             south,
             north,
