@@ -317,3 +317,18 @@ fn a_full_queue_is_busy_not_a_wait() {
     let busy = sent.iter().filter(|r| r.is_err()).count();
     assert!((3..=4).contains(&busy), "{busy} busy of 12: {sent:?}");
 }
+
+/// The page's engine choice: another engine of the command line, in a new game.
+#[test]
+fn choosing_another_engine_starts_a_new_game_against_it() {
+    let mut g = PlayGame::new(Variant::TOGUZ, vec![otau(1), fake("ok")], STARTUP);
+    g.person_move("7").unwrap();
+    g.engine_turns();
+    g.set_engine(1).unwrap();
+    let s = g.state();
+    assert_eq!((s.engine, s.ply), (1, 0));
+    g.person_move("7").unwrap();
+    g.engine_turns();
+    assert!(g.pgn().contains("[Black \"fake-ok\"]"), "{}", g.pgn());
+    assert_eq!(g.set_engine(2), Err(Refused::NoSuchEngine(2)));
+}
