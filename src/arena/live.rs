@@ -57,7 +57,7 @@ impl LiveInfo {
                 } => self.score = Some(format!("{k} {v}")),
                 InfoField::Pv(moves) => {
                     self.pv.clear();
-                    for m in moves {
+                    for m in moves.split_ascii_whitespace() {
                         if self.pv.len() + m.len() + 1 > MAX_PV_BYTES {
                             self.pv.push_str(" ...");
                             break;

@@ -11,7 +11,7 @@ use super::openings::Opening;
 use super::records::{MoveRecord, Termination, TerminationKind};
 use crate::games::{AnyGame, Game, Outcome, Side};
 use crate::tables::Probe;
-use crate::ugi::wire::{GoCommand, InfoLine, PositionCommand, Start};
+use crate::ugi::wire::{GoCommand, InfoLine, PositionLine, Start};
 
 /// Adjudication rules beyond the game's own.
 #[derive(Clone, Copy, Debug)]
@@ -64,7 +64,10 @@ pub fn play(
     } else {
         Start::Fen(fen.split_ascii_whitespace().collect())
     };
-    let mut names = opening.move_names();
+    let mut position = PositionLine::new(&start);
+    for name in opening.move_names() {
+        position.push(&name);
+    }
     let timed = limits.iter().any(|l| l.is_timed());
     let mut clocks = [SideClock::new(limits[0].tc), SideClock::new(limits[1].tc)];
     let mut moves = Vec::new();
@@ -122,10 +125,6 @@ pub fn play(
                 None,
             )
         };
-        let position = PositionCommand {
-            start: start.clone(),
-            moves: names.iter().map(String::as_str).collect(),
-        };
         let mut on_info = |i: &InfoLine| {
             if let Some((watch, index)) = live {
                 watch.info(index, side, i);
@@ -178,21 +177,15 @@ pub fn play(
         };
         let name = pos.move_name(mv);
         if let Some((watch, index)) = live {
-            watch.moved(
-                index,
-                side,
-                &name,
-                line.position(),
-                names.len() + 1,
-                &clocks,
-            );
+            let ply = line.moves().len();
+            watch.moved(index, side, &name, line.position(), ply, &clocks);
         }
-        names.push(name.clone());
+        position.push(&name);
         moves.push(MoveRecord {
             notation: pos.record_name(mv),
             mv: name,
             time_ms: timed.then_some(used_ms),
-            score: thought.info.score,
+            score: thought.info.score_text(),
             depth: thought.info.depth,
             nodes: thought.info.nodes,
             info_dropped: thought.info.dropped,

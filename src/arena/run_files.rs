@@ -55,11 +55,13 @@ impl RunFiles {
     }
 
     /// The end of a session: the PGN's waiting games, and the report of every recorded game
-    /// (with the game viewer when `viewer` is given and the games are recorded).
+    /// (with `notes`, sections of text such as a knockout's bracket, and the game viewer when
+    /// `viewer` is given and the games are recorded).
     pub fn finish(
         &mut self,
         standings: &Standings,
         title: &str,
+        notes: Vec<(String, String)>,
         viewer: Option<ReportViewer>,
     ) -> Result<()> {
         if let Some(problem) = self.protocol_log.as_ref().and_then(|l| l.finish()) {
@@ -83,6 +85,7 @@ impl RunFiles {
                 title: title.to_string(),
                 summary: standings.options(),
                 appendix,
+                notes,
             };
             let page = crate::stats::render_html(&standings.records_as_finished(), &options);
             outputs::write_whole(out, page.as_bytes(), false)?;

@@ -27,6 +27,8 @@ pub struct ReportOptions {
     /// HTML added as the page's last part, as it is (the game viewer, `crate::web::report`,
     /// made by a layer above this one).
     pub appendix: String,
+    /// Sections of preformatted text after the summary, (heading, text): a knockout's bracket.
+    pub notes: Vec<(String, String)>,
 }
 
 /// The page for `games`, given in the order they finished: the charts replay them in that order
@@ -59,6 +61,14 @@ pub fn render_html(games: &[GameStats], options: &ReportOptions) -> String {
         "Summary",
         &format!("<pre>{}</pre>", escape(&summary.text())),
     );
+    for (i, (heading, text)) in options.notes.iter().enumerate() {
+        section(
+            &mut html,
+            &format!("note-{i}"),
+            heading,
+            &format!("<pre>{}</pre>", escape(text)),
+        );
+    }
     section(&mut html, "ratings", "Ratings", &ratings_html(&summary));
     section(
         &mut html,
@@ -428,11 +438,13 @@ mod tests {
                 ..Default::default()
             },
             appendix: String::new(),
+            notes: vec![("Knockout <1>".into(), "a & b".into())],
         };
         let html = render_html(&games, &options);
         assert!(html.starts_with("<!DOCTYPE html>"));
         for id in [
             "summary",
+            "note-0",
             "ratings",
             "elo-history",
             "sprt",
@@ -451,6 +463,7 @@ mod tests {
         ] {
             assert!(!html.contains(needle), "found {needle}");
         }
+        assert!(html.contains("<h2>Knockout &lt;1&gt;</h2>\n<pre>a &amp; b</pre>"));
         assert!(!html.contains("new <b>"), "unescaped name");
         assert!(html.contains("new &lt;b&gt;"));
         assert!(!html.contains("NaN"));
