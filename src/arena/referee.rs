@@ -177,14 +177,8 @@ pub fn play(
         };
         let name = pos.move_name(mv);
         if let Some((watch, index)) = live {
-            watch.moved(
-                index,
-                side,
-                &name,
-                line.position(),
-                line.moves().len(),
-                &clocks,
-            );
+            let ply = line.moves().len();
+            watch.moved(index, side, &name, line.position(), ply, &clocks);
         }
         position.push(&name);
         moves.push(MoveRecord {

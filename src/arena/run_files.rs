@@ -84,8 +84,8 @@ impl RunFiles {
             let options = crate::stats::ReportOptions {
                 title: title.to_string(),
                 summary: standings.options(),
-                notes,
                 appendix,
+                notes,
             };
             let page = crate::stats::render_html(&standings.records_as_finished(), &options);
             outputs::write_whole(out, page.as_bytes(), false)?;

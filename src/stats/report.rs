@@ -437,8 +437,8 @@ mod tests {
                 sprt: Some(SprtConfig::new(0.0, 10.0, 0.05, 0.05, SprtModel::Normalized).unwrap()),
                 ..Default::default()
             },
-            notes: vec![("Knockout <1>".into(), "a & b".into())],
             appendix: String::new(),
+            notes: vec![("Knockout <1>".into(), "a & b".into())],
         };
         let html = render_html(&games, &options);
         assert!(html.starts_with("<!DOCTYPE html>"));
