@@ -12,7 +12,10 @@
 //! depth- or node-limited play stays reproducible); under a clock, where the engine chooses its
 //! own time, the cap scales with the soft budget of the move ([`Strength::max_nodes_for`]), so a
 //! level thinks in proportion to the clock, as the full engine does, and every level keeps its
-//! place on the ladder (all caps scale by the same factor).
+//! place on the ladder (all caps scale by the same factor). It also thinks at its speed there
+//! (its cap per [`LEVEL_REFERENCE_TIME`], [`Strength::pace_for`]): the move is answered when its
+//! nodes' time at that speed is up, within the soft budget, so a level's games take the clock's
+//! time instead of the low levels moving in a millisecond at any clock.
 
 use std::time::Duration;
 
