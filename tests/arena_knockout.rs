@@ -78,9 +78,11 @@ fn game_lines(path: &Path) -> Vec<String> {
         .unwrap_or_default()
         .lines()
         .filter(|l| l.starts_with("{\"event\":\"game\""))
-        .map(|l| {
-            let v: Value = serde_json::from_str(l).unwrap();
-            (v["index"].as_u64().unwrap(), l.to_string())
+        // Polled while the arena writes, the last line can be half written: it is not a game
+        // yet. (A finished file has no such line: the comparisons with `full` would miss one.)
+        .filter_map(|l| {
+            let v: Value = serde_json::from_str(l).ok()?;
+            Some((v["index"].as_u64().unwrap(), l.to_string()))
         })
         .collect();
     lines.sort();
