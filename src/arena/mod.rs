@@ -34,8 +34,10 @@ pub mod client;
 pub mod clock;
 pub mod compliance;
 pub mod config;
+pub mod engines_file;
 #[doc(hidden)]
 pub mod fake_engine;
+pub mod fastchess_cli;
 pub mod groups;
 pub mod guardian;
 pub mod interrupt;

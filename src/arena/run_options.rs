@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::process::MAX_LOG_BYTES;
-use super::progress::ProgressMode;
+use super::progress::{OutputFormat, ProgressMode};
 use super::schedule::Shard;
 
 /// How to run (not part of the run's identity: may differ when resuming).
@@ -40,6 +40,8 @@ pub struct RunOptions {
     pub protocol_log: Option<PathBuf>,
     /// `--log-max`: the bytes a session adds to the protocol log at most.
     pub protocol_log_max: u64,
+    /// `--output`: the results' printed form (fastchess's or cutechess-cli's).
+    pub output: OutputFormat,
 }
 
 impl Default for RunOptions {
@@ -61,6 +63,7 @@ impl Default for RunOptions {
             rating: crate::stats::RatingOptions::default(),
             protocol_log: None,
             protocol_log_max: super::protocol_log::DEFAULT_LOG_MAX_MIB << 20,
+            output: OutputFormat::Fastchess,
         }
     }
 }

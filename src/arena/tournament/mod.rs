@@ -130,7 +130,8 @@ fn execute(
     let slice_len = schedule.slice_len(opts.shard);
     let mut shared = share(config, opts, schedule, &standings)?;
     shared.protocol_log = files.protocol_log.clone();
-    let mut progress = Progress::new(opts.progress, slice_len, opts.rating_interval);
+    let mut progress =
+        Progress::new(opts.progress, slice_len, opts.rating_interval).with_format(opts.output);
     progress.set_done(standings.len());
     let mut rec = Recording {
         opts,
