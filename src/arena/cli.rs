@@ -692,6 +692,49 @@ mod tests {
     }
 
     #[test]
+    fn a_fastchess_line_builds_the_run_its_double_dash_twin_builds() {
+        let build = |line: &str| {
+            build_config(&parse_cli(line.split(' ')).unwrap())
+                .map(|mut c| {
+                    c.seed = 0;
+                    c
+                })
+                .unwrap()
+        };
+        let fastchess = build(
+            "otau-arena -engine cmd=builtin:otau name=a -engine cmd=builtin:greedy name=b \
+             -each tc=40/1:30+0.5 proto=ugi -rounds 3 -games 2 -variant giuthi \
+             -resign movecount=3 score=500 -draw movenumber=20 movecount=4 score=10 \
+             -maxmoves 100 -tournament gauntlet -srand 9",
+        );
+        let otau = build(
+            "otau-arena --engine cmd=builtin:otau name=a --engine cmd=builtin:greedy name=b \
+             --each tc=40/90+0.5 --rounds 3 --game giuthi --resign movecount=3 score=500 \
+             --draw movenumber=20 movecount=4 score=10 --maxmoves 100 --tournament gauntlet \
+             --seed 9",
+        );
+        assert_eq!(fastchess, otau);
+        let err = parse_cli(["otau-arena", "-noswap"])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("-noswap: otau-arena always plays"), "{err}");
+    }
+
+    #[test]
+    fn the_help_shows_both_spellings() {
+        let err = parse_cli(["otau-arena", "--help"]).unwrap_err();
+        let help = err.to_string();
+        for want in [
+            "--engine <KEY=VALUE>",
+            "-engine KEYS",
+            "-pgnout file=F",
+            "--rounds",
+        ] {
+            assert!(help.contains(want), "{want} missing from:\n{help}");
+        }
+    }
+
+    #[test]
     fn each_engine_keeps_its_own_keys() {
         let cli = parse_cli([
             "otau-arena",

@@ -446,6 +446,55 @@ mod tests {
     }
 
     #[test]
+    fn cutechess_and_fastchess_engine_keys() {
+        let none = EngineSpec::default();
+        let mut tokens: Vec<String> = "cmd=x proto=ugi arg=--a restart=on tc=40/1:30+0.5 plies=7"
+            .split(' ')
+            .map(String::from)
+            .collect();
+        // One argument a key, spaces and all.
+        tokens.push("arg=two words".into());
+        let e = EngineSpec::parse(&tokens).unwrap().build(&none, 0).unwrap();
+        assert_eq!(e.args, vec!["--a", "two words"]);
+        assert!(e.restart);
+        assert_eq!(e.limits.depth, Some(7));
+        assert_eq!(e.limits.tc.unwrap().base_ms, 90_000);
+        // tc=inf takes back the clock --each gave: the depth alone bounds the search.
+        let each = spec("tc=10+0.1");
+        let e = spec("cmd=x tc=inf depth=3").build(&each, 0).unwrap();
+        assert_eq!((e.limits.tc, e.limits.depth), (None, Some(3)));
+        assert!(spec("cmd=x tc=inf")
+            .build(&none, 0)
+            .unwrap_err()
+            .contains("tc=inf needs depth= or nodes="));
+        for (line, want) in [
+            (
+                "cmd=x depth=1 proto=uci",
+                "proto=uci: otau-arena speaks UGI only",
+            ),
+            ("cmd=x depth=1 proto=cecp2", "proto=cecp2: unknown protocol"),
+            (
+                "cmd=x depth=1 restart=sometimes",
+                "restart=sometimes: on, off or auto",
+            ),
+            (
+                "cmd=x depth=1 book=b.bin",
+                "book=b.bin: engine books are not supported",
+            ),
+            ("cmd=x depth=1 stderr=e.log", "stderr=e.log: not supported"),
+        ] {
+            let err = spec(line).build(&none, 0).unwrap_err();
+            assert!(err.contains(want), "{line}: {err}");
+        }
+        let err = EngineSpec::parse(&["ponder".into()]).unwrap_err();
+        assert!(err.contains("'ponder': not supported"), "{err}");
+        assert!(spec("depth=1")
+            .build(&spec("conf=a"), 0)
+            .unwrap_err()
+            .contains("not in -each"));
+    }
+
+    #[test]
     fn args_split_with_quotes() {
         assert_eq!(
             split_args(r#"--a 1 "two words" 'x y'"#).unwrap(),
