@@ -30,7 +30,7 @@ const MAX_BYTES: u64 = 16 << 20;
 pub struct EnginesFile {
     path: PathBuf,
     /// Each entry's name and engine keys, in file order.
-    entries: Vec<(String, Vec<(String, String)>)>,
+    entries: Vec<(String, Keys)>,
 }
 
 impl EnginesFile {
@@ -60,7 +60,7 @@ impl EnginesFile {
                  array of objects with name, command, ...)"
             ));
         };
-        let mut entries: Vec<(String, Vec<(String, String)>)> = Vec::new();
+        let mut entries: Vec<(String, Keys)> = Vec::new();
         for (i, item) in list.iter().enumerate() {
             let at = |what: String| format!("engines file {file}: entry {}{what}", i + 1);
             let (name, keys) = entry_keys(item).map_err(|(field, why)| {
@@ -139,8 +139,11 @@ const FIELDS: &[&str] = &[
     "ponder",
 ];
 
+/// Engine keys as `--engine` reads them, `(key, value)`.
+type Keys = Vec<(String, String)>;
+
 /// One entry's name and keys, or the field at fault and why.
-fn entry_keys(item: &Value) -> Result<(String, Vec<(String, String)>), (String, String)> {
+fn entry_keys(item: &Value) -> Result<(String, Keys), (String, String)> {
     let Value::Object(map) = item else {
         return Err(("-".into(), "an entry is a JSON object".into()));
     };
