@@ -37,7 +37,12 @@ impl EnginesFile {
     /// Reads and checks every entry of `path`.
     pub fn read(path: &Path) -> Result<EnginesFile, String> {
         let file = path.display();
-        let meta = std::fs::metadata(path).map_err(|e| format!("engines file {file}: {e}"))?;
+        let meta = std::fs::metadata(path).map_err(|e| {
+            format!(
+                "engines file {file}: {e} (-engine conf=NAME reads it; -config file=FILE names \
+                 another)"
+            )
+        })?;
         if meta.len() > MAX_BYTES {
             return Err(format!(
                 "engines file {file}: {} bytes, more than the {MAX_BYTES} an engines file may hold",

@@ -22,7 +22,9 @@
 //! - [`selfplay`]: `otau selfplay`, a run of two built-in engine configurations;
 //! - [`merge`]: joining shards; [`rate`]: the rating table of any games (`ratings`);
 //! - [`results`]: the minimal results table; [`progress`]: what the user sees;
-//! - [`cli`]: the command line; [`interrupt`]: Ctrl-C and a closed output; [`pause`]: Ctrl-Z and
+//! - [`engines_file`]: engines kept in cutechess's `engines.json` (`conf=NAME`);
+//! - [`cli`]: the command line, and [`fastchess_cli`] the translation of fastchess's and
+//!   cutechess-cli's single-dash spellings into it; [`interrupt`]: Ctrl-C and a closed output; [`pause`]: Ctrl-Z and
 //!   the clock that excludes pauses.
 //!
 //! The protocol and file formats are documented in `protocol/arena.md`.
