@@ -13,7 +13,7 @@ use super::pause;
 use super::process::{EngineIo, Incoming, RecvError, SendError};
 use super::protocol_log::{Direction, Tap};
 use crate::ugi::wire::{
-    GoCommand, GuiCommand, InfoField, InfoKey, InfoLine, PositionCommand, Reply, ScoreKind, Value,
+    GoCommand, GuiCommand, InfoField, InfoKey, InfoLine, PositionLine, Reply, ScoreKind, Value,
 };
 
 /// A way an engine failed, other than playing a bad move.
@@ -51,8 +51,9 @@ pub const MAX_INFO_MATE: u32 = 1000;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SearchInfo {
     pub depth: Option<u32>,
-    /// `cp 35` or `mate -4`, from the mover's view.
-    pub score: Option<String>,
+    /// The last score in range, from the mover's view (kept typed: an engine sends many info
+    /// lines per move, and only the last one is written down, by [`SearchInfo::score_text`]).
+    pub score: Option<(ScoreKind, i64)>,
     pub nodes: Option<u64>,
     /// `depth`, `nodes` and `score` values dropped: not numbers, or out of range. Each field
     /// keeps the last value in range.
@@ -63,6 +64,11 @@ impl SearchInfo {
     /// Counts a dropped value (saturating: an engine may flood info lines for as long as it thinks).
     fn drop_one(&mut self) {
         self.dropped = self.dropped.saturating_add(1);
+    }
+
+    /// The score as records write it: `cp 35` or `mate -4`.
+    pub fn score_text(&self) -> Option<String> {
+        self.score.map(|(kind, n)| format!("{kind} {n}"))
     }
 
     /// Folds one `info` line in; fields the arena does not keep are skipped, bad values of the
@@ -91,7 +97,7 @@ impl SearchInfo {
                         _ => false,
                     };
                     match (kind, value) {
-                        (Ok(k), Ok(v)) if in_range => self.score = Some(format!("{k} {v}")),
+                        (Ok(k), Ok(v)) if in_range => self.score = Some((*k, *v)),
                         _ => self.drop_one(),
                     }
                 }
@@ -245,13 +251,14 @@ impl EngineSession {
     /// the write began: an engine that does not take its input in that time stalls.
     pub fn think(
         &mut self,
-        position: &PositionCommand<'_>,
+        position: &PositionLine,
         go: &GoCommand,
         allowed: Duration,
     ) -> Result<Thought, ThinkError> {
         let started = pause::now();
         let deadline = started + allowed;
-        let lines = [position.to_string(), go.to_string()];
+        let go = go.to_string();
+        let lines = [position.as_str(), go.as_str()];
         self.send_lines(&lines, deadline)
             .map_err(ThinkError::Fault)?;
         let mut info = SearchInfo::default();
@@ -304,14 +311,13 @@ impl EngineSession {
 
     /// Writes `lines` by `deadline`, as they are: the commands' text, or a line that is no
     /// command at all (the checker's probe of how an engine takes one).
-    pub fn write(&mut self, lines: &[String], deadline: Instant) -> Result<(), SendError> {
-        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    pub fn write(&mut self, lines: &[&str], deadline: Instant) -> Result<(), SendError> {
         if let Some(log) = &self.log {
-            for l in &lines {
+            for l in lines {
                 log.line(Direction::ToEngine, l);
             }
         }
-        self.io.send_by(&lines, deadline)
+        self.io.send_by(lines, deadline)
     }
 
     /// The engine's next line by `deadline`, logged.
@@ -414,16 +420,17 @@ impl EngineSession {
     /// command it was for.
     fn send(&mut self, commands: &[GuiCommand<'_>], deadline: Instant) -> Result<(), Fault> {
         let lines: Vec<String> = commands.iter().map(GuiCommand::to_string).collect();
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
         self.send_lines(&lines, deadline)
     }
 
-    fn send_lines(&mut self, lines: &[String], deadline: Instant) -> Result<(), Fault> {
+    fn send_lines(&mut self, lines: &[&str], deadline: Instant) -> Result<(), Fault> {
         if super::interrupt::requested() {
             return Err(Fault::Interrupted);
         }
         let started = pause::now();
         self.write(lines, deadline).map_err(|e| {
-            let last = lines.last().map_or("", String::as_str);
+            let last = lines.last().copied().unwrap_or_default();
             let what = last.split_ascii_whitespace().next().unwrap_or_default();
             match e {
                 SendError::Interrupted => Fault::Interrupted,
@@ -464,7 +471,7 @@ mod tests {
         assert_eq!(i.dropped, 0);
         absorb(&mut i, "info depth x score mate 7 string depth 99");
         assert_eq!(i.depth, Some(3));
-        assert_eq!(i.score.as_deref(), Some("mate 7"));
+        assert_eq!(i.score_text().as_deref(), Some("mate 7"));
         assert_eq!(i.nodes, Some(1200));
         assert_eq!(i.dropped, 1, "depth x");
     }
@@ -489,7 +496,7 @@ mod tests {
         assert_eq!(i.dropped, 9);
         // The last values in range are kept.
         assert_eq!(
-            (i.depth, i.score.as_deref(), i.nodes),
+            (i.depth, i.score_text().as_deref(), i.nodes),
             (Some(12), Some("cp 35"), Some(5000))
         );
         absorb(
@@ -498,7 +505,7 @@ mod tests {
         );
         absorb(&mut i, "info score cp -100000 depth 0");
         assert_eq!(
-            (i.depth, i.score.as_deref(), i.nodes),
+            (i.depth, i.score_text().as_deref(), i.nodes),
             (Some(0), Some("cp -100000"), Some(1_000_000_000_000))
         );
         assert_eq!(i.dropped, 9);

@@ -225,7 +225,7 @@ impl CheckedEngine {
     /// Sends a line as it is (also one that is no command).
     fn send_text(&mut self, line: String) -> Result<(), String> {
         let deadline = pause::now() + DEFAULT_WRITE_TIMEOUT;
-        let written = self.session.write(std::slice::from_ref(&line), deadline);
+        let written = self.session.write(&[line.as_str()], deadline);
         // A write fails when the process is going or gone: say that, it is the real fault.
         written.map_err(|e| match self.session.exit_status(EXIT_WAIT) {
             Some(status) => format!(
@@ -943,7 +943,7 @@ fn check_fields(pos: &AnyGame, info: &InfoLine, unknown: &mut Vec<String>) -> Re
             },
             InfoField::Pv(moves) => {
                 let mut p = pos.clone();
-                for token in moves {
+                for token in moves.split_ascii_whitespace() {
                     match p.parse_move(token) {
                         Ok(mv) if p.is_legal(mv) => {
                             p.play(mv);

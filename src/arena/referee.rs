@@ -10,7 +10,7 @@ use super::openings::Opening;
 use super::records::{MoveRecord, Termination, TerminationKind};
 use crate::games::{AnyGame, Game, Outcome, Side};
 use crate::tables::Probe;
-use crate::ugi::wire::{GoCommand, PositionCommand, Start};
+use crate::ugi::wire::{GoCommand, PositionLine, Start};
 
 /// Adjudication rules beyond the game's own.
 #[derive(Clone, Copy, Debug)]
@@ -61,7 +61,10 @@ pub fn play(
     } else {
         Start::Fen(fen.split_ascii_whitespace().collect())
     };
-    let mut names = opening.move_names();
+    let mut position = PositionLine::new(&start);
+    for name in opening.move_names() {
+        position.push(&name);
+    }
     let timed = limits.iter().any(|l| l.is_timed());
     let mut clocks = [SideClock::new(limits[0].tc), SideClock::new(limits[1].tc)];
     let mut moves = Vec::new();
@@ -119,10 +122,6 @@ pub fn play(
                 None,
             )
         };
-        let position = PositionCommand {
-            start: start.clone(),
-            moves: names.iter().map(String::as_str).collect(),
-        };
         let thought = match engines[me].think(&position, &go, allowed) {
             Ok(t) => t,
             Err(ThinkError::Late(elapsed)) => {
@@ -169,12 +168,12 @@ pub fn play(
             Err(why) => break lost(TerminationKind::IllegalMove, why),
         };
         let name = pos.move_name(mv);
-        names.push(name.clone());
+        position.push(&name);
         moves.push(MoveRecord {
             notation: pos.record_name(mv),
             mv: name,
             time_ms: timed.then_some(used_ms),
-            score: thought.info.score,
+            score: thought.info.score_text(),
             depth: thought.info.depth,
             nodes: thought.info.nodes,
             info_dropped: thought.info.dropped,

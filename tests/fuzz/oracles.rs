@@ -455,7 +455,7 @@ pub fn engine_output(data: &[u8]) {
         EngineSession, ThinkError, MAX_INFO_DEPTH, MAX_INFO_MATE, MAX_INFO_NODES, MAX_SCORE_CP,
     };
     use otau::arena::process::{EngineIo, MAX_LINE};
-    use otau::ugi::wire::{GoCommand, PositionCommand, Start};
+    use otau::ugi::wire::{GoCommand, PositionLine, ScoreKind, Start};
     use std::io::{BufRead, Write};
     use std::time::{Duration, Instant};
 
@@ -520,10 +520,10 @@ pub fn engine_output(data: &[u8]) {
             break;
         }
         let t = Instant::now();
-        let position = PositionCommand {
-            start: Start::StartPos,
-            moves: names.iter().map(String::as_str).collect(),
-        };
+        let mut position = PositionLine::new(&Start::StartPos);
+        for name in &names {
+            position.push(name);
+        }
         let thought = session.think(&position, &go, ENGINE_WAIT);
         timed("think", t, ENGINE_WAIT);
         match thought {
@@ -542,13 +542,13 @@ pub fn engine_output(data: &[u8]) {
                     "token {:?}",
                     th.token
                 );
-                if let Some(score) = &th.info.score {
-                    let (kind, value) = score.split_once(' ').expect("score '<kind> <value>'");
-                    let v = value.parse::<i64>().expect("score value").unsigned_abs();
+                if let Some((kind, value)) = th.info.score {
+                    let v = value.unsigned_abs();
                     match kind {
-                        "cp" => assert!(v <= MAX_SCORE_CP.into(), "{score}"),
-                        "mate" => assert!((1..=MAX_INFO_MATE.into()).contains(&v), "{score}"),
-                        _ => panic!("score {score}"),
+                        ScoreKind::Cp => assert!(v <= MAX_SCORE_CP.into(), "cp {value}"),
+                        ScoreKind::Mate => {
+                            assert!((1..=MAX_INFO_MATE.into()).contains(&v), "mate {value}")
+                        }
                     }
                 }
                 // Out-of-range search figures never reach a record.

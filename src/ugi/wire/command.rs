@@ -185,6 +185,45 @@ impl fmt::Display for GuiCommand<'_> {
     }
 }
 
+/// The `position` command of a game in progress, kept as text that grows by one move a ply.
+/// The arena sends it before every move; writing the whole line anew from a
+/// [`PositionCommand`] each time cost it more per ply the longer the game. Its text is
+/// exactly that command's `Display` (tested).
+#[derive(Clone, Debug)]
+pub struct PositionLine {
+    text: String,
+    any_moves: bool,
+}
+
+impl PositionLine {
+    /// `position startpos` or `position fen ...`, no moves yet.
+    pub fn new(start: &Start<'_>) -> PositionLine {
+        let text = PositionCommand {
+            start: start.clone(),
+            moves: Vec::new(),
+        }
+        .to_string();
+        PositionLine {
+            text,
+            any_moves: false,
+        }
+    }
+
+    /// Appends one move.
+    pub fn push(&mut self, mv: &str) {
+        if !self.any_moves {
+            self.text.push_str(" moves");
+            self.any_moves = true;
+        }
+        self.text.push(' ');
+        self.text.push_str(mv);
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+}
+
 impl fmt::Display for PositionCommand<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.start {
@@ -408,6 +447,28 @@ mod tests {
 
     fn command(line: &str) -> GuiCommand<'_> {
         parse(line).unwrap().command
+    }
+
+    #[test]
+    fn a_growing_position_line_is_the_position_command() {
+        let fen: Vec<&str> = "9,9,9,9,9,9,9,9,9/9,9,9,9,9,9,9,9,9 0/0 -/- s 1"
+            .split(' ')
+            .collect();
+        for start in [Start::StartPos, Start::Fen(fen)] {
+            let mut line = PositionLine::new(&start);
+            let moves = ["1", "9", "23", "4x"];
+            for n in 0..=moves.len() {
+                let command = PositionCommand {
+                    start: start.clone(),
+                    moves: moves[..n].to_vec(),
+                };
+                assert_eq!(line.as_str(), command.to_string());
+                assert_eq!(self::command(line.as_str()), GuiCommand::Position(command));
+                if n < moves.len() {
+                    line.push(moves[n]);
+                }
+            }
+        }
     }
 
     #[test]

@@ -14,7 +14,7 @@ pub mod command;
 pub mod reply;
 
 pub use command::{
-    parse, CommandError, GoCommand, GuiCommand, Parsed, PositionCommand, Query, Start,
+    parse, CommandError, GoCommand, GuiCommand, Parsed, PositionCommand, PositionLine, Query, Start,
 };
 pub use reply::{
     info_string, BadOption, BestMove, InfoField, InfoKey, InfoLine, OptionDecl, OptionKind, Reply,

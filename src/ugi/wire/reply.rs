@@ -29,6 +29,18 @@ fn write_value<T: fmt::Display>(f: &mut fmt::Formatter<'_>, v: &Value<T>) -> fmt
     }
 }
 
+/// The words left on a line, one space apart (a `pv` and an `info string` run to its end).
+fn rest_of_line<'a>(words: impl Iterator<Item = &'a str>) -> String {
+    let mut text = String::new();
+    for w in words {
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        text.push_str(w);
+    }
+    text
+}
+
 /// One line from the engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reply {
@@ -63,6 +75,17 @@ impl Reply {
     pub fn parse(line: &str) -> Reply {
         let mut tokens = line.split_ascii_whitespace();
         let first = tokens.next();
+        // The lines a search sends by the thousand are read straight off the words.
+        match first {
+            Some("info") => return Reply::Info(InfoLine::parse_words(tokens)),
+            Some("bestmove") => {
+                return Reply::BestMove(BestMove {
+                    token: tokens.next().map_or_else(String::new, str::to_string),
+                    extra: tokens.map(str::to_string).collect(),
+                })
+            }
+            _ => {}
+        }
         let rest: Vec<&str> = tokens.collect();
         let unknown = || Reply::Unknown(line.to_string());
         match (first, rest.as_slice()) {
@@ -79,11 +102,6 @@ impl Reply {
             (Some("ugiok"), []) => Reply::UgiOk { uci: false },
             (Some("uciok"), []) => Reply::UgiOk { uci: true },
             (Some("readyok"), []) => Reply::ReadyOk,
-            (Some("info"), _) => Reply::Info(InfoLine::parse_tokens(&rest)),
-            (Some("bestmove"), _) => Reply::BestMove(BestMove {
-                token: rest.first().map_or_else(String::new, |t| t.to_string()),
-                extra: rest.iter().skip(1).map(|t| t.to_string()).collect(),
-            }),
             (Some("response"), words) => Reply::Response(words.join(" ")),
             _ => unknown(),
         }
@@ -163,6 +181,7 @@ pub enum InfoKey {
 }
 
 impl InfoKey {
+    #[cfg(test)]
     const ALL: [InfoKey; 10] = [
         InfoKey::Depth,
         InfoKey::SelDepth,
@@ -175,6 +194,24 @@ impl InfoKey {
         InfoKey::TtHits,
         InfoKey::CurrMoveNumber,
     ];
+
+    /// The key a word names (a `match`, not a search of a list: every word of every info line
+    /// the arena reads is looked up here).
+    fn of_word(word: &str) -> Option<InfoKey> {
+        Some(match word {
+            "depth" => InfoKey::Depth,
+            "seldepth" => InfoKey::SelDepth,
+            "nodes" => InfoKey::Nodes,
+            "nps" => InfoKey::Nps,
+            "time" => InfoKey::Time,
+            "hashfull" => InfoKey::Hashfull,
+            "multipv" => InfoKey::MultiPv,
+            "tbhits" => InfoKey::TbHits,
+            "tthits" => InfoKey::TtHits,
+            "currmovenumber" => InfoKey::CurrMoveNumber,
+            _ => return None,
+        })
+    }
 
     pub fn word(self) -> &'static str {
         match self {
@@ -248,8 +285,10 @@ pub enum InfoField {
     },
     /// `currmove <move>`.
     CurrMove(Option<String>),
-    /// `pv <moves>`: runs to the end of the line.
-    Pv(Vec<String>),
+    /// `pv <moves>`: runs to the end of the line. The moves are kept as one string, one space
+    /// apart (split them with `split_ascii_whitespace`), not one string each: the arena reads
+    /// an info line for every move it is sent, and real engines' variations are long.
+    Pv(String),
     /// `string <words>`: runs to the end of the line.
     String(String),
     /// A word that is no field (each word of an unknown field on its own).
@@ -290,7 +329,7 @@ impl InfoLine {
     /// Adds a pv (none when `moves` is empty).
     pub fn with_pv(mut self, moves: Vec<String>) -> InfoLine {
         if !moves.is_empty() {
-            self.fields.push(InfoField::Pv(moves));
+            self.fields.push(InfoField::Pv(moves.join(" ")));
         }
         self
     }
@@ -301,30 +340,26 @@ impl InfoLine {
     }
 
     /// The words after `info`.
-    fn parse_tokens(tokens: &[&str]) -> InfoLine {
-        let mut fields = Vec::new();
-        let mut i = 0;
-        while i < tokens.len() {
-            let key = tokens[i];
-            i += 1;
-            if let Some(k) = InfoKey::ALL.iter().find(|k| k.word() == key) {
-                fields.push(InfoField::Number(*k, value(tokens.get(i).copied())));
-                i += 1;
+    fn parse_words<'a>(words: impl Iterator<Item = &'a str>) -> InfoLine {
+        let mut words = words.peekable();
+        let mut fields = Vec::with_capacity(8);
+        while let Some(key) = words.next() {
+            if let Some(k) = InfoKey::of_word(key) {
+                fields.push(InfoField::Number(k, value(words.next())));
                 continue;
             }
             match key {
                 "score" => {
-                    let kind = value(tokens.get(i).copied());
-                    let n = value(tokens.get(i + 1).copied());
-                    i += 2;
+                    let kind = value(words.next());
+                    let n = value(words.next());
                     let mut bounds = Vec::new();
                     loop {
-                        match tokens.get(i) {
-                            Some(&"lowerbound") => bounds.push(ScoreBound::Lower),
-                            Some(&"upperbound") => bounds.push(ScoreBound::Upper),
+                        bounds.push(match words.peek() {
+                            Some(&"lowerbound") => ScoreBound::Lower,
+                            Some(&"upperbound") => ScoreBound::Upper,
                             _ => break,
-                        }
-                        i += 1;
+                        });
+                        words.next();
                     }
                     fields.push(InfoField::Score {
                         kind,
@@ -332,21 +367,13 @@ impl InfoLine {
                         bounds,
                     });
                 }
-                "currmove" => {
-                    fields.push(InfoField::CurrMove(tokens.get(i).map(|t| t.to_string())));
-                    i += 1;
-                }
+                "currmove" => fields.push(InfoField::CurrMove(words.next().map(str::to_string))),
                 "pv" => {
-                    fields.push(InfoField::Pv(
-                        tokens[i.min(tokens.len())..]
-                            .iter()
-                            .map(|t| t.to_string())
-                            .collect(),
-                    ));
+                    fields.push(InfoField::Pv(rest_of_line(words)));
                     break;
                 }
                 "string" => {
-                    fields.push(InfoField::String(tokens[i.min(tokens.len())..].join(" ")));
+                    fields.push(InfoField::String(rest_of_line(words)));
                     break;
                 }
                 other => fields.push(InfoField::Unknown(other.to_string())),
@@ -385,8 +412,8 @@ impl fmt::Display for InfoLine {
                 }
                 InfoField::Pv(moves) => {
                     f.write_str(" pv")?;
-                    for mv in moves {
-                        write!(f, " {mv}")?;
+                    if !moves.is_empty() {
+                        write!(f, " {moves}")?;
                     }
                 }
                 InfoField::String(text) => {
@@ -566,6 +593,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_info_key_is_read_by_its_word() {
+        for key in InfoKey::ALL {
+            assert_eq!(InfoKey::of_word(key.word()), Some(key));
+        }
+        assert_eq!(
+            InfoKey::of_word("Depth"),
+            None,
+            "keywords are case-sensitive"
+        );
+        assert_eq!(InfoKey::of_word("score"), None);
+    }
+
+    #[test]
     fn replies_round_trip() {
         let replies = [
             Reply::IdName("otau 1.0".into()),
@@ -663,7 +703,7 @@ mod tests {
                     bounds: vec![]
                 },
                 InfoField::Unknown("wdl".into()),
-                InfoField::Pv(vec!["1".into(), "2".into()]),
+                InfoField::Pv("1 2".into()),
             ]
         );
         assert!(info.is_search());
