@@ -119,11 +119,11 @@ fn fastchess_and_cutechess_match_lines() {
     r.assert_ok();
     assert_eq!(r.games.len(), 6);
     assert_eq!(pgn_games(&dir.join("g.pgn")), 6);
-    // 3. fastchess's default of one game per encounter a round: 3 games, played as 2 pairs.
+    // 3. One game per encounter a round: 3 games, played as 2 pairs.
     let r = run(
         &dir,
         "-engine cmd=builtin:random name=r1 -engine cmd=builtin:random name=r2 -each nodes=10 \
-         -rounds 3 -variant modiar -srand 2",
+         -rounds 3 -games 1 -variant modiar -srand 2",
     );
     r.assert_ok();
     assert_eq!(r.games.len(), 4);

@@ -17,7 +17,8 @@ fastchess and cutechess-cli spellings (single dash; see protocol/arena.md):
   -engine KEYS / -each KEYS     --engine / --each (also conf=NAME, proto=ugi, arg=, restart=,
                                 tc=inf, tc=40/1:30+0.5, plies=)
   -rounds R -games G [-repeat]  R x G games per pairing (G: games per encounter per round,
-                                default 1, -repeat: 2), played as pairs: --rounds ceil(R*G/2)
+                                default 2 as fastchess, -repeat: 2; -games G alone: G games),
+                                played as pairs: --rounds ceil(R*G/2)
   -variant ID, -game ID         --game ID
   -concurrency N, -maxmoves N, -ratinginterval N, -event NAME, -recover: the same as --NAME
   -tournament round-robin|roundrobin|gauntlet|knockout
@@ -298,7 +299,10 @@ pub fn translate(args: Vec<OsString>, long: &[&str]) -> Result<Vec<OsString>, St
                     .into(),
             );
         }
-        let per_round = games.unwrap_or(if repeat { 2 } else { 1 });
+        // fastchess's defaults: 2 games a round (`-repeat` is `-games 2`). `-games G` without
+        // `-rounds` is cutechess-cli's way of giving the games per pairing (fastchess would
+        // play 2 rounds of them).
+        let per_round = games.unwrap_or(2);
         let per_pairing = rounds.unwrap_or(1) * per_round;
         let pairs = per_pairing.div_ceil(2);
         if pairs > u64::from(u32::MAX) {
@@ -393,9 +397,10 @@ mod tests {
         assert_eq!(rounds("-rounds 50 -games 2").as_deref(), Some("50"));
         assert_eq!(rounds("-rounds 50 -repeat").as_deref(), Some("50"));
         assert_eq!(rounds("-games 2 -rounds 50 -repeat").as_deref(), Some("50"));
-        assert_eq!(rounds("-rounds 10").as_deref(), Some("5"));
+        // fastchess's default of 2 games a round: -rounds R alone is R pairs.
+        assert_eq!(rounds("-rounds 10").as_deref(), Some("10"));
         // Odd counts round up to whole pairs.
-        assert_eq!(rounds("-rounds 5").as_deref(), Some("3"));
+        assert_eq!(rounds("-rounds 5 -games 1").as_deref(), Some("3"));
         assert_eq!(rounds("-games 7").as_deref(), Some("4"));
         assert_eq!(rounds("-rounds 3 -games 4").as_deref(), Some("6"));
         assert_eq!(rounds("-repeat 2").as_deref(), Some("1"));
