@@ -170,7 +170,7 @@ pub fn translate(args: Vec<OsString>, long: &[&str]) -> Result<Vec<OsString>, St
                 }
                 repeat = true;
             }
-            "recover" => out.push("--recover".into()),
+            "recover" | "help" | "version" => out.push(format!("--{name}")),
             // fastchess: a random seed for the openings, what otau does without -srand.
             "randomseed" => {}
             // fastchess saves its state every N games to resume; otau records every game as it
@@ -452,6 +452,7 @@ mod tests {
     fn otaus_own_spellings_and_values_pass_unchanged() {
         let line = "x --engine cmd=a args=-v --each depth=1 --games 10 -q --out r.jsonl";
         assert_eq!(tr(line).unwrap(), line);
+        assert_eq!(tr("x -help").unwrap(), "x --help");
         // -NAME of one of otau's own long options.
         assert_eq!(
             tr("x -out r.jsonl -quiet").unwrap(),
