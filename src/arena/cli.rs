@@ -81,8 +81,14 @@ struct ArenaCli {
     /// Rounds: each pairing plays one opening twice per round, colours swapped.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     rounds: Option<u32>,
+    /// roundrobin, gauntlet, or knockout (a bracket seeded in the order the engines are given,
+    /// byes to the top seeds, --rounds pairs an encounter; protocol/arena.md).
     #[arg(long, value_enum, default_value_t = TournamentKind::Roundrobin)]
     tournament: TournamentKind,
+    /// Knockout: pairs at most after a level encounter, one at a time until one engine leads;
+    /// then a draw seeded by --seed decides (default 2; 0..=1000).
+    #[arg(long, value_name = "PAIRS")]
+    tiebreak_pairs: Option<u32>,
     /// Games played at once (1..=1024).
     #[arg(long, default_value_t = 1, value_parser = concurrency_range())]
     concurrency: usize,
@@ -131,6 +137,7 @@ struct ArenaCli {
         "engines", "each", "game", "games", "rounds", "tournament", "seed", "openings",
         "max_plies", "no_decided_score", "resign", "draw", "maxmoves", "adjudicate", "out", "shard", "sprt", "max_start_failures",
         "startup_timeout", "pgn_append", "report", "log_dir", "event", "max_crashes", "config",
+        "tiebreak_pairs",
     ])]
     resume: Option<PathBuf>,
     /// Play only slice k of n of the schedule (whole pairs of games).
@@ -393,11 +400,11 @@ fn run(cli: ArenaCli) -> Result<ExitCode> {
         let config = build_config(&cli)?;
         if !cli.quiet {
             interrupt::err(format_args!(
-                "otau-arena: {} on {}, seed {}, {} games{}\n",
+                "otau-arena: {} on {}, seed {}, {}{}\n",
                 config.engine_names().join(", "),
                 config.game,
                 config.seed,
-                tournament::full_schedule(&config).len(),
+                tournament::size_text(&config),
                 cli.shard.map_or(String::new(), |s| format!(" (shard {s})")),
             ));
         }
@@ -508,6 +515,13 @@ fn build_config(cli: &ArenaCli) -> Result<RunConfig> {
                     .map_err(|e| anyhow::anyhow!("--sprt: {e}"))?,
             )
         },
+        tiebreak_pairs: match cli.tournament {
+            TournamentKind::Knockout => Some(
+                cli.tiebreak_pairs
+                    .unwrap_or(super::knockout::DEFAULT_TIEBREAK_PAIRS),
+            ),
+            _ => cli.tiebreak_pairs,
+        },
     };
     config.check_values().map_err(anyhow::Error::msg)?;
     Ok(config)
@@ -562,6 +576,9 @@ fn demo(opts: &RunOptions) -> Result<RunReport> {
 fn finish(report: &RunReport, records: Option<&PathBuf>, format: OutputFormat) -> ExitCode {
     let summary = report.standings.summary();
     interrupt::out(format_args!("{}", format.summary_text(&summary)));
+    if let Some(bracket) = &report.bracket {
+        interrupt::out(format_args!("\n{}", bracket.text()));
+    }
     interrupt::err(format_args!("otau-arena: {}\n", report.cost.describe()));
     if let Some(decision) = &report.sprt_decided {
         interrupt::err(format_args!(
@@ -614,6 +631,9 @@ fn merge_command(
     }
     merge::write_outputs(&mut merged, files, out.as_deref(), pgn.as_deref(), event)?;
     interrupt::out(format_args!("{}", merged.standings.summary().text()));
+    if let Some(b) = tournament::bracket(&merged.header.config, &merged.standings)? {
+        interrupt::out(format_args!("\n{}", b.text()));
+    }
     if merged.missing() > 0 {
         interrupt::err(format_args!(
             "otau-arena: {} of {} scheduled games are in none of the files\n",
@@ -640,9 +660,11 @@ fn report_command(
         .map(|f| f.display().to_string())
         .collect::<Vec<_>>()
         .join(", ");
+    let bracket = tournament::bracket(&merged.header.config, &merged.standings)?;
     let options = crate::stats::ReportOptions {
         title,
         summary: merged.standings.options(),
+        notes: tournament::bracket_notes(bracket.as_ref()),
     };
     // Written like every other results file: a reader never finds half a page.
     let html = crate::stats::render_html(&merged.standings.records_as_finished(), &options);

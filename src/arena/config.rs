@@ -311,6 +311,10 @@ pub struct RunConfig {
     /// `--sprt`: stop when the test on the first two engines decides.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<crate::stats::SprtConfig>,
+    /// `--tiebreak-pairs`: a knockout's pairs at most after a level encounter, before the seeded
+    /// draw (given only for a knockout; absent in records written before knockouts).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tiebreak_pairs: Option<u32>,
 }
 
 /// `--max-crashes` by default: three crashes in a row are a crash loop.
@@ -331,6 +335,14 @@ impl RunConfig {
                 .map_err(|why| format!("engine {}: {why}", e.name))?;
         }
         super::schedule::check_size(self.tournament, self.engines.len(), self.rounds, self.games)?;
+        super::knockout::check_values(
+            self.tournament,
+            self.engines.len(),
+            self.rounds,
+            self.games,
+            self.tiebreak_pairs,
+            self.sprt.is_some(),
+        )?;
         self.openings.check()?;
         self.adjudication.check()?;
         // Generated openings are `plies` long; a game is adjudicated once it has so many plies.

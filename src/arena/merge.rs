@@ -9,7 +9,7 @@ use anyhow::{bail, Context, Result};
 use super::outputs::{self, check_distinct, check_location, Named, Target};
 use super::records::{event_line, Event, GameRecord, RecordedOutputs, RecordsFile, RunHeader};
 use super::results::Standings;
-use super::tournament::{new_standings, summary_json};
+use super::tournament::{bracket, new_standings, summary_json};
 
 /// One run put back together.
 #[derive(Debug)]
@@ -25,11 +25,16 @@ pub struct Merged {
 }
 
 impl Merged {
-    /// Games of the schedule that no file holds.
+    /// Games of the schedule that no file holds (a knockout's: the games its bracket still
+    /// needs at least).
     pub fn missing(&self) -> u64 {
-        self.header
-            .scheduled
-            .saturating_sub(self.games.len() as u64)
+        match bracket(&self.header.config, &self.standings) {
+            Ok(Some(b)) => b.games_left(),
+            _ => self
+                .header
+                .scheduled
+                .saturating_sub(self.games.len() as u64),
+        }
     }
 }
 

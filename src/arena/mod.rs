@@ -9,7 +9,8 @@
 //! - [`clock`]: time controls and the arena's clocks;
 //! - [`openings`]: seeded random, balanced, or file openings;
 //! - [`preflight`]: every engine started and checked once before the first game;
-//! - [`schedule`]: round robin and gauntlet pairings, shards;
+//! - [`schedule`]: round robin and gauntlet pairings, shards; [`knockout`]: the knockout's
+//!   bracket, whose later rounds depend on the results;
 //! - [`referee`]: one game, every move checked, every termination named; [`adjudication`]:
 //!   `--resign`, `--draw`, `--maxmoves` and `--adjudicate tables`;
 //! - [`records`] and [`pgn`]: JSON-lines events and PGN;
@@ -43,6 +44,7 @@ pub mod fastchess_cli;
 pub mod groups;
 pub mod guardian;
 pub mod interrupt;
+pub mod knockout;
 pub mod merge;
 pub mod openings;
 pub mod outputs;

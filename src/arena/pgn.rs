@@ -413,6 +413,7 @@ mod tests {
             index: 4,
             pair: 2,
             round: 1,
+            encounter: None,
             game: start.variant().id(),
             south: "eng \"A\"".into(),
             north: "B".into(),

@@ -198,7 +198,12 @@ fn is_zero<T: Default + PartialEq>(n: &T) -> bool {
 pub struct GameRecord {
     pub index: u64,
     pub pair: u64,
+    /// The schedule's round; a knockout's: its round of the bracket (0 is the first).
     pub round: u32,
+    /// A knockout's encounter: its place in the round's bracket, 0-based (absent otherwise, and
+    /// in records written before knockouts).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encounter: Option<u32>,
     pub game: String,
     /// Engine names by side.
     pub south: String,
@@ -508,6 +513,21 @@ impl RecordsFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A knockout's game says its encounter; a game line without one (any other run, and every
+    /// records file written before knockouts) reads as before and is written back unchanged.
+    #[test]
+    fn the_encounter_is_written_only_for_a_knockout() {
+        let old = r#"{"event":"game","index":3,"pair":1,"round":0,"game":"toguz-kumalak","south":"b","north":"a","opening":{"start":"s","moves":[]},"moves":[],"final_position":"f","result":"1-0","termination":{"kind":"rules"}}"#;
+        let Event::Game(mut g) = serde_json::from_str::<Event>(old).unwrap() else {
+            panic!("not a game")
+        };
+        assert_eq!(g.encounter, None);
+        assert_eq!(serde_json::to_string(&Event::Game(g.clone())).unwrap(), old);
+        g.encounter = Some(2);
+        let line = serde_json::to_string(&Event::Game(g)).unwrap();
+        assert!(line.contains(r#""round":0,"encounter":2,"game""#), "{line}");
+    }
 
     /// A game's result is written as PGN's string, as in every records file since format 1
     /// (older files must still resume), and a wrong string is refused naming the valid ones.

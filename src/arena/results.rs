@@ -169,6 +169,11 @@ impl Standings {
         self.games.is_empty()
     }
 
+    /// The games recorded, by game number, ascending (a knockout's bracket replays them).
+    pub fn games(&self) -> impl Iterator<Item = (u64, &stats::GameStats)> + '_ {
+        self.games.iter().map(|(&i, g)| (i, g))
+    }
+
     /// The statistics records in game order.
     pub fn records(&self) -> Vec<stats::GameStats> {
         self.games.values().cloned().collect()
@@ -275,6 +280,7 @@ mod tests {
             index,
             pair: index / 2,
             round: 0,
+            encounter: None,
             game: "toguz-kumalak".into(),
             south: if a_south { "a" } else { "b" }.into(),
             north: if a_south { "b" } else { "a" }.into(),

@@ -54,8 +54,14 @@ impl RunFiles {
         Ok(())
     }
 
-    /// The end of a session: the PGN's waiting games, and the report of every recorded game.
-    pub fn finish(&mut self, standings: &Standings, title: &str) -> Result<()> {
+    /// The end of a session: the PGN's waiting games, and the report of every recorded game
+    /// (with `notes`, sections of text such as a knockout's bracket).
+    pub fn finish(
+        &mut self,
+        standings: &Standings,
+        title: &str,
+        notes: Vec<(String, String)>,
+    ) -> Result<()> {
         if let Some(problem) = self.protocol_log.as_ref().and_then(|l| l.finish()) {
             // The log is no record: an incomplete one is worth a word, not a failed run.
             super::interrupt::err(format_args!("otau-arena: {problem}\n"));
@@ -67,6 +73,7 @@ impl RunFiles {
             let options = crate::stats::ReportOptions {
                 title: title.to_string(),
                 summary: standings.options(),
+                notes,
             };
             let page = crate::stats::render_html(&standings.records_as_finished(), &options);
             outputs::write_whole(out, page.as_bytes(), false)?;

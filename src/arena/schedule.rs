@@ -18,6 +18,9 @@ pub enum TournamentKind {
     Roundrobin,
     /// The first engine against each of the others.
     Gauntlet,
+    /// A single-elimination bracket seeded in command-line order, `--rounds` pairs an encounter
+    /// (`super::knockout`).
+    Knockout,
 }
 
 /// One scheduled game.
@@ -29,6 +32,8 @@ pub struct GameSpec {
     pub pair: u64,
     /// 0-based round.
     pub round: u32,
+    /// A knockout's encounter: its place in the round's bracket, 0-based (None otherwise).
+    pub encounter: Option<u32>,
     /// Engine indices.
     pub south: usize,
     pub north: usize,
@@ -45,6 +50,8 @@ pub fn pairings(kind: TournamentKind, engines: usize) -> Vec<(usize, usize)> {
             .flat_map(|a| (a + 1..engines).map(move |b| (a, b)))
             .collect(),
         TournamentKind::Gauntlet => (1..engines).map(|b| (0, b)).collect(),
+        // Its pairings depend on its results: they come from its bracket.
+        TournamentKind::Knockout => Vec::new(),
     }
 }
 
@@ -70,6 +77,15 @@ impl Schedule {
         Schedule { pairings, pairs }
     }
 
+    /// A knockout's schedule: only its size, the most games its bracket can take (`max_games`);
+    /// its games come from `super::knockout::Bracket`, which knows them as results come in.
+    pub fn knockout(max_games: u64) -> Schedule {
+        Schedule {
+            pairings: Vec::new(),
+            pairs: max_games.div_ceil(2),
+        }
+    }
+
     /// Games in the whole schedule (all shards).
     pub fn len(&self) -> u64 {
         self.pairs.saturating_mul(2)
@@ -87,7 +103,7 @@ impl Schedule {
     /// Game number `index`, if the schedule has it.
     pub fn game(&self, index: u64) -> Option<GameSpec> {
         let pair = index / 2;
-        if pair >= self.pairs {
+        if pair >= self.pairs || self.pairings.is_empty() {
             return None;
         }
         let per_round = self.pairings.len() as u64;
@@ -101,6 +117,7 @@ impl Schedule {
             index,
             pair,
             round: (pair / per_round) as u32,
+            encounter: None,
             south,
             north,
         })
@@ -141,6 +158,8 @@ pub fn check_size(
     let per_round = match kind {
         TournamentKind::Roundrobin => n * n.saturating_sub(1) / 2,
         TournamentKind::Gauntlet => n.saturating_sub(1),
+        // Checked with its tiebreak pairs: `super::knockout::check_size`.
+        TournamentKind::Knockout => return Ok(()),
     };
     if per_round == 0 {
         // Fewer than two engines: refused as such where the engines are checked.
@@ -235,6 +254,7 @@ mod tests {
                         index: out.len() as u64,
                         pair,
                         round,
+                        encounter: None,
                         south,
                         north,
                     });

@@ -153,6 +153,7 @@ impl Selfplay {
             max_start_failures: 3,
             max_crashes: DEFAULT_MAX_CRASHES,
             sprt: None,
+            tiebreak_pairs: None,
         };
         config.check_values()?;
         Ok(config)

@@ -23,6 +23,8 @@ pub struct ReportOptions {
     pub title: String,
     /// Player order, SPRT and rating settings, as for the summary.
     pub summary: SummaryOptions,
+    /// Sections of preformatted text after the summary, (heading, text): a knockout's bracket.
+    pub notes: Vec<(String, String)>,
 }
 
 /// The page for `games`, given in the order they finished: the charts replay them in that order
@@ -55,6 +57,14 @@ pub fn render_html(games: &[GameStats], options: &ReportOptions) -> String {
         "Summary",
         &format!("<pre>{}</pre>", escape(&summary.text())),
     );
+    for (i, (heading, text)) in options.notes.iter().enumerate() {
+        section(
+            &mut html,
+            &format!("note-{i}"),
+            heading,
+            &format!("<pre>{}</pre>", escape(text)),
+        );
+    }
     section(&mut html, "ratings", "Ratings", &ratings_html(&summary));
     section(
         &mut html,
@@ -422,11 +432,13 @@ mod tests {
                 sprt: Some(SprtConfig::new(0.0, 10.0, 0.05, 0.05, SprtModel::Normalized).unwrap()),
                 ..Default::default()
             },
+            notes: vec![("Knockout <1>".into(), "a & b".into())],
         };
         let html = render_html(&games, &options);
         assert!(html.starts_with("<!DOCTYPE html>"));
         for id in [
             "summary",
+            "note-0",
             "ratings",
             "elo-history",
             "sprt",
@@ -445,6 +457,7 @@ mod tests {
         ] {
             assert!(!html.contains(needle), "found {needle}");
         }
+        assert!(html.contains("<h2>Knockout &lt;1&gt;</h2>\n<pre>a &amp; b</pre>"));
         assert!(!html.contains("new <b>"), "unescaped name");
         assert!(html.contains("new &lt;b&gt;"));
         assert!(!html.contains("NaN"));

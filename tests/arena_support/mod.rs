@@ -84,6 +84,7 @@ pub fn config(engines: Vec<EngineConfig>, rounds: u32, seed: u64) -> RunConfig {
         max_start_failures: 3,
         max_crashes: 3,
         sprt: None,
+        tiebreak_pairs: None,
     }
 }
 

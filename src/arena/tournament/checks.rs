@@ -4,13 +4,22 @@ use anyhow::{bail, Result};
 
 use crate::arena::config::RunConfig;
 use crate::arena::run_options::RunOptions;
-use crate::arena::schedule::Shard;
+use crate::arena::schedule::{Shard, TournamentKind};
 use crate::games::{Game, Variant};
 
 /// `--sprt` with `--shard` is refused: a sequential test's error rates hold only if it sees
 /// every game as it finishes and stops at the first crossing; a shard sees a part of the games
 /// and would stop on its own part, and a merge of such shards is no sequential test at all.
+///
+/// A knockout is refused with `--shard` too: its later rounds depend on the results of the
+/// earlier ones, which no shard has.
 pub fn check_sprt_shard(config: &RunConfig, shard: Option<Shard>) -> Result<()> {
+    if let (TournamentKind::Knockout, Some(shard)) = (config.tournament, shard) {
+        bail!(
+            "--shard {shard}: a knockout cannot be split into shards: each round's pairings \
+             depend on the results of the round before (use --concurrency for speed)"
+        );
+    }
     if let (Some(_), Some(shard)) = (config.sprt, shard) {
         bail!(
             "--sprt cannot be combined with --shard {shard}: a sequential test must see every \

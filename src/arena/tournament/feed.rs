@@ -1,16 +1,40 @@
 //! The queue of games still to play, each with its opening.
 
+use crate::arena::knockout::{Bracket, Step};
 use crate::arena::openings::{Opening, OpeningBook};
 use crate::arena::schedule::GameSpec;
+use crate::games::Outcome;
+
+/// Where the games come from: a fixed schedule less the games already recorded, or a knockout's
+/// bracket, which knows its next games only as results come in.
+enum Source {
+    Schedule {
+        games: Box<dyn Iterator<Item = GameSpec> + Send>,
+        /// Numbers of the games recorded before this session, ascending; `done[skip..]` is
+        /// still ahead.
+        done: Vec<u64>,
+        skip: usize,
+    },
+    /// Replayed from the games recorded before this session (they are not handed out again).
+    Knockout(Box<Bracket>),
+}
+
+/// What the feed has for a worker.
+pub(super) enum Next {
+    /// A game, its opening, and a note for the user (openings exhausted) if there is one.
+    Game(GameSpec, Opening, Option<String>),
+    /// Nothing now: a knockout's next games depend on games being played.
+    Wait,
+    /// Nothing more.
+    Done,
+}
 
 /// Hands out the slice's unplayed games in game order, each with its opening: one lock for both,
 /// so the openings are made in pair order and the book never has to go back. Holds the games
-/// already recorded (their numbers) and the openings' state, nothing per game still to play.
+/// already recorded (their numbers) and the openings' state, nothing per game still to play
+/// (a knockout: its bracket and the wave being played).
 pub(super) struct Feed {
-    games: Box<dyn Iterator<Item = GameSpec> + Send>,
-    /// Numbers of the games recorded before this session, ascending; `done[skip..]` is still ahead.
-    done: Vec<u64>,
-    skip: usize,
+    source: Source,
     book: OpeningBook,
 }
 
@@ -22,24 +46,52 @@ impl Feed {
         book: OpeningBook,
     ) -> Feed {
         Feed {
-            games,
-            done,
-            skip: 0,
+            source: Source::Schedule {
+                games,
+                done,
+                skip: 0,
+            },
             book,
         }
     }
 
-    pub(super) fn next(&mut self) -> Option<(GameSpec, Opening, Option<String>)> {
-        let spec = loop {
-            let spec = self.games.next()?;
-            while self.done.get(self.skip).is_some_and(|&d| d < spec.index) {
-                self.skip += 1;
-            }
-            if self.done.get(self.skip) != Some(&spec.index) {
-                break spec;
-            }
+    /// The feed of a knockout's games, from its bracket as the recorded games left it.
+    pub(super) fn knockout(bracket: Bracket, book: OpeningBook) -> Feed {
+        Feed {
+            source: Source::Knockout(Box::new(bracket)),
+            book,
+        }
+    }
+
+    pub(super) fn next(&mut self) -> Next {
+        let spec = match &mut self.source {
+            Source::Schedule { games, done, skip } => loop {
+                let Some(spec) = games.next() else {
+                    return Next::Done;
+                };
+                while done.get(*skip).is_some_and(|&d| d < spec.index) {
+                    *skip += 1;
+                }
+                if done.get(*skip) != Some(&spec.index) {
+                    break spec;
+                }
+            },
+            Source::Knockout(b) => match b.next_game() {
+                Step::Game(spec) => spec,
+                Step::Wait => return Next::Wait,
+                Step::Done => return Next::Done,
+            },
         };
         let opening = self.book.get(spec.pair);
-        Some((spec, opening, self.book.take_note()))
+        Next::Game(spec, opening, self.book.take_note())
+    }
+
+    /// A game of this session has ended (and is on its way to the records): a knockout learns
+    /// its result, which may make the next games.
+    pub(super) fn finished(&mut self, spec: &GameSpec, result: Outcome) {
+        if let Source::Knockout(b) = &mut self.source {
+            // The bracket handed this very game out: it fits.
+            let _ = b.record(spec.index, spec.south, spec.north, result);
+        }
     }
 }

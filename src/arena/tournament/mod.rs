@@ -26,9 +26,9 @@ mod worker;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::channel;
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 
 pub use checks::check_sprt_shard;
 pub use cost::Cost;
@@ -38,13 +38,14 @@ pub use super::process::log_file;
 pub use super::run_options::RunOptions;
 
 use super::interrupt;
+use super::knockout::{self, Bracket};
 use super::openings::OpeningBook;
 use super::process::Guardian;
 use super::progress::Progress;
 use super::records::{Event, RunHeader, FORMAT};
 use super::results::Standings;
 use super::run_files::{self, RunFiles};
-use super::schedule::Schedule;
+use super::schedule::{Schedule, TournamentKind};
 use crate::arena::config::RunConfig;
 use crate::games::Variant;
 use checks::check_config;
@@ -97,14 +98,68 @@ pub fn new_standings(config: &RunConfig) -> Standings {
     Standings::new(config.engine_names(), config.sprt)
 }
 
-/// The schedule of the whole run (all shards), computed game by game (never listed).
+/// The schedule of the whole run (all shards), computed game by game (never listed); a
+/// knockout's is only its size (the most games its bracket can take).
 pub fn full_schedule(config: &RunConfig) -> Schedule {
-    Schedule::new(
-        config.tournament,
-        config.engines.len(),
-        config.rounds,
-        config.games,
-    )
+    match knockout_rules(config) {
+        Some(rules) => Schedule::knockout(rules.max_games()),
+        None => Schedule::new(
+            config.tournament,
+            config.engines.len(),
+            config.rounds,
+            config.games,
+        ),
+    }
+}
+
+/// A knockout's bracket as a section of the HTML report (none for other runs).
+pub fn bracket_notes(bracket: Option<&Bracket>) -> Vec<(String, String)> {
+    bracket
+        .map(|b| ("Knockout bracket".to_string(), b.text()))
+        .into_iter()
+        .collect()
+}
+
+/// The run's size for the user: `48 games`, or a knockout's `knockout, 8 to 16 games` (without
+/// and with every tiebreak pair).
+pub fn size_text(config: &RunConfig) -> String {
+    match knockout_rules(config) {
+        Some(r) => format!("knockout, {} to {} games", r.regular_games(), r.max_games()),
+        None => format!("{} games", full_schedule(config).len()),
+    }
+}
+
+/// A knockout's rules, if the run is one: its engines in seed order, `--rounds` pairs an
+/// encounter, its tiebreak pairs and seed.
+pub fn knockout_rules(config: &RunConfig) -> Option<knockout::Rules> {
+    (config.tournament == TournamentKind::Knockout).then(|| knockout::Rules {
+        names: config.engine_names(),
+        pairs: config.rounds,
+        tiebreak_pairs: config
+            .tiebreak_pairs
+            .unwrap_or(knockout::DEFAULT_TIEBREAK_PAIRS),
+        seed: config.seed,
+    })
+}
+
+/// A knockout's bracket as the games in `standings` make it (None if the run is no knockout):
+/// the one way a bracket is rebuilt, for a resumed run, its end, the summary and `merge`.
+pub fn bracket(config: &RunConfig, standings: &Standings) -> Result<Option<Bracket>> {
+    let Some(rules) = knockout_rules(config) else {
+        return Ok(None);
+    };
+    let engine = |name: &str| config.engines.iter().position(|e| e.name == name);
+    let mut games = Vec::new();
+    for (index, g) in standings.games() {
+        // The records reader checked every name against the run's engines.
+        let (Some(south), Some(north)) = (engine(&g.south), engine(&g.north)) else {
+            bail!("game {}: an engine that is not in the run", index + 1);
+        };
+        games.push((index, south, north, g.outcome));
+    }
+    Bracket::replay(rules, games)
+        .map(Some)
+        .map_err(|e| anyhow::anyhow!("the records of this knockout: {e}"))
 }
 
 /// Plays the slice's unrecorded games of the run in `header` (new or resumed), `standings`
@@ -127,8 +182,13 @@ fn execute(
         .then(Guardian::start);
     let config = &header.config;
     let schedule = full_schedule(config);
-    let slice_len = schedule.slice_len(opts.shard);
-    let mut shared = share(config, opts, schedule, &standings)?;
+    let bracket = bracket(config, &standings)?;
+    // A knockout's progress counts its games without tiebreaks (the most would mislead more).
+    let slice_len = match &bracket {
+        Some(b) => b.rules().regular_games(),
+        None => schedule.slice_len(opts.shard),
+    };
+    let mut shared = share(config, opts, schedule, bracket, &standings)?;
     shared.protocol_log = files.protocol_log.clone();
     let mut progress =
         Progress::new(opts.progress, slice_len, opts.rating_interval).with_format(opts.output);
@@ -159,21 +219,26 @@ fn execute(
     complete(rec, header, opts, session)
 }
 
-/// The state the workers share for the slice's games still to play (those not in `standings`).
+/// The state the workers share for the slice's games still to play (those not in `standings`;
+/// a knockout's from its `bracket`, which the recorded games made).
 fn share<'a>(
     config: &'a RunConfig,
     opts: &'a RunOptions,
     schedule: Schedule,
+    bracket: Option<Bracket>,
     standings: &Standings,
 ) -> Result<RunState<'a>> {
     let variant: Variant = config.game.parse().map_err(anyhow::Error::msg)?;
     let book =
         OpeningBook::new(&config.openings, variant, config.seed).map_err(anyhow::Error::msg)?;
-    let feed = Feed::new(
-        Box::new(schedule.games(opts.shard)),
-        standings.indices().collect(),
-        book,
-    );
+    let feed = match bracket {
+        Some(b) => Feed::knockout(b, book),
+        None => Feed::new(
+            Box::new(schedule.games(opts.shard)),
+            standings.indices().collect(),
+            book,
+        ),
+    };
     if config.adjudication.tables {
         // Read (Toguz) or build (Modiar, ~10 s) the tables now, before the first game: the
         // referee only probes tables that are ready, and no game's clock waits on them.
@@ -184,6 +249,7 @@ fn share<'a>(
         variant,
         opts,
         feed: Mutex::new(feed),
+        feed_changed: Condvar::new(),
         health: Mutex::new(Health::new(config.engines.len())),
         stop: AtomicBool::new(false),
         protocol_log: None,
@@ -246,7 +312,12 @@ fn complete(
         return Err(e);
     }
     let interrupted = interrupt::requested();
-    let missing = session.slice_len.saturating_sub(standings.len());
+    // A knockout: its bracket as recorded, and the games it needs at least to be decided.
+    let bracket = bracket(&header.config, &standings)?;
+    let missing = match &bracket {
+        Some(b) => b.games_left(),
+        None => session.slice_len.saturating_sub(standings.len()),
+    };
     // Once per state of the records: resuming a finished run adds no second summary.
     let changed = standings.len() > session.recorded_before || !files.summarized;
     if (missing == 0 || sprt_decided.is_some()) && changed {
@@ -258,7 +329,7 @@ fn complete(
         .out
         .as_ref()
         .map_or(String::new(), |p| p.display().to_string());
-    files.finish(&standings, &title)?;
+    files.finish(&standings, &title, bracket_notes(bracket.as_ref()))?;
     Ok(RunReport {
         header,
         standings,
@@ -271,15 +342,20 @@ fn complete(
         },
         stopped,
         sprt_decided,
+        bracket,
     })
 }
 
-/// The summary event: the statistics of every game recorded (`crate::stats::Summary`), and the
-/// number of games scheduled.
+/// The summary event: the statistics of every game recorded (`crate::stats::Summary`), the
+/// number of games scheduled (a knockout's: the most its bracket can take), and a knockout's
+/// bracket.
 pub fn summary_json(standings: &Standings, header: &RunHeader) -> serde_json::Value {
     let mut value = serde_json::to_value(standings.summary()).unwrap_or_default();
     if let Some(map) = value.as_object_mut() {
         map.insert("scheduled".into(), header.scheduled.into());
+        if let Ok(Some(b)) = bracket(&header.config, standings) {
+            map.insert("knockout".into(), b.to_json());
+        }
     }
     value
 }

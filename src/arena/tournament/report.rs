@@ -20,4 +20,6 @@ pub struct RunReport {
     /// This session's cost: engine plies played, wall time, and the arena's own CPU time
     /// (all its threads, engines excluded).
     pub cost: Cost,
+    /// A knockout's bracket as the recorded games make it.
+    pub bracket: Option<crate::arena::knockout::Bracket>,
 }

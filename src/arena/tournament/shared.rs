@@ -1,7 +1,7 @@
 //! What the workers share, and what they tell the recording thread.
 
 use std::sync::atomic::AtomicBool;
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
 
 use super::feed::Feed;
 use super::health::Health;
@@ -23,6 +23,8 @@ pub(super) struct RunState<'a> {
     pub(super) opts: &'a RunOptions,
     /// The games still to play, each with its opening.
     pub(super) feed: Mutex<Feed>,
+    /// Signalled when a game ends or a worker stops: a knockout's next games may be ready.
+    pub(super) feed_changed: Condvar,
     pub(super) health: Mutex<Health>,
     /// Set to stop handing out games (a fault under --no-recover).
     pub(super) stop: AtomicBool,

@@ -5,6 +5,7 @@ use std::sync::atomic::Ordering;
 use std::sync::mpsc::Sender;
 use std::time::Duration;
 
+use super::feed::Next;
 use super::forfeit::{self, fault_kind, lose};
 use super::pool::{start_engine, Pool};
 use super::shared::{Msg, RunState};
@@ -16,7 +17,7 @@ use crate::arena::records::{GameRecord, OpeningRecord, Termination, TerminationK
 use crate::arena::referee::{self, Adjudication, Waits};
 use crate::arena::schedule::GameSpec;
 use crate::games::{Outcome, Side};
-use crate::sync::lock;
+use crate::sync::{lock, recover};
 
 /// One worker: takes games off the queue until it is empty, the run stops, or Ctrl-C.
 pub(super) fn worker(shared: &RunState<'_>, tx: Sender<Msg>) {
@@ -25,7 +26,7 @@ pub(super) fn worker(shared: &RunState<'_>, tx: Sender<Msg>) {
         if interrupt::requested() || shared.stop.load(Ordering::SeqCst) {
             break;
         }
-        let Some((spec, opening, note)) = lock(&shared.feed).next() else {
+        let Some((spec, opening, note)) = next_game(shared) else {
             break;
         };
         if let Some(note) = note {
@@ -46,14 +47,43 @@ pub(super) fn worker(shared: &RunState<'_>, tx: Sender<Msg>) {
                     // Before the next game is taken: --no-recover plays no game after a fault.
                     shared.stop.store(true, Ordering::SeqCst);
                 }
+                let result = record.result;
+                // Sent before the feed learns the result: a knockout's next wave (made from it)
+                // can then never be recorded before this game.
                 if tx.send(Msg::Game(Box::new(record))).is_err() {
                     break;
                 }
+                lock(&shared.feed).finished(&spec, result);
+                shared.feed_changed.notify_all();
             }
             None => break, // interrupted: the game is dropped unrecorded
         }
     }
+    shared.feed_changed.notify_all();
     pool.shutdown();
+}
+
+/// How long a worker waits for a knockout's next games before it looks at Ctrl-C and the stop
+/// flag again.
+const WAIT_STEP: Duration = Duration::from_millis(100);
+
+/// The next game to play, or None when there is none (or the run stops). While a knockout's
+/// next games depend on games other workers are playing, waits for them in steps of
+/// [`WAIT_STEP`], never past Ctrl-C or a stop.
+fn next_game(shared: &RunState<'_>) -> Option<(GameSpec, Opening, Option<String>)> {
+    let mut feed = lock(&shared.feed);
+    loop {
+        match feed.next() {
+            Next::Game(spec, opening, note) => return Some((spec, opening, note)),
+            Next::Done => return None,
+            Next::Wait => {
+                if interrupt::requested() || shared.stop.load(Ordering::SeqCst) {
+                    return None;
+                }
+                feed = recover(shared.feed_changed.wait_timeout(feed, WAIT_STEP)).0;
+            }
+        }
+    }
 }
 
 /// The faults `--no-recover` stops the run at.
@@ -105,6 +135,7 @@ fn unplayed(config: &RunConfig, spec: &GameSpec, opening: &Opening) -> GameRecor
         index: spec.index,
         pair: spec.pair,
         round: spec.round,
+        encounter: spec.encounter,
         game: config.game.clone(),
         south: config.engines[spec.south].name.clone(),
         north: config.engines[spec.north].name.clone(),
