@@ -1,7 +1,7 @@
 //! Command lines exactly as fastchess and cutechess-cli users type them, run end to end through
 //! `otau-arena` (issue #18 items 1 and 4): single-dash options, their engine keys, books of all
 //! three formats built from real games, every adjudication kind, an engines file, a protocol
-//! log, `-output format=cutechess`, and what is refused. Each line is split at spaces, `ARENA`
+//! log, a knockout, `-output format=cutechess`, and what is refused. Each line is split at spaces, `ARENA`
 //! standing for this `otau-arena` (the fake engines' program); the harness adds only
 //! `--out r.jsonl` to read the records back. Every run is a few games at depth 1 or 2.
 
@@ -149,6 +149,25 @@ fn fastchess_and_cutechess_match_lines() {
     );
     r.assert_ok();
     assert_eq!(r.games.len(), 6);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_cutechess_knockout() {
+    let dir = scratch("fc-knockout");
+    // 28. cutechess-cli's knockout: an encounter is -rounds R of -games G (here one pair), ties
+    // broken as otau's knockout breaks them; the bracket ends the results.
+    let r = run(
+        &dir,
+        "-tournament knockout -engine cmd=builtin:otau name=L6 option.Level=6 \
+         -engine cmd=builtin:greedy name=greedy -engine cmd=builtin:random name=random \
+         -each proto=ugi tc=inf depth=1 -games 2 -rounds 1 -variant toguz-kumalak -srand 7",
+    );
+    r.assert_ok();
+    assert!(r.out.contains("Knockout: 3 engines"), "{}", r.out);
+    assert!(r.out.contains("Winner: "), "{}", r.out);
+    let header = RecordsFile::read(&dir.join("r.jsonl")).unwrap().header;
+    assert_eq!(header.config.rounds, 1, "one pair an encounter");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
