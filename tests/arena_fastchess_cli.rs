@@ -9,7 +9,7 @@ mod arena_support;
 
 use std::path::{Path, PathBuf};
 
-use arena_support::{arena, scratch, ARENA};
+use arena_support::{arena, bestemshe_tables, scratch, ARENA};
 use otau::arena::openings::{OpeningBook, OpeningConfig};
 use otau::arena::records::{GameRecord, RecordsFile};
 use otau::games::{Outcome, Side};
@@ -276,20 +276,7 @@ fn every_adjudication_kind() {
         .all(|g| g.opening.moves.len() + g.moves.len() == 12));
     // 13. otau's own exact tables, spelt with one dash beside cutechess's keys: Bestemshe up to
     // 8 stones on the board (built in a few ms).
-    let tables = dir.join("tables");
-    let built = std::process::Command::new(env!("CARGO_BIN_EXE_otau"))
-        .args([
-            "tables",
-            "--game",
-            "bestemshe",
-            "--max-stones",
-            "8",
-            "--dir",
-        ])
-        .arg(&tables)
-        .output()
-        .unwrap();
-    assert!(built.status.success(), "{built:?}");
+    let tables = bestemshe_tables(&dir);
     let r = run_env(
         &dir,
         &format!(
