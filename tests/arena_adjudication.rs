@@ -6,7 +6,7 @@ mod arena_support;
 
 use std::path::Path;
 
-use arena_support::{arena, scratch, ARENA};
+use arena_support::{arena, bestemshe_tables, scratch, ARENA};
 use otau::games::{AnyGame, Game, Outcome};
 use otau::tables::Probe;
 use serde_json::Value;
@@ -264,21 +264,8 @@ fn tables_end_a_modiar_game_at_once_with_the_exact_result() {
 #[test]
 fn tables_end_a_toguz_game_once_its_endgame_tables_decide_it() {
     let dir = scratch("adj-toguz-tables");
-    let tables = dir.join("tables");
     // Bestemshe (2x5) up to 8 stones on the board: built in a few ms.
-    let built = std::process::Command::new(env!("CARGO_BIN_EXE_otau"))
-        .args([
-            "tables",
-            "--game",
-            "bestemshe",
-            "--max-stones",
-            "8",
-            "--dir",
-        ])
-        .arg(&tables)
-        .output()
-        .unwrap();
-    assert!(built.status.success(), "{built:?}");
+    let tables = bestemshe_tables(&dir);
     let mut args: Vec<String> = Vec::new();
     for name in ["a", "b"] {
         args.extend([

@@ -7,8 +7,7 @@ mod arena_support;
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use arena_support::*;
 use serde_json::Value;
@@ -78,11 +77,9 @@ fn game_lines(path: &Path) -> Vec<String> {
         .unwrap_or_default()
         .lines()
         .filter(|l| l.starts_with("{\"event\":\"game\""))
-        // Polled while the arena writes, the last line can be half written: it is not a game
-        // yet. (A finished file has no such line: the comparisons with `full` would miss one.)
-        .filter_map(|l| {
-            let v: Value = serde_json::from_str(l).ok()?;
-            Some((v["index"].as_u64().unwrap(), l.to_string()))
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            (v["index"].as_u64().unwrap(), l.to_string())
         })
         .collect();
     lines.sort();
@@ -339,20 +336,7 @@ fn a_knockout_resumed_after_kill_9_or_any_cut_ends_as_the_uninterrupted_one() {
             "2",
         ],
     );
-    let mut child = Command::new(ARENA)
-        .args(&part)
-        .current_dir(&dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    let until = Instant::now() + Duration::from_secs(30);
-    while game_lines(&dir.join("part.jsonl")).len() < 6 && Instant::now() < until {
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
-    let recorded = game_lines(&dir.join("part.jsonl")).len();
+    let recorded = kill_9_once_recorded(&part, &dir, &dir.join("part.jsonl"), 6);
     assert!(
         (6..full.len()).contains(&recorded),
         "killed mid-run ({recorded} of {} games)",

@@ -126,20 +126,7 @@ fn resume_after_kill_9_reproduces_the_run() {
         "--concurrency",
         "2",
     ]);
-    let mut child = Command::new(ARENA)
-        .args(&part)
-        .current_dir(&dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    let until = Instant::now() + Duration::from_secs(30);
-    while game_lines_if_any(&dir.join("part.jsonl")) < 10 && Instant::now() < until {
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
-    let recorded = game_lines_if_any(&dir.join("part.jsonl"));
+    let recorded = kill_9_once_recorded(&part, &dir, &dir.join("part.jsonl"), 10);
     assert!(
         (10..72).contains(&recorded),
         "killed mid-run ({recorded} games)"
@@ -202,7 +189,7 @@ fn kill_9_leaves_no_process_an_engine_started() {
         .unwrap();
     let started = |p: &String| p.contains("ignore-quit");
     let until = Instant::now() + Duration::from_secs(20);
-    while (game_lines_if_any(&dir.join("r.jsonl")) < 4
+    while (recorded_games(&dir.join("r.jsonl")) < 4
         || tagged_processes(&tag).iter().filter(|p| started(p)).count() < 2)
         && Instant::now() < until
     {
@@ -219,16 +206,6 @@ fn kill_9_leaves_no_process_an_engine_started() {
         Vec::<String>::new()
     );
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-fn game_lines_if_any(path: &Path) -> usize {
-    std::fs::read_to_string(path)
-        .map(|t| {
-            t.lines()
-                .filter(|l| l.starts_with("{\"event\":\"game\""))
-                .count()
-        })
-        .unwrap_or(0)
 }
 
 #[test]
@@ -333,7 +310,7 @@ fn ctrl_c_stops_cleanly_and_the_run_resumes() {
         wait_gone(&tag, Duration::from_secs(2)),
         Vec::<String>::new()
     );
-    let before = game_lines_if_any(&dir.join("r.jsonl"));
+    let before = recorded_games(&dir.join("r.jsonl"));
     assert!(before < 18, "{before}");
     let o = arena(&["--resume", "r.jsonl", "--quiet"], &dir);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

@@ -33,7 +33,12 @@ fn every_numeric_option_is_refused_with_its_range() {
         ),
         (&["tc=0.0004"], &[], "rounds to 0 ms"),
         (&["tc=10+0.0004"], &[], "increment 0.0004 s rounds to 0 ms"),
-        (&["tc=0/10"], &[], "1..=4294967295"),
+        // (0 moves is cutechess-cli's whole game on one clock, `0/120+2`: accepted.)
+        (
+            &["tc=4294967296/10"],
+            &[],
+            "moves '4294967296' is not in 0..=4294967295",
+        ),
         (&["tc=86401"], &[], "0.001..=86400 seconds"),
         (&["tc=-1"], &[], "0.001..=86400 seconds"),
         (&["tc=NaN"], &[], "not a number of seconds"),

@@ -10,13 +10,14 @@ use clap::{ArgAction, Parser, Subcommand};
 
 use super::adjudication::{AdjudicateBy, AdjudicationRules, DrawRule, ResignRule};
 use super::config::{EngineSpec, RunConfig};
+use super::engines_file::{self, EnginesFile};
 use super::fake_engine::{self, FakeMode};
 use super::interrupt;
 use super::live::Watch;
 use super::merge;
 use super::openings::OpeningConfig;
 use super::outputs::{self, Named};
-use super::progress::ProgressMode;
+use super::progress::{OutputFormat, ProgressMode};
 use super::records::GameRecord;
 use super::schedule::{rounds_for_games, Shard, TournamentKind};
 use super::tournament::{self, RunOptions, RunReport};
@@ -38,10 +39,16 @@ Examples:
   otau-arena merge part*.jsonl --out all.jsonl  (the slices' joint results)
   otau-arena ratings games.pgn                  (rating table of any PGN, as BayesElo/Ordo)
   otau-arena --check ./mybot                    (UGI protocol compliance report)
+  otau-arena -engine cmd=./new name=new -engine cmd=./old name=old -each tc=10+0.1 \\
+      -rounds 100 -repeat -concurrency 2 -variant toguz-kumalak \\
+      -openings file=book.pgn format=pgn order=random plies=8 -pgnout file=games.pgn \\
+      -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05   (a fastchess line, as typed for fastchess)
 
-Engine keys: name=, cmd= (a program, or builtin:otau|random|greedy), args=\"...\", dir=,
-option.NAME=VALUE, tc=[moves/]time[+inc] (seconds), st=SECONDS, depth=N, nodes=N,
-timemargin=MS, timeout=SECONDS (longest wait for a depth/nodes move, default 60).
+Engine keys: name=, cmd= (a program, or builtin:otau|random|greedy), args=\"...\", arg=ARG
+(repeatable), dir=, conf=NAME (an engine of --config's file), proto=ugi, restart=on|off,
+option.NAME=VALUE, tc=[moves/]time[+inc] (seconds or m:ss; tc=inf: no clock), st=SECONDS,
+depth=N (plies=N), nodes=N, timemargin=MS, timeout=SECONDS (longest wait for a depth/nodes
+move, default 60).
 Records: see protocol/arena.md.";
 
 // The `otau-arena` command line (not `otau`'s: that is `cli::OtauCli`; not a UGI line: that is
@@ -138,7 +145,7 @@ struct ArenaCli {
     #[arg(long, value_name = "FILE", conflicts_with_all = [
         "engines", "each", "game", "games", "rounds", "tournament", "seed", "openings",
         "max_plies", "no_decided_score", "resign", "draw", "maxmoves", "adjudicate", "out", "shard", "sprt", "max_start_failures",
-        "startup_timeout", "pgn_append", "report", "log_dir", "event", "max_crashes",
+        "startup_timeout", "pgn_append", "report", "log_dir", "event", "max_crashes", "config",
         "tiebreak_pairs",
     ])]
     resume: Option<PathBuf>,
@@ -173,6 +180,14 @@ struct ArenaCli {
     /// direction; `file=FILE` as in fastchess.
     #[arg(long, value_name = "FILE", value_parser = parse_log_file)]
     log: Option<PathBuf>,
+    /// The engines file of `conf=NAME` (cutechess's engines.json; `file=FILE` as in
+    /// `-config file=FILE`); default: engines.json in the working directory.
+    #[arg(long, value_name = "FILE", value_parser = parse_config_file)]
+    config: Option<PathBuf>,
+    /// The printed results' form: fastchess's blocks or cutechess-cli's lines (`format=` as in
+    /// fastchess's `-output format=cutechess`).
+    #[arg(long, value_name = "FORMAT", default_value = "fastchess", value_parser = parse_output)]
+    output: OutputFormat,
     /// MiB the protocol log (--log) grows by at most in one session; then it says so and stops.
     #[arg(long, value_name = "MIB", requires = "log",
           default_value_t = super::protocol_log::DEFAULT_LOG_MAX_MIB,
@@ -301,6 +316,22 @@ fn parse_log_file(s: &str) -> Result<PathBuf, String> {
     Ok(PathBuf::from(path))
 }
 
+/// `--config FILE` or, as fastchess spells it, `--config file=FILE`.
+fn parse_config_file(s: &str) -> Result<PathBuf, String> {
+    let path = s.strip_prefix("file=").unwrap_or(s);
+    if path.is_empty() {
+        return Err("give the engines file: --config FILE (or -config file=FILE)".into());
+    }
+    Ok(PathBuf::from(path))
+}
+
+/// `--output fastchess|cutechess`, or `format=` before it as fastchess writes it.
+fn parse_output(s: &str) -> Result<OutputFormat, String> {
+    use clap::ValueEnum;
+    let v = s.strip_prefix("format=").unwrap_or(s);
+    OutputFormat::from_str(v, false).map_err(|_| format!("{v}: fastchess or cutechess"))
+}
+
 /// The `otau-arena` program.
 pub fn main() -> ExitCode {
     one_malloc_arena();
@@ -378,6 +409,7 @@ fn run(cli: ArenaCli) -> Result<ExitCode> {
         rating: cli.rating_prior,
         protocol_log: cli.log.clone(),
         protocol_log_max: cli.log_max << 20,
+        output: cli.output,
         live: None,
         report_viewer: Some(web::report::viewer_section),
     };
@@ -416,17 +448,33 @@ fn run(cli: ArenaCli) -> Result<ExitCode> {
     if let Some(server) = live {
         server.finish(Duration::from_secs(2));
     }
-    Ok(finish(&report, cli.resume.as_ref().or(cli.out.as_ref())))
+    Ok(finish(
+        &report,
+        cli.resume.as_ref().or(cli.out.as_ref()),
+        cli.output,
+    ))
 }
 
-/// Parses arguments, keeping each `--engine` occurrence's keys together.
+/// Parses arguments, keeping each `--engine` occurrence's keys together; fastchess's and
+/// cutechess-cli's single-dash spellings are translated first ([`super::fastchess_cli`]).
 fn parse_cli<I, T>(args: I) -> Result<ArenaCli, clap::Error>
 where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
     use clap::{CommandFactory, FromArgMatches};
-    let matches = ArenaCli::command().try_get_matches_from(args)?;
+    let command = ArenaCli::command()
+        .after_help(format!("{EXAMPLES}\n\n{}", super::fastchess_cli::SPELLINGS));
+    let long: Vec<&str> = command
+        .get_arguments()
+        .filter_map(|a| a.get_long())
+        .collect();
+    let args = super::fastchess_cli::translate(args.into_iter().map(Into::into).collect(), &long)
+        .map_err(|why| {
+        let mut command = ArenaCli::command();
+        command.error(clap::error::ErrorKind::ValueValidation, why)
+    })?;
+    let matches = command.try_get_matches_from(args)?;
     let mut cli = ArenaCli::from_arg_matches(&matches)?;
     if let Ok(Some(occurrences)) = matches.try_get_occurrences::<String>("engines") {
         cli.engine_groups = occurrences.map(|o| o.cloned().collect()).collect();
@@ -435,11 +483,28 @@ where
 }
 
 fn build_config(cli: &ArenaCli) -> Result<RunConfig> {
-    let each = EngineSpec::parse(&cli.each).map_err(anyhow::Error::msg)?;
+    let each = EngineSpec::parse(&cli.each).map_err(|e| anyhow::anyhow!("--each: {e}"))?;
+    // The engines file: read at the first `conf=`, or at once when --config names it (so that a
+    // bad file is reported even before an engine uses it).
+    let path = cli
+        .config
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(engines_file::DEFAULT_FILE));
+    let mut file: Option<std::rc::Rc<EnginesFile>> = None;
+    let mut read = || -> Result<std::rc::Rc<EnginesFile>, String> {
+        if file.is_none() {
+            file = Some(std::rc::Rc::new(EnginesFile::read(&path)?));
+        }
+        Ok(file.clone().expect("read above"))
+    };
+    if cli.config.is_some() {
+        read().map_err(anyhow::Error::msg)?;
+    }
     let mut engines = Vec::new();
     for (i, tokens) in cli.engine_groups.iter().enumerate() {
-        let spec =
-            EngineSpec::parse(tokens).map_err(|e| anyhow::anyhow!("--engine {}: {e}", i + 1))?;
+        let at = |e: String| anyhow::anyhow!("--engine {}: {e}", i + 1);
+        let mut spec = EngineSpec::parse(tokens).map_err(at)?;
+        spec.pairs = engines_file::expand(spec.pairs, &mut read).map_err(at)?;
         engines.push(spec.build(&each, i).map_err(anyhow::Error::msg)?);
     }
     let game = cli
@@ -547,8 +612,9 @@ fn demo(opts: &RunOptions) -> Result<RunReport> {
 }
 
 /// Prints the results and says how the run ended; the exit code tells scripts.
-fn finish(report: &RunReport, records: Option<&PathBuf>) -> ExitCode {
-    interrupt::out(format_args!("{}", report.standings.summary().text()));
+fn finish(report: &RunReport, records: Option<&PathBuf>, format: OutputFormat) -> ExitCode {
+    let summary = report.standings.summary();
+    interrupt::out(format_args!("{}", format.summary_text(&summary)));
     if let Some(bracket) = &report.bracket {
         interrupt::out(format_args!("\n{}", bracket.text()));
     }
@@ -708,6 +774,49 @@ mod tests {
         assert!(config.engines.iter().all(|e| e.builtin().is_some()));
         assert_eq!(config.game, "toguz-kumalak");
         assert_eq!(tournament::full_schedule(&config).len(), 48);
+    }
+
+    #[test]
+    fn a_fastchess_line_builds_the_run_its_double_dash_twin_builds() {
+        let build = |line: &str| {
+            build_config(&parse_cli(line.split(' ')).unwrap())
+                .map(|mut c| {
+                    c.seed = 0;
+                    c
+                })
+                .unwrap()
+        };
+        let fastchess = build(
+            "otau-arena -engine cmd=builtin:otau name=a -engine cmd=builtin:greedy name=b \
+             -each tc=40/1:30+0.5 proto=ugi -rounds 3 -games 2 -variant giuthi \
+             -resign movecount=3 score=500 -draw movenumber=20 movecount=4 score=10 \
+             -maxmoves 100 -tournament gauntlet -srand 9",
+        );
+        let otau = build(
+            "otau-arena --engine cmd=builtin:otau name=a --engine cmd=builtin:greedy name=b \
+             --each tc=40/90+0.5 --rounds 3 --game giuthi --resign movecount=3 score=500 \
+             --draw movenumber=20 movecount=4 score=10 --maxmoves 100 --tournament gauntlet \
+             --seed 9",
+        );
+        assert_eq!(fastchess, otau);
+        let err = parse_cli(["otau-arena", "-noswap"])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("-noswap: otau-arena always plays"), "{err}");
+    }
+
+    #[test]
+    fn the_help_shows_both_spellings() {
+        let err = parse_cli(["otau-arena", "--help"]).unwrap_err();
+        let help = err.to_string();
+        for want in [
+            "--engine <KEY=VALUE>",
+            "-engine KEYS",
+            "-pgnout file=F",
+            "--rounds",
+        ] {
+            assert!(help.contains(want), "{want} missing from:\n{help}");
+        }
     }
 
     #[test]

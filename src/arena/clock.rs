@@ -8,7 +8,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-/// `tc=moves/time+inc` or `tc=time+inc` (seconds, fractions allowed).
+/// `tc=moves/time+inc` or `tc=time+inc` (seconds, fractions allowed; the time also as `m:ss`
+/// or `h:mm:ss`, as cutechess-cli and fastchess write it).
 #[derive(Clone, Copy, PartialEq, Debug, Serialize, Deserialize)]
 pub struct TimeControl {
     /// Moves per period (`40/60`): the base time is added again after each period.
@@ -21,27 +22,27 @@ impl std::str::FromStr for TimeControl {
     type Err = String;
     /// `[MOVES/]TIME[+INC]`. TIME is at least 1 ms, since the first move is played on it alone
     /// (the increment comes after each move): `0+0.1` would lose every game on its first move.
+    /// TIME may be written `m:ss` or `h:mm:ss` (`40/1:30+0.5`), and MOVES 0 means the whole game
+    /// (cutechess-cli's `0/120+2`), as no MOVES does.
     fn from_str(s: &str) -> Result<TimeControl, String> {
         let bad = |why: String| {
             format!(
-                "bad time control '{s}': {why} (expected [moves/]time[+inc] in seconds, e.g. \
-                 40/60+0.5 or 10+0.1)"
+                "bad time control '{s}': {why} (expected [moves/]time[+inc], time in seconds or \
+                 m:ss, e.g. 40/60+0.5, 10+0.1 or 40/1:30+0.5)"
             )
         };
         let (moves, rest) = match s.split_once('/') {
             Some((m, rest)) => (
-                Some(
-                    m.parse::<u32>()
-                        .ok()
-                        .filter(|&m| m > 0)
-                        .ok_or_else(|| bad(format!("moves '{m}' is not in 1..={}", u32::MAX)))?,
-                ),
+                m.parse::<u32>()
+                    .map(|m| (m > 0).then_some(m))
+                    .map_err(|_| bad(format!("moves '{m}' is not in 0..={}", u32::MAX)))?,
                 rest,
             ),
             None => (None, s),
         };
         let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
-        let base_ms = seconds_in(base, 1).map_err(|e| {
+        let base = clock_seconds(base).map_err(|e| bad(format!("time {e}")))?;
+        let base_ms = seconds_in(&base, 1).map_err(|e| {
             bad(format!(
                 "time {e}; the first move is played on the time alone, the increment comes after \
                  each move"
@@ -67,6 +68,31 @@ impl fmt::Display for TimeControl {
         }
         Ok(())
     }
+}
+
+/// `m:ss` or `h:mm:ss` (the last part seconds, fractions allowed) as plain seconds for
+/// [`seconds_in`]; anything without `:` unchanged.
+fn clock_seconds(s: &str) -> Result<String, String> {
+    if !s.contains(':') {
+        return Ok(s.to_string());
+    }
+    let parts: Vec<&str> = s.split(':').collect();
+    let bad = || format!("'{s}' is not m:ss or h:mm:ss");
+    let (last, whole) = parts.split_last().ok_or_else(bad)?;
+    if whole.len() > 2 {
+        return Err(bad());
+    }
+    let mut secs = 0u64;
+    for part in whole {
+        let n: u64 = part.parse().map_err(|_| bad())?;
+        secs = secs.saturating_mul(60).saturating_add(n);
+    }
+    let tail: f64 = last
+        .parse()
+        .ok()
+        .filter(|v: &f64| v.is_finite() && *v >= 0.0)
+        .ok_or_else(bad)?;
+    Ok(format!("{}", secs.saturating_mul(60) as f64 + tail))
 }
 
 /// The longest time any option may give, in ms: a day (clocks, `st`, timeouts, `timemargin`).
@@ -258,7 +284,19 @@ mod tests {
         assert_eq!(tc.to_string(), "40/60+0.5");
         assert_eq!("10+0.1".parse::<TimeControl>().unwrap().inc_ms, 100);
         assert_eq!("8".parse::<TimeControl>().unwrap().base_ms, 8000);
-        for bad in ["", "x", "0/10", "10+", "-1+1", "0+0", "1e9", "NaN", "5/6/7"] {
+        // cutechess-cli's and fastchess's spellings: m:ss and h:mm:ss, and 0 moves for the whole
+        // game.
+        let tc: TimeControl = "40/1:30+0.5".parse().unwrap();
+        assert_eq!((tc.moves, tc.base_ms, tc.inc_ms), (Some(40), 90_000, 500));
+        assert_eq!(
+            "1:00:00.5".parse::<TimeControl>().unwrap().base_ms,
+            3_600_500
+        );
+        let tc: TimeControl = "0/120+2".parse().unwrap();
+        assert_eq!((tc.moves, tc.base_ms, tc.inc_ms), (None, 120_000, 2000));
+        for bad in [
+            "", "x", "x/10", "10+", "-1+1", "0+0", "1e9", "NaN", "5/6/7", "1:2:3:4", ":", "1:x",
+        ] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
         }
         // Each refusal says why: a clock of no time loses every game on move 1, and a value
@@ -268,7 +306,7 @@ mod tests {
             ("0.0004", "time 0.0004 s rounds to 0 ms"),
             ("10+0.0004", "increment 0.0004 s rounds to 0 ms"),
             ("10+86401", "increment 86401 is outside 0..=86400 seconds"),
-            ("0/10", "moves '0' is not in 1..=4294967295"),
+            ("x/10", "moves 'x' is not in 0..=4294967295"),
         ] {
             let err = bad.parse::<TimeControl>().unwrap_err();
             assert!(err.contains(why), "{bad}: {err}");

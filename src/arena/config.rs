@@ -24,6 +24,10 @@ pub struct EngineConfig {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub options: Vec<(String, String)>,
     pub limits: MoveLimits,
+    /// `restart=on`: a fresh process for every game (cutechess-cli's and fastchess's key; by
+    /// default an engine is kept for its next game).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub restart: bool,
 }
 
 /// The built-in players, run in process.
@@ -86,6 +90,9 @@ impl EngineSpec {
     pub fn parse(tokens: &[String]) -> Result<EngineSpec, String> {
         let mut pairs = Vec::new();
         for t in tokens {
+            if let Some(why) = unsupported_flag(t) {
+                return Err(format!("'{t}': {why}"));
+            }
             let (k, v) = t
                 .split_once('=')
                 .ok_or_else(|| format!("'{t}' is not key=value"))?;
@@ -109,6 +116,7 @@ impl EngineSpec {
                 timeout_ms: MoveLimits::DEFAULT_TIMEOUT_MS,
                 ..MoveLimits::default()
             },
+            restart: false,
         };
         for (k, v) in each.pairs.iter().chain(&self.pairs) {
             // A whole number in `min..=max`, or an error naming the key and the range.
@@ -123,10 +131,34 @@ impl EngineSpec {
                 "name" => e.name = v.clone(),
                 "cmd" => e.cmd = v.clone(),
                 "args" => e.args = split_args(v)?,
+                // cutechess-cli's and fastchess's one argument a key, repeatable.
+                "arg" => e.args.push(v.clone()),
                 "dir" => e.dir = Some(PathBuf::from(v)),
+                // `tc=inf` (cutechess-cli): no clock; another limit must bound the search.
+                "tc" if v == "inf" => e.limits.tc = None,
                 "tc" => e.limits.tc = Some(v.parse()?),
                 "st" => e.limits.movetime_ms = Some(secs()?),
-                "depth" => e.limits.depth = Some(num(1, MoveLimits::MAX_DEPTH.into(), "")? as u32),
+                // fastchess's name for the depth limit.
+                "depth" | "plies" => {
+                    e.limits.depth = Some(num(1, MoveLimits::MAX_DEPTH.into(), "")? as u32)
+                }
+                "proto" => check_protocol(v)?,
+                "restart" => {
+                    e.restart = match v.as_str() {
+                        "on" => true,
+                        "off" | "auto" => false,
+                        _ => return Err(format!("restart={v}: on, off or auto")),
+                    }
+                }
+                "conf" => {
+                    return Err(format!(
+                        "conf={v}: an engine of the engines file names one engine: give it in \
+                         -engine, not in -each"
+                    ))
+                }
+                "stderr" | "book" | "bookdepth" | "initstr" | "ponder" | "whitepov" | "trust" => {
+                    return Err(format!("{k}={v}: {}", unsupported_key(k)))
+                }
                 "nodes" => e.limits.nodes = Some(num(1, MoveLimits::MAX_NODES, "")?),
                 "timemargin" => e.limits.timemargin_ms = num(0, MAX_MS, " of ms")?,
                 "timeout" => e.limits.timeout_ms = secs()?,
@@ -137,8 +169,9 @@ impl EngineSpec {
                     }
                     _ => {
                         return Err(format!(
-                            "unknown engine key '{k}' (name, cmd, args, dir, option.NAME, tc, st, \
-                             depth, nodes, timemargin, timeout)"
+                            "unknown engine key '{k}' (name, cmd, args, arg, dir, conf, proto, \
+                             restart, option.NAME, tc, st, depth, plies, nodes, timemargin, \
+                             timeout)"
                         ))
                     }
                 },
@@ -162,12 +195,51 @@ impl EngineSpec {
         let l = &e.limits;
         if l.tc.is_none() && l.movetime_ms.is_none() && l.depth.is_none() && l.nodes.is_none() {
             return Err(format!(
-                "engine {}: no limit given (tc=, st=, depth= or nodes=; --each applies one to all)",
+                "engine {}: no limit given (tc=, st=, depth= or nodes=; tc=inf needs depth= or \
+                 nodes=; --each applies one to all)",
                 e.name
             ));
         }
         Ok(e)
     }
+}
+
+/// `proto=`: the arena speaks UGI only (the engine side of `protocol/ugi.md`).
+pub fn check_protocol(v: &str) -> Result<(), String> {
+    match v {
+        "ugi" => Ok(()),
+        "uci" | "xboard" | "cecp" | "usi" => Err(format!(
+            "proto={v}: otau-arena speaks UGI only (proto=ugi, the default), the UCI-like protocol \
+             of protocol/ugi.md; a {v} engine cannot play these games"
+        )),
+        _ => Err(format!(
+            "proto={v}: unknown protocol (otau-arena speaks ugi only)"
+        )),
+    }
+}
+
+/// Why one of cutechess-cli's engine keys is refused.
+fn unsupported_key(k: &str) -> &'static str {
+    match k {
+        "stderr" => {
+            "not supported: each engine's stderr goes to --log-dir (LOG_DIR/NAME.stderr.log)"
+        }
+        "book" | "bookdepth" => {
+            "engine books are not supported: give the run's book with -openings file="
+        }
+        "initstr" => {
+            "not supported: initialisation strings are an xboard feature; use option.NAME=VALUE"
+        }
+        "ponder" => "not supported: the arena does not let engines ponder",
+        "whitepov" => "not supported: UGI scores are from the mover's view",
+        _ => "not supported: the arena referees every move and trusts no claim",
+    }
+}
+
+/// cutechess-cli's engine flags written without `=` (`ponder`, `whitepov`, `trust`), refused
+/// with the reason instead of "not key=value".
+fn unsupported_flag(t: &str) -> Option<&'static str> {
+    matches!(t, "ponder" | "whitepov" | "trust").then(|| unsupported_key(t))
 }
 
 /// Splits an `args=` value at whitespace, keeping single- or double-quoted parts together.
@@ -383,6 +455,55 @@ mod tests {
             .build(&none, 0)
             .unwrap_err();
         assert!(named.contains("control characters"), "{named}");
+    }
+
+    #[test]
+    fn cutechess_and_fastchess_engine_keys() {
+        let none = EngineSpec::default();
+        let mut tokens: Vec<String> = "cmd=x proto=ugi arg=--a restart=on tc=40/1:30+0.5 plies=7"
+            .split(' ')
+            .map(String::from)
+            .collect();
+        // One argument a key, spaces and all.
+        tokens.push("arg=two words".into());
+        let e = EngineSpec::parse(&tokens).unwrap().build(&none, 0).unwrap();
+        assert_eq!(e.args, vec!["--a", "two words"]);
+        assert!(e.restart);
+        assert_eq!(e.limits.depth, Some(7));
+        assert_eq!(e.limits.tc.unwrap().base_ms, 90_000);
+        // tc=inf takes back the clock --each gave: the depth alone bounds the search.
+        let each = spec("tc=10+0.1");
+        let e = spec("cmd=x tc=inf depth=3").build(&each, 0).unwrap();
+        assert_eq!((e.limits.tc, e.limits.depth), (None, Some(3)));
+        assert!(spec("cmd=x tc=inf")
+            .build(&none, 0)
+            .unwrap_err()
+            .contains("tc=inf needs depth= or nodes="));
+        for (line, want) in [
+            (
+                "cmd=x depth=1 proto=uci",
+                "proto=uci: otau-arena speaks UGI only",
+            ),
+            ("cmd=x depth=1 proto=cecp2", "proto=cecp2: unknown protocol"),
+            (
+                "cmd=x depth=1 restart=sometimes",
+                "restart=sometimes: on, off or auto",
+            ),
+            (
+                "cmd=x depth=1 book=b.bin",
+                "book=b.bin: engine books are not supported",
+            ),
+            ("cmd=x depth=1 stderr=e.log", "stderr=e.log: not supported"),
+        ] {
+            let err = spec(line).build(&none, 0).unwrap_err();
+            assert!(err.contains(want), "{line}: {err}");
+        }
+        let err = EngineSpec::parse(&["ponder".into()]).unwrap_err();
+        assert!(err.contains("'ponder': not supported"), "{err}");
+        assert!(spec("depth=1")
+            .build(&spec("conf=a"), 0)
+            .unwrap_err()
+            .contains("not in -each"));
     }
 
     #[test]

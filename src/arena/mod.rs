@@ -24,7 +24,9 @@
 //! - [`merge`]: joining shards; [`rate`]: the rating table of any games (`ratings`);
 //! - [`results`]: the minimal results table; [`progress`]: what the user sees; [`live`]: the
 //!   state the live page shows (`--live`), written by the run, read by `crate::web`;
-//! - [`cli`]: the command line; [`interrupt`]: Ctrl-C and a closed output; [`pause`]: Ctrl-Z and
+//! - [`engines_file`]: engines kept in cutechess's `engines.json` (`conf=NAME`);
+//! - [`cli`]: the command line, and [`fastchess_cli`] the translation of fastchess's and
+//!   cutechess-cli's single-dash spellings into it; [`interrupt`]: Ctrl-C and a closed output; [`pause`]: Ctrl-Z and
 //!   the clock that excludes pauses.
 //!
 //! The protocol and file formats are documented in `protocol/arena.md`.
@@ -36,8 +38,10 @@ pub mod client;
 pub mod clock;
 pub mod compliance;
 pub mod config;
+pub mod engines_file;
 #[doc(hidden)]
 pub mod fake_engine;
+pub mod fastchess_cli;
 pub mod groups;
 pub mod guardian;
 pub mod interrupt;

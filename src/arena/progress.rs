@@ -37,8 +37,31 @@ impl ProgressMode {
     }
 }
 
+/// `--output` (fastchess's `-output format=`): the form of the plain progress lines and of
+/// the results at the end.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// fastchess's blocks (`Results of a vs b`, Elo and nElo, LOS, pentanomial counts).
+    #[default]
+    Fastchess,
+    /// cutechess-cli's lines (`Score of a vs b: W - L - D [score] N`, `Elo difference: ...`,
+    /// `SPRT: llr ...`).
+    Cutechess,
+}
+
+impl OutputFormat {
+    /// The results at the end of a run in this format.
+    pub fn summary_text(self, summary: &crate::stats::Summary) -> String {
+        match self {
+            OutputFormat::Fastchess => summary.text(),
+            OutputFormat::Cutechess => summary.cutechess_text(),
+        }
+    }
+}
+
 pub struct Progress {
     mode: ProgressMode,
+    format: OutputFormat,
     total: u64,
     /// Plain mode: the results every this many games (0: never).
     table_every: u64,
@@ -55,6 +78,7 @@ impl Progress {
     pub fn new(mode: ProgressMode, total: u64, table_every: u64) -> Progress {
         Progress {
             mode,
+            format: OutputFormat::Fastchess,
             total,
             table_every,
             done: 0,
@@ -62,6 +86,12 @@ impl Progress {
             started: Instant::now(),
             live_shown: None,
         }
+    }
+
+    /// Plain lines in `format` (fastchess's by default).
+    pub fn with_format(mut self, format: OutputFormat) -> Progress {
+        self.format = format;
+        self
     }
 
     /// A note for the user (openings exhausted, an engine disqualified, ...), shown in any mode
@@ -91,6 +121,29 @@ impl Progress {
         let mut out = String::new();
         match self.mode {
             ProgressMode::Quiet => {}
+            ProgressMode::Plain if self.format == OutputFormat::Cutechess => {
+                let _ = writeln!(
+                    out,
+                    "Finished game {} ({} vs {}): {} {{{}}}",
+                    g.index + 1,
+                    g.south,
+                    g.north,
+                    g.result.pgn(),
+                    g.termination.describe()
+                );
+                if let Some(m) = standings.first_match() {
+                    let _ = writeln!(out, "{}", m.cutechess_score_line());
+                    if self.table_every > 0
+                        && done.is_multiple_of(self.table_every)
+                        && done < self.total
+                    {
+                        let _ = writeln!(out, "{}", m.cutechess_elo_line());
+                        if let Some(s) = standings.sprt_status() {
+                            let _ = writeln!(out, "{}", crate::stats::cutechess_sprt_line(&s));
+                        }
+                    }
+                }
+            }
             ProgressMode::Plain => {
                 let _ = writeln!(
                     out,

@@ -220,6 +220,12 @@ impl Standings {
         stats::summary::interval_text(&matches, &self.players, sprt.as_ref())
     }
 
+    /// The first two engines' results so far, in the order games finished (cutechess's
+    /// `Score of` line after each game).
+    pub fn first_match(&self) -> Option<MatchStats> {
+        self.first_pairing.as_ref().map(MatchStats::from_tracker)
+    }
+
     /// One line for the live display: the first pairing's score and Elo.
     pub fn headline(&self) -> String {
         let Some(t) = &self.first_pairing else {

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::process::MAX_LOG_BYTES;
-use super::progress::ProgressMode;
+use super::progress::{OutputFormat, ProgressMode};
 use super::records::GameRecord;
 use super::schedule::Shard;
 
@@ -41,6 +41,8 @@ pub struct RunOptions {
     pub protocol_log: Option<PathBuf>,
     /// `--log-max`: the bytes a session adds to the protocol log at most.
     pub protocol_log_max: u64,
+    /// `--output`: the results' printed form (fastchess's or cutechess-cli's).
+    pub output: OutputFormat,
     /// `--live`: the state the live page shows, written as the run goes on.
     pub live: Option<std::sync::Arc<super::live::Watch>>,
     /// The game viewer the report embeds (`crate::web::report::viewer_section`, handed down by
@@ -70,6 +72,7 @@ impl Default for RunOptions {
             rating: crate::stats::RatingOptions::default(),
             protocol_log: None,
             protocol_log_max: super::protocol_log::DEFAULT_LOG_MAX_MIB << 20,
+            output: OutputFormat::Fastchess,
             live: None,
             report_viewer: None,
         }

@@ -35,7 +35,9 @@ pub use sprt::{
     sprt_cli_text, SprtCalcArgs, SprtConfig, SprtDecision, SprtModel, SprtStatus, SprtStop,
     SprtTest,
 };
-pub use summary::{summarize, MatchStats, SprtSummary, Summary, SummaryOptions};
+pub use summary::{
+    cutechess_sprt_line, summarize, MatchStats, SprtSummary, Summary, SummaryOptions,
+};
 
 /// Reads a number that JSON may hold as `null`: serde_json writes non-finite floats (an infinite
 /// Elo after a perfect score, a NaN interval) as `null`, and summaries must read back.

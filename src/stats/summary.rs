@@ -186,6 +186,60 @@ impl MatchStats {
     }
 }
 
+/// cutechess-cli's lines (fastchess's `-output format=cutechess`), per game, not per pair, as
+/// cutechess counts.
+impl MatchStats {
+    /// `Score of a vs b: W - L - D  [score] N`.
+    pub fn cutechess_score_line(&self) -> String {
+        format!(
+            "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
+            self.first,
+            self.second,
+            self.wdl.wins,
+            self.wdl.losses,
+            self.wdl.draws,
+            self.wdl.score(),
+            self.wdl.games()
+        )
+    }
+
+    /// `Elo difference: x +/- y, LOS: z %, DrawRatio: w %`.
+    pub fn cutechess_elo_line(&self) -> String {
+        let Some(e) = self.trinomial else {
+            return "Elo difference: n/a (no games)".to_string();
+        };
+        let los = if e.los.is_nan() {
+            "n/a".to_string()
+        } else {
+            format!("{:.1} %", 100.0 * e.los)
+        };
+        format!(
+            "Elo difference: {} +/- {}, LOS: {los}, DrawRatio: {:.1} %",
+            super::elo::figure(e.elo, 1),
+            super::elo::figure(e.elo_error, 1),
+            100.0 * self.wdl.draw_ratio()
+        )
+    }
+}
+
+/// cutechess-cli's SPRT line: `SPRT: llr x (p%), lbound l, ubound u[ - H1 was accepted]`.
+pub fn cutechess_sprt_line(s: &SprtStatus) -> String {
+    let share = if s.llr >= 0.0 { s.upper } else { -s.lower };
+    let mut line = format!(
+        "SPRT: llr {:.3} ({:.1}%), lbound {:.2}, ubound {:.2}",
+        s.llr,
+        100.0 * s.llr / share,
+        s.lower,
+        s.upper
+    );
+    match s.decision {
+        SprtDecision::AcceptH0 => line.push_str(" - H0 was accepted"),
+        SprtDecision::AcceptH1 => line.push_str(" - H1 was accepted"),
+        SprtDecision::Continue => {}
+    }
+    line
+}
+
 /// The whole run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
@@ -366,6 +420,31 @@ impl Summary {
             out.push_str(&rule);
             out.push('\n');
         }
+        out.push_str(&self.tail_text());
+        out
+    }
+
+    /// [`Summary::text`] with cutechess-cli's lines for each pairing and the SPRT (fastchess's
+    /// `-output format=cutechess`); the rating table and the rest as in `text`.
+    pub fn cutechess_text(&self) -> String {
+        let mut out = String::new();
+        for m in &self.matches {
+            out.push_str(&m.cutechess_score_line());
+            out.push('\n');
+            out.push_str(&m.cutechess_elo_line());
+            out.push('\n');
+        }
+        if let Some(s) = &self.sprt {
+            out.push_str(&cutechess_sprt_line(&s.status));
+            out.push('\n');
+        }
+        out.push_str(&self.tail_text());
+        out
+    }
+
+    /// The rating table, the engines' figures and the terminations.
+    fn tail_text(&self) -> String {
+        let mut out = String::new();
         match (&self.ratings, &self.rating_error) {
             (Some(table), _) => {
                 out.push('\n');

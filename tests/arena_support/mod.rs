@@ -138,3 +138,55 @@ pub fn wait_gone(tag: &str, limit: Duration) -> Vec<String> {
 pub fn tag(name: &str) -> String {
     format!("otau-test-{}-{name}", std::process::id())
 }
+
+/// The complete game lines in a records file so far (none when there is no file yet). Polled
+/// while the arena writes, the last line can be half written: it is not a game yet.
+pub fn recorded_games(path: &Path) -> usize {
+    std::fs::read_to_string(path)
+        .map(|t| {
+            t.lines()
+                .filter(|l| l.starts_with("{\"event\":\"game\""))
+                .filter(|l| serde_json::from_str::<serde_json::Value>(l).is_ok())
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+/// Starts `otau-arena args` in `dir` and kills it with SIGKILL once `records` holds `games`
+/// complete games (or after 30 s); returns how many it holds then.
+pub fn kill_9_once_recorded(args: &[String], dir: &Path, records: &Path, games: usize) -> usize {
+    let mut child = Command::new(ARENA)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let until = Instant::now() + Duration::from_secs(30);
+    while recorded_games(records) < games && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    recorded_games(records)
+}
+
+/// Bestemshe's (2x5) endgame tables up to 8 stones on the board, built into `dir/tables` by
+/// `otau tables` in a few milliseconds: the folder.
+pub fn bestemshe_tables(dir: &Path) -> PathBuf {
+    let tables = dir.join("tables");
+    let built = Command::new(env!("CARGO_BIN_EXE_otau"))
+        .args([
+            "tables",
+            "--game",
+            "bestemshe",
+            "--max-stones",
+            "8",
+            "--dir",
+        ])
+        .arg(&tables)
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{built:?}");
+    tables
+}

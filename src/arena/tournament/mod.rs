@@ -190,7 +190,8 @@ fn execute(
     };
     let mut shared = share(config, opts, schedule, bracket, &standings)?;
     shared.protocol_log = files.protocol_log.clone();
-    let mut progress = Progress::new(opts.progress, slice_len, opts.rating_interval);
+    let mut progress =
+        Progress::new(opts.progress, slice_len, opts.rating_interval).with_format(opts.output);
     progress.set_done(standings.len());
     let mut rec = Recording {
         opts,

@@ -78,6 +78,14 @@ impl Pool {
         }
     }
 
+    /// Ends engine `e` with the pool's grace to quit (`restart=on`: its next game starts it
+    /// again).
+    pub(super) fn retire(&mut self, e: usize) {
+        if let Some(s) = self.sessions[e].take() {
+            s.shutdown(self.grace);
+        }
+    }
+
     /// Two distinct running engines mutably, by engine index.
     pub(super) fn pair(&mut self, a: usize, b: usize) -> [&mut EngineSession; 2] {
         assert_ne!(a, b, "an engine cannot play itself");

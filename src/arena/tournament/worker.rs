@@ -120,6 +120,11 @@ fn play_scheduled(
         Err(Unready::Interrupted) => return None,
     }
     play_out(shared, spec, opening, pool, &mut record)?;
+    for e in seats {
+        if shared.config.engines[e].restart {
+            pool.retire(e);
+        }
+    }
     Some(record)
 }
 

@@ -1,0 +1,508 @@
+//! fastchess's and cutechess-cli's command lines: their single-dash options (`-engine`,
+//! `-each`, `-rounds`, `-games`, `-repeat`, `-pgnout file=F`, `-srand`, `-variant`, ...)
+//! translated into otau-arena's own double-dash ones before the one parser reads them, so that a
+//! line pasted from either tool runs with the same meaning, and every option otau does not
+//! have is refused by name instead of being misread (`-engine` used to be read as `-e ...`).
+//!
+//! Each option's meaning, and what differs, is the table of `protocol/arena.md`, "Coming from
+//! fastchess or cutechess-cli"; [`SPELLINGS`] is the short form `--help` prints. Engine keys
+//! (`proto=`, `arg=`, `restart=`, `tc=inf`, `conf=`, ...) are read by `--engine` itself
+//! ([`super::config::EngineSpec`]), so both spellings take them.
+
+use std::ffi::OsString;
+
+/// The help's list of single-dash spellings (`otau-arena --help` prints it).
+pub const SPELLINGS: &str = "\
+fastchess and cutechess-cli spellings (single dash; see protocol/arena.md):
+  -engine KEYS / -each KEYS     --engine / --each (also conf=NAME, proto=ugi, arg=, restart=,
+                                tc=inf, tc=40/1:30+0.5, plies=)
+  -rounds R -games G [-repeat]  R x G games per pairing (G: games per encounter per round,
+                                default 2 as fastchess, -repeat: 2; -games G alone: G games),
+                                played as pairs: --rounds ceil(R*G/2)
+  -variant ID, -game ID         --game ID
+  -concurrency N, -maxmoves N, -ratinginterval N, -event NAME, -recover: the same as --NAME
+  -tournament round-robin|roundrobin|gauntlet|knockout
+  -openings file= format= order= plies= start=   --openings
+  -pgnout file=F | -pgnout F [min] [fi]           --pgn F
+  -draw, -resign, -sprt KEYS    --draw, --resign, --sprt (scores in centi-stones)
+  -srand N, -seed N             --seed N
+  -log file=F, -config file=F, -output format=fastchess|cutechess
+                                --log F, --config F, --output fastchess|cutechess
+  refused, by name: -noswap, -reverse, -tb..., -epdout, -wait, -debug, -site, ...";
+
+/// `otau-arena`'s subcommands: their arguments are otau's own and are not translated.
+const SUBCOMMANDS: &[&str] = &["merge", "ratings", "sprt", "report", "fake-engine", "help"];
+
+/// Whether `t` is a single-dash option word (`-engine`, not `-q`, `--out`, `-5` or a value).
+fn single_dash(t: &str) -> Option<&str> {
+    let name = t.strip_prefix('-')?;
+    let mut chars = name.chars();
+    (chars.next()?.is_ascii_alphabetic() && name.len() >= 2).then_some(name)
+}
+
+/// Whether `t` starts an option of either spelling (so it ends the values before it).
+fn is_option(t: &str) -> bool {
+    t.strip_prefix('-')
+        .and_then(|r| r.chars().next())
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '-')
+}
+
+/// Why an option of fastchess or cutechess-cli is refused (None: not one of theirs).
+fn refused(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "noswap" | "reverse" => {
+            "otau-arena always plays each opening twice, colours swapped (games come in pairs \
+             for the pentanomial statistics)"
+        }
+        "tb" | "tbpieces" | "tbignore50" | "tbadjudicate" => {
+            "there are no chess tablebases here: --adjudicate tables ends games with otau's own \
+             exact tables (the Modiar solution, the Toguz endgame tables)"
+        }
+        "epdout" => "not supported: the final positions are in the records (--out) and the PGN",
+        "wait" => "not supported: games start as soon as a worker is free",
+        "debug" => "not supported: -log file=F writes every line exchanged with the engines",
+        "site" => "not supported: otau's PGN has no Site tag",
+        "seeds" => "not supported: a gauntlet's first engine is its only seed",
+        "outcomeinterval" | "scoreinterval" => {
+            "not supported: -ratinginterval N prints the results every N games"
+        }
+        "resultformat" => "not supported: -output format=fastchess|cutechess chooses the format",
+        "bookmode" | "pgnin" | "epdin" => "not supported: -openings file= reads books",
+        "force-concurrency" | "use-affinity" | "affinity" => {
+            "not supported: -concurrency N plays N games at once, with no CPU pinning"
+        }
+        "quick" | "show-latency" | "testEnv" | "crc32" => "not supported",
+        _ => return None,
+    })
+}
+
+/// The values of an option: the tokens after it up to the next option.
+fn values(args: &[String], from: usize) -> usize {
+    args[from..]
+        .iter()
+        .position(|t| is_option(t))
+        .unwrap_or(args.len() - from)
+}
+
+/// `key=value` tokens of `option` as pairs; a bare token as the key `""` (positional values).
+fn pairs(tokens: &[String]) -> Vec<(&str, &str)> {
+    tokens
+        .iter()
+        .map(|t| t.split_once('=').unwrap_or(("", t)))
+        .collect()
+}
+
+/// A whole number of at least 1, for `-rounds`, `-games`, `-repeat`.
+fn count(option: &str, v: Option<&String>) -> Result<u64, String> {
+    let v = v.ok_or_else(|| format!("-{option}: give a number"))?;
+    v.parse::<u64>()
+        .ok()
+        .filter(|&n| (1..=u64::from(u32::MAX)).contains(&n))
+        .ok_or_else(|| format!("-{option} {v}: a whole number in 1..={}", u32::MAX))
+}
+
+/// Translates fastchess's and cutechess-cli's single-dash options in `args` (the program name
+/// first) into otau-arena's; otau's own spellings pass unchanged, and so does everything after
+/// `--check` (an engine's command) and a subcommand's arguments. `long` lists otau-arena's own
+/// long options: `-NAME` of one of them (not in the tables) is read as `--NAME`.
+pub fn translate(args: Vec<OsString>, long: &[&str]) -> Result<Vec<OsString>, String> {
+    let text: Option<Vec<String>> = args.iter().map(|a| a.to_str().map(String::from)).collect();
+    // A token that is not UTF-8 is a value (a path): such a line is left to the parser whole.
+    let Some(args) = text else { return Ok(args) };
+    if args
+        .get(1)
+        .is_some_and(|a| SUBCOMMANDS.contains(&a.as_str()))
+    {
+        return Ok(args.into_iter().map(OsString::from).collect());
+    }
+    let mut out: Vec<String> = Vec::new();
+    let (mut rounds, mut games, mut repeat) = (None, None, false);
+    let mut i = 0;
+    while i < args.len() {
+        let t = &args[i];
+        i += 1;
+        if out.is_empty() {
+            out.push(t.clone());
+            continue;
+        }
+        if t == "--check" || t == "-check" {
+            out.push("--check".into());
+            out.extend(args[i..].iter().cloned());
+            break;
+        }
+        let Some(name) = single_dash(t) else {
+            out.push(t.clone());
+            continue;
+        };
+        let n = values(&args, i);
+        let vals = &args[i..i + n];
+        i += n;
+        let one = |out: &mut Vec<String>, to: &str| -> Result<(), String> {
+            match vals {
+                [v] => {
+                    out.extend([to.to_string(), v.clone()]);
+                    Ok(())
+                }
+                [] => Err(format!("-{name}: give a value")),
+                _ => Err(format!("-{name}: one value, not {}", vals.join(" "))),
+            }
+        };
+        match name {
+            "engine" | "each" | "draw" | "resign" | "sprt" => {
+                out.push(format!("--{name}"));
+                out.extend(vals.iter().cloned());
+            }
+            "concurrency" | "maxmoves" | "ratinginterval" | "event" => {
+                one(&mut out, &format!("--{name}"))?
+            }
+            "variant" | "game" => one(&mut out, "--game")?,
+            "srand" | "seed" => one(&mut out, "--seed")?,
+            "rounds" => rounds = Some(count(name, vals.first())?),
+            "games" => games = Some(count(name, vals.first())?),
+            "repeat" => {
+                if let Some(v) = vals.first() {
+                    if count(name, Some(v))? != 2 {
+                        return Err(format!(
+                            "-repeat {v}: otau-arena plays each opening exactly twice, colours \
+                             swapped (-repeat or -repeat 2)"
+                        ));
+                    }
+                }
+                repeat = true;
+            }
+            "recover" | "help" | "version" => out.push(format!("--{name}")),
+            // fastchess: a random seed for the openings, what otau does without -srand.
+            "randomseed" => {}
+            // fastchess saves its state every N games to resume; otau records every game as it
+            // ends, so a run resumes with --resume whatever N.
+            "autosaveinterval" => {}
+            "tournament" => {
+                let kind = match vals {
+                    [v] => match v.as_str() {
+                        "round-robin" | "roundrobin" => "roundrobin",
+                        "gauntlet" => "gauntlet",
+                        "knockout" => "knockout",
+                        "pyramid" => {
+                            return Err(
+                                "-tournament pyramid: not supported (roundrobin, gauntlet, \
+                                 knockout)"
+                                    .into(),
+                            )
+                        }
+                        other => other,
+                    },
+                    _ => {
+                        return Err(format!(
+                            "-{name}: one kind (round-robin, gauntlet, knockout)"
+                        ))
+                    }
+                };
+                out.extend(["--tournament".to_string(), kind.to_string()]);
+            }
+            "openings" => {
+                out.push("--openings".into());
+                for (k, v) in pairs(vals) {
+                    match (k, v) {
+                        // cutechess's opening policy: otau uses one opening per pair, which is
+                        // cutechess's default with -repeat.
+                        ("policy", "default") => {}
+                        ("policy", "encounter" | "round") => {
+                            return Err(format!(
+                                "-openings policy={v}: not supported (each pair of games plays \
+                                 its own opening)"
+                            ))
+                        }
+                        _ => out.push(if k.is_empty() {
+                            v.to_string()
+                        } else {
+                            format!("{k}={v}")
+                        }),
+                    }
+                }
+            }
+            "pgnout" => pgnout(vals, &mut out)?,
+            "log" => {
+                let mut file = None;
+                for (k, v) in pairs(vals) {
+                    match (k, v) {
+                        ("" | "file", f) => file = Some(f),
+                        // otau logs every line of every engine, and always appends.
+                        ("level" | "engine" | "realtime", _) | ("append", "true") => {}
+                        ("append", _) => {
+                            return Err(
+                                "-log append=false: not supported (the log is appended to, never \
+                                 truncated)"
+                                    .into(),
+                            )
+                        }
+                        _ => return Err(format!("-log {k}={v}: not supported (file=F)")),
+                    }
+                }
+                let file = file.ok_or("-log: give file=FILE")?;
+                out.extend(["--log".to_string(), file.to_string()]);
+            }
+            "config" => {
+                let mut file = None;
+                for (k, v) in pairs(vals) {
+                    match k {
+                        "" | "file" => file = Some(v),
+                        _ => {
+                            return Err(format!(
+                                "-config {k}={v}: not supported (-config file=engines.json names \
+                                 the engines file of -engine conf=NAME; a run resumes with \
+                                 --resume RECORDS)"
+                            ))
+                        }
+                    }
+                }
+                let file = file.ok_or("-config: give file=FILE")?;
+                out.extend(["--config".to_string(), file.to_string()]);
+            }
+            "output" => {
+                let v = match pairs(vals).as_slice() {
+                    [("format" | "", v)] => v.to_string(),
+                    _ => return Err("-output: give format=fastchess or format=cutechess".into()),
+                };
+                out.extend(["--output".to_string(), v]);
+            }
+            "report" => {
+                for (k, v) in pairs(vals) {
+                    if (k, v) != ("penta", "true") {
+                        return Err(format!(
+                            "-report {k}={v}: not supported (the pentanomial counts are always \
+                             reported)"
+                        ));
+                    }
+                }
+            }
+            _ => {
+                if let Some(why) = refused(name) {
+                    return Err(format!("-{name}: {why}"));
+                }
+                if long.contains(&name) {
+                    out.push(format!("--{name}"));
+                    out.extend(vals.iter().cloned());
+                } else {
+                    return Err(format!(
+                        "unknown option '-{name}' (otau-arena reads its own --options and the \
+                         single-dash options of fastchess and cutechess-cli: see --help)"
+                    ));
+                }
+            }
+        }
+    }
+    if rounds.is_some() || games.is_some() || repeat {
+        if out.iter().any(|t| t == "--rounds" || t == "--games") {
+            return Err(
+                "-rounds/-games/-repeat (fastchess's counts) with --rounds/--games (otau's): give \
+                 one kind"
+                    .into(),
+            );
+        }
+        // fastchess's defaults: 2 games a round (`-repeat` is `-games 2`). `-games G` without
+        // `-rounds` is cutechess-cli's way of giving the games per pairing (fastchess would
+        // play 2 rounds of them).
+        let per_round = games.unwrap_or(2);
+        let per_pairing = rounds.unwrap_or(1) * per_round;
+        let pairs = per_pairing.div_ceil(2);
+        if pairs > u64::from(u32::MAX) {
+            return Err(format!(
+                "-rounds {} -games {per_round}: {per_pairing} games per pairing, more than the \
+                 {} pairs of games a run may schedule",
+                rounds.unwrap_or(1),
+                u32::MAX
+            ));
+        }
+        out.extend(["--rounds".to_string(), pairs.to_string()]);
+    }
+    Ok(out.into_iter().map(OsString::from).collect())
+}
+
+/// `-pgnout file=F [key=value...]` (fastchess) or `-pgnout F [min] [fi]` (cutechess-cli).
+fn pgnout(vals: &[String], out: &mut Vec<String>) -> Result<(), String> {
+    let (mut file, mut append) = (None, false);
+    for (k, v) in pairs(vals) {
+        match (k, v) {
+            ("file", f) => file = Some(f),
+            ("", f) if file.is_none() => file = Some(f),
+            // What each tool lets one leave out of or add to the movetext: otau's PGN has its
+            // own fixed form (a comment per move: score, depth, time), which users of these keys
+            // expect to get some PGN from.
+            ("", "min" | "fi")
+            | (
+                "min" | "nodes" | "seldepth" | "nps" | "hashfull" | "timeleft" | "latency" | "pv"
+                | "notation" | "match_line",
+                _,
+            ) => {}
+            ("append", "true") => append = true,
+            ("append", "false") => append = false,
+            _ => {
+                return Err(format!(
+                    "-pgnout {}: not supported (file=F, or F [min] [fi])",
+                    if k.is_empty() {
+                        v.to_string()
+                    } else {
+                        format!("{k}={v}")
+                    }
+                ))
+            }
+        }
+    }
+    let file = file.ok_or("-pgnout: give the PGN's file (file=F or F)")?;
+    out.extend(["--pgn".to_string(), file.to_string()]);
+    if append {
+        out.push("--pgn-append".into());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tr(line: &str) -> Result<String, String> {
+        let args: Vec<OsString> = line.split(' ').map(OsString::from).collect();
+        translate(args, &["out", "quiet", "max-plies"]).map(|v| {
+            v.iter()
+                .map(|a| a.to_str().unwrap().to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+    }
+
+    #[test]
+    fn a_fastchess_line_becomes_otaus() {
+        assert_eq!(
+            tr(
+                "otau-arena -engine cmd=a name=A -engine cmd=b -each tc=10+0.1 proto=ugi \
+                -rounds 50 -repeat -concurrency 2 -variant modiar -openings file=b.epd \
+                format=epd order=random plies=8 -pgnout file=g.pgn nodes=true -srand 7 \
+                -sprt elo0=0 elo1=5 model=normalized -recover -ratinginterval 5"
+            )
+            .unwrap(),
+            "otau-arena --engine cmd=a name=A --engine cmd=b --each tc=10+0.1 proto=ugi \
+             --concurrency 2 --game modiar --openings file=b.epd format=epd order=random \
+             plies=8 --pgn g.pgn --seed 7 --sprt elo0=0 elo1=5 model=normalized --recover \
+             --ratinginterval 5 --rounds 50"
+        );
+    }
+
+    #[test]
+    fn rounds_games_and_repeat_count_games_per_pairing() {
+        let rounds = |line: &str| {
+            let t = tr(&format!("x -engine cmd=a {line}")).unwrap();
+            t.rsplit_once("--rounds ").map(|(_, r)| r.to_string())
+        };
+        // fastchess: -games is games per encounter per round; -repeat is -games 2.
+        assert_eq!(rounds("-rounds 50 -games 2").as_deref(), Some("50"));
+        assert_eq!(rounds("-rounds 50 -repeat").as_deref(), Some("50"));
+        assert_eq!(rounds("-games 2 -rounds 50 -repeat").as_deref(), Some("50"));
+        // fastchess's default of 2 games a round: -rounds R alone is R pairs.
+        assert_eq!(rounds("-rounds 10").as_deref(), Some("10"));
+        // Odd counts round up to whole pairs.
+        assert_eq!(rounds("-rounds 5 -games 1").as_deref(), Some("3"));
+        assert_eq!(rounds("-games 7").as_deref(), Some("4"));
+        assert_eq!(rounds("-rounds 3 -games 4").as_deref(), Some("6"));
+        assert_eq!(rounds("-repeat 2").as_deref(), Some("1"));
+        assert_eq!(rounds("--rounds 9").as_deref(), Some("9"));
+        for (line, want) in [
+            (
+                "-repeat 3",
+                "-repeat 3: otau-arena plays each opening exactly twice",
+            ),
+            ("-rounds 0", "-rounds 0: a whole number in 1..="),
+            ("-games x", "-games x: a whole number"),
+            ("-rounds 2 --games 4", "give one kind"),
+            (
+                "-rounds 4294967295 -games 4",
+                "more than the 4294967295 pairs",
+            ),
+        ] {
+            let err = tr(&format!("x -engine cmd=a {line}")).unwrap_err();
+            assert!(err.contains(want), "{line}: {err}");
+        }
+    }
+
+    #[test]
+    fn cutechess_spellings() {
+        assert_eq!(
+            tr(
+                "x -tournament round-robin -pgnout out.pgn min fi -game giuthi -seed 3 \
+                -output format=cutechess -config file=e.json -log file=p.log level=trace"
+            )
+            .unwrap(),
+            "x --tournament roundrobin --pgn out.pgn --game giuthi --seed 3 --output cutechess \
+             --config e.json --log p.log"
+        );
+        assert_eq!(
+            tr("x -pgnout file=a.pgn append=true").unwrap(),
+            "x --pgn a.pgn --pgn-append"
+        );
+        assert_eq!(
+            tr("x -tournament knockout").unwrap(),
+            "x --tournament knockout"
+        );
+        assert_eq!(
+            tr("x -openings file=b.pgn policy=default").unwrap(),
+            "x --openings file=b.pgn"
+        );
+    }
+
+    #[test]
+    fn otaus_own_spellings_and_values_pass_unchanged() {
+        let line = "x --engine cmd=a args=-v --each depth=1 --games 10 -q --out r.jsonl";
+        assert_eq!(tr(line).unwrap(), line);
+        assert_eq!(tr("x -help").unwrap(), "x --help");
+        // -NAME of one of otau's own long options.
+        assert_eq!(
+            tr("x -out r.jsonl -quiet").unwrap(),
+            "x --out r.jsonl --quiet"
+        );
+        // An engine's command after --check is its own.
+        assert_eq!(
+            tr("x -check ./bot -engine -rounds").unwrap(),
+            "x --check ./bot -engine -rounds"
+        );
+        // Subcommands keep their arguments.
+        assert_eq!(tr("x merge -engine").unwrap(), "x merge -engine");
+    }
+
+    #[test]
+    fn what_is_not_supported_is_refused_by_name() {
+        for (line, want) in [
+            (
+                "-noswap",
+                "-noswap: otau-arena always plays each opening twice",
+            ),
+            (
+                "-tb /syzygy",
+                "-tb: there are no chess tablebases here: --adjudicate tables",
+            ),
+            ("-tournament pyramid", "-tournament pyramid: not supported"),
+            (
+                "-openings policy=round",
+                "-openings policy=round: not supported",
+            ),
+            (
+                "-pgnout file=a.pgn colour=red",
+                "-pgnout colour=red: not supported",
+            ),
+            ("-log file=a append=false", "-log append=false"),
+            (
+                "-config file=a discard=true",
+                "-config discard=true: not supported",
+            ),
+            (
+                "-output format=json extra",
+                "-output: give format=fastchess",
+            ),
+            ("-report penta=false", "-report penta=false: not supported"),
+            ("-frobnicate 3", "unknown option '-frobnicate'"),
+            ("-concurrency", "-concurrency: give a value"),
+            ("-variant a b", "-variant: one value, not a b"),
+        ] {
+            let err = tr(&format!("x {line}")).unwrap_err();
+            assert!(err.contains(want), "{line}: {err}");
+        }
+    }
+}
