@@ -201,6 +201,61 @@ fn stop_is_honoured() {
     assert!(line.position().is_legal(report.best.unwrap()));
 }
 
+/// Under a clock a level answers when its nodes' time at its speed is up (the pace,
+/// `Strength::pace_for`), not the moment they are searched; and `stop` ends that wait. (Bounds
+/// only: the pace is a least time, and the stopped search must end long before its pace.)
+#[test]
+fn a_level_under_a_clock_takes_its_pace_and_stop_ends_it() {
+    use otau::search::level::Strength;
+    use otau::search::time::Budget;
+    use otau::search::Clock;
+    let line = GameLine::new(AnyGame::start(Variant::TOGUZ));
+    let options = Options {
+        level: 3,
+        ..Options::default()
+    };
+    let clock = |secs: u64| Limits {
+        clock: Some(Clock {
+            remaining: Duration::from_secs(secs),
+            increment: Duration::ZERO,
+            moves_to_go: None,
+        }),
+        ..Limits::default()
+    };
+    let limits = clock(4);
+    let (report, _) = run(&mut Searcher::new(options.clone()), &line, &limits);
+    let budget = Budget::new(&limits, options.move_overhead, false);
+    let pace = Strength::of_level(3)
+        .pace_for(&limits, &budget, report.info.nodes)
+        .unwrap();
+    assert!(pace > Duration::from_millis(20), "{pace:?}");
+    assert!(
+        report.info.elapsed >= pace,
+        "{:?} < {pace:?}",
+        report.info.elapsed
+    );
+    assert!(line.position().is_legal(report.best.unwrap()));
+    // A clock of 1000 s: a pace of many seconds, ended by a stop after 50 ms.
+    let limits = clock(1000);
+    let budget = Budget::new(&limits, options.move_overhead, false);
+    assert!(budget.soft.unwrap() > Duration::from_secs(10));
+    let stop = AtomicBool::new(false);
+    let mut searcher = Searcher::new(options);
+    let report = std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(50));
+            stop.store(true, Ordering::Relaxed);
+        });
+        searcher.search(&line, &limits, &stop, &mut |_| {})
+    });
+    assert!(
+        report.info.elapsed < Duration::from_secs(5),
+        "{:?}",
+        report.info.elapsed
+    );
+    assert!(line.position().is_legal(report.best.unwrap()));
+}
+
 /// The baseline players make legal moves, the same ones for the same game and seed.
 #[test]
 fn baseline_players_are_legal_and_deterministic() {

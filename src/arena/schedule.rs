@@ -18,8 +18,8 @@ pub enum TournamentKind {
     Roundrobin,
     /// The first engine against each of the others.
     Gauntlet,
-    /// A single-elimination bracket seeded in command-line order, `--rounds` pairs an encounter
-    /// (`super::knockout`).
+    /// A single-elimination bracket seeded in command-line order, --rounds pairs an encounter.
+    // (Its bracket: `super::knockout`; the doc line above is the help text.)
     Knockout,
 }
 

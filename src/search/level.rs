@@ -12,7 +12,10 @@
 //! depth- or node-limited play stays reproducible); under a clock, where the engine chooses its
 //! own time, the cap scales with the soft budget of the move ([`Strength::max_nodes_for`]), so a
 //! level thinks in proportion to the clock, as the full engine does, and every level keeps its
-//! place on the ladder (all caps scale by the same factor).
+//! place on the ladder (all caps scale by the same factor). It also thinks at its speed there
+//! (its cap per [`LEVEL_REFERENCE_TIME`], [`Strength::pace_for`]): the move is answered when its
+//! nodes' time at that speed is up, within the soft budget, so a level's games take the clock's
+//! time instead of the low levels moving in a millisecond at any clock.
 
 use std::time::Duration;
 
@@ -60,13 +63,39 @@ impl Strength {
     /// sets the time; `None` (full strength) stays uncapped, limited by the budget alone.
     pub fn max_nodes_for(&self, limits: &Limits, budget: &Budget) -> Option<u64> {
         let cap = self.max_nodes?;
-        match (limits.clock, limits.movetime, budget.soft) {
-            (Some(_), None, Some(soft)) => {
+        match clock_soft(limits, budget) {
+            Some(soft) => {
                 let scale = soft.as_secs_f64() / LEVEL_REFERENCE_TIME.as_secs_f64();
                 Some(((cap as f64 * scale).round() as u64).max(MIN_CLOCK_NODES))
             }
-            _ => Some(cap),
+            None => Some(cap),
         }
+    }
+
+    /// How long a move of a capped level takes under a clock, once its search has used `nodes`:
+    /// a level thinks at its cap per [`LEVEL_REFERENCE_TIME`], so `nodes` take
+    /// `nodes / cap * LEVEL_REFERENCE_TIME`, never more than the move's soft budget (what the
+    /// full engine would spend on it; within the clock by construction). The search answers
+    /// when that time is up (or at `stop`), not the moment its nodes are searched: a level's
+    /// games take the clock's time as a full engine's do, instead of a level playing 400 games
+    /// of 10+0.1 in 25 s. None (answer at once) at full strength and under `depth`, `nodes` or
+    /// `movetime`, where the caller fixed the effort.
+    pub fn pace_for(&self, limits: &Limits, budget: &Budget, nodes: u64) -> Option<Duration> {
+        let cap = self.max_nodes?;
+        let soft = clock_soft(limits, budget)?;
+        Some(
+            LEVEL_REFERENCE_TIME
+                .mul_f64(nodes as f64 / cap.max(1) as f64)
+                .min(soft),
+        )
+    }
+}
+
+/// The soft budget of a move whose time the engine chooses itself: a clock, no `movetime`.
+fn clock_soft(limits: &Limits, budget: &Budget) -> Option<Duration> {
+    match (limits.clock, limits.movetime, budget.soft) {
+        (Some(_), None, Some(soft)) => Some(soft),
+        _ => None,
     }
 }
 
@@ -154,5 +183,49 @@ mod tests {
         let (tiny, _) = cap_at(20, 0, &Strength::of_level(1));
         assert_eq!(tiny, Some(MIN_CLOCK_NODES));
         assert_eq!(cap_at(10_000, 100, &Strength::of_level(MAX_LEVEL)).0, None);
+    }
+
+    /// Under a clock a level takes the time its nodes take at its speed (its cap per 100 ms),
+    /// at most the soft budget: a search that used its whole scaled cap spends the budget, one
+    /// that ended early (a forced or proven move) less. No wait at full strength, nor under
+    /// depth, nodes or movetime.
+    #[test]
+    fn a_level_spends_the_time_its_nodes_take_at_its_speed() {
+        let level = Strength::of_level(5);
+        let cap = level.max_nodes.unwrap();
+        let limits = clock(10_000, 100);
+        let budget = Budget::new(&limits, Duration::from_millis(10), false);
+        let soft = budget.soft.unwrap();
+        let scaled = level.max_nodes_for(&limits, &budget).unwrap();
+        let full = level.pace_for(&limits, &budget, scaled).unwrap();
+        assert!(
+            full <= soft && soft - full < Duration::from_millis(1),
+            "{full:?} {soft:?}"
+        );
+        assert_eq!(
+            level.pace_for(&limits, &budget, cap),
+            Some(LEVEL_REFERENCE_TIME)
+        );
+        assert_eq!(level.pace_for(&limits, &budget, 0), Some(Duration::ZERO));
+        assert_eq!(level.pace_for(&limits, &budget, u64::MAX), Some(soft));
+        for fixed in [
+            Limits {
+                depth: Some(6),
+                ..Limits::default()
+            },
+            Limits {
+                nodes: Some(1000),
+                ..Limits::default()
+            },
+            Limits {
+                movetime: Some(Duration::from_millis(500)),
+                ..clock(10_000, 100)
+            },
+        ] {
+            let b = Budget::new(&fixed, Duration::from_millis(10), false);
+            assert_eq!(level.pace_for(&fixed, &b, cap), None);
+        }
+        let top = Strength::of_level(MAX_LEVEL);
+        assert_eq!(top.pace_for(&limits, &budget, 1_000_000), None);
     }
 }

@@ -489,6 +489,9 @@ impl Searcher {
             best
         });
         let best = done.pv.first().copied().or_else(|| legal.first().copied());
+        if let Some(pace) = strength.pace_for(limits, &budget, shared.total_nodes()) {
+            wait_until(started + pace, stop);
+        }
         let mut info = info_of(&done, shared.total_nodes());
         if info.pv.is_empty() {
             info.pv = best.into_iter().collect();
@@ -498,6 +501,18 @@ impl Searcher {
             info,
             warnings,
         }
+    }
+}
+
+/// Waits until `deadline` or `stop`, whichever comes first (a level's pace under a clock), in
+/// steps short enough that `stop` is answered within a few milliseconds.
+fn wait_until(deadline: Instant, stop: &AtomicBool) {
+    const STEP: Duration = Duration::from_millis(2);
+    while !stop.load(Ordering::Relaxed) {
+        let Some(left) = deadline.checked_duration_since(Instant::now()) else {
+            return;
+        };
+        std::thread::sleep(left.min(STEP));
     }
 }
 
