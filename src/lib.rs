@@ -12,6 +12,7 @@
 //! - [`stats`]: Elo, pentanomial, SPRT, joint ratings and the HTML report;
 //! - [`cli`]: the `otau` command line and its subcommands (the binary parses and dispatches);
 //! - [`arena`]: engine-vs-engine matches (the `otau-arena` binary);
+//! - [`web`]: the pages that watch a run and replay its games, and their HTTP server;
 //! - [`tables`]: tables solved by retrograde analysis: the Toguz Kumalak endgame tables and
 //!   Modiar's solution, and the probe the search asks them through;
 //! - [`sync`]: the one poisoned-lock recovery;
@@ -29,3 +30,4 @@ pub mod stats;
 pub mod sync;
 pub mod tables;
 pub mod ugi;
+pub mod web;

@@ -56,8 +56,9 @@ const LAYERS: &[(&str, u32)] = &[
     ("play", 40),
     ("stats", 50),
     ("arena", 60),
-    ("arena::cli", 70),
-    ("cli", 70),
+    ("web", 70),
+    ("arena::cli", 80),
+    ("cli", 80),
 ];
 
 #[test]

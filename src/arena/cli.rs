@@ -13,13 +13,17 @@ use super::config::{EngineSpec, RunConfig};
 use super::engines_file::{self, EnginesFile};
 use super::fake_engine::{self, FakeMode};
 use super::interrupt;
+use super::live::Watch;
 use super::merge;
 use super::openings::OpeningConfig;
 use super::outputs::{self, Named};
 use super::progress::{OutputFormat, ProgressMode};
+use super::records::GameRecord;
 use super::schedule::{rounds_for_games, Shard, TournamentKind};
 use super::tournament::{self, RunOptions, RunReport};
 use crate::stats::RatingOptions;
+use crate::web::{self, live::RunSite};
+use std::sync::Arc;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -132,6 +136,11 @@ struct ArenaCli {
     /// HTML report of the run, written at the end of each session.
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
+    /// Serve a live page of the run while it goes on (every game on a board, the engines'
+    /// figures, the standings) at ADDR: PORT or HOST:PORT; without ADDR loopback on a free
+    /// port. The URL is printed at start. Read-only.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "")]
+    live: Option<String>,
     /// Continue the run recorded in FILE (its configuration is taken from the file).
     #[arg(long, value_name = "FILE", conflicts_with_all = [
         "engines", "each", "game", "games", "rounds", "tournament", "seed", "openings",
@@ -254,6 +263,15 @@ enum ArenaCommand {
         #[arg(long, value_name = "DRAWS", default_value = "2", value_parser = super::rate::parse_prior)]
         rating_prior: RatingOptions,
     },
+    /// Serve the live page of a recorded run (finished or interrupted) to replay its games,
+    /// until Ctrl-C. Read-only.
+    View {
+        /// The run's records (.jsonl).
+        file: PathBuf,
+        /// PORT or HOST:PORT (default: loopback, a free port; the URL is printed).
+        #[arg(long, value_name = "ADDR")]
+        addr: Option<String>,
+    },
     /// A misbehaving engine for the arena's own tests.
     #[command(hide = true)]
     FakeEngine {
@@ -368,6 +386,7 @@ fn run(cli: ArenaCli) -> Result<ExitCode> {
             out,
             rating_prior,
         }) => return report_command(&files, &out, rating_prior),
+        Some(ArenaCommand::View { file, addr }) => return view_command(&file, addr.as_deref()),
         None => {}
     }
     if let Some(cmd) = &cli.check {
@@ -391,6 +410,22 @@ fn run(cli: ArenaCli) -> Result<ExitCode> {
         protocol_log: cli.log.clone(),
         protocol_log_max: cli.log_max << 20,
         output: cli.output,
+        live: None,
+        report_viewer: Some(web::report::viewer_section),
+    };
+    let mut opts = opts;
+    // Kept until the run ends: then the viewers get the final state and the page stops.
+    let live = match &cli.live {
+        Some(addr) => {
+            let title = cli.resume.as_ref().or(cli.out.as_ref());
+            let title = title.map_or(String::new(), |p| p.display().to_string());
+            let watch = Arc::new(Watch::new(&title));
+            let server = serve("--live", addr, Arc::new(RunSite::live(watch.clone())))?;
+            interrupt::err(format_args!("otau-arena: live page at {}\n", server.url()));
+            opts.live = Some(watch);
+            Some(server)
+        }
+        None => None,
     };
     let report = if let Some(path) = &cli.resume {
         tournament::resume(path, &opts)?
@@ -410,6 +445,9 @@ fn run(cli: ArenaCli) -> Result<ExitCode> {
         }
         tournament::run(config, &opts)?
     };
+    if let Some(server) = live {
+        server.finish(Duration::from_secs(2));
+    }
     Ok(finish(
         &report,
         cli.resume.as_ref().or(cli.out.as_ref()),
@@ -661,11 +699,13 @@ fn report_command(
         .map(|f| f.display().to_string())
         .collect::<Vec<_>>()
         .join(", ");
+    let games: Vec<&GameRecord> = merged.games.values().collect();
     let bracket = tournament::bracket(&merged.header.config, &merged.standings)?;
     let options = crate::stats::ReportOptions {
         title,
         summary: merged.standings.options(),
         notes: tournament::bracket_notes(bracket.as_ref()),
+        appendix: web::report::viewer_section(&games),
     };
     // Written like every other results file: a reader never finds half a page.
     let html = crate::stats::render_html(&merged.standings.records_as_finished(), &options);
@@ -675,6 +715,28 @@ fn report_command(
         merged.games.len(),
         out.display()
     ));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Starts a page server at `addr` (as `flag` gave it).
+fn serve(flag: &str, addr: &str, site: Arc<dyn web::server::Site>) -> Result<web::server::Server> {
+    let at = web::server::parse_addr(Some(addr)).map_err(|e| anyhow::anyhow!("{flag} {e}"))?;
+    web::server::Server::start(at, site).with_context(|| format!("{flag}: cannot listen on {at}"))
+}
+
+/// `otau-arena view FILE`: the live page of a recorded run, until Ctrl-C.
+fn view_command(file: &std::path::Path, addr: Option<&str>) -> Result<ExitCode> {
+    let site = RunSite::recorded(file)?;
+    let server = serve("--addr", addr.unwrap_or(""), Arc::new(site))?;
+    interrupt::install();
+    interrupt::err(format_args!(
+        "otau-arena: {} at {} (Ctrl-C ends)\n",
+        file.display(),
+        server.url()
+    ));
+    while !interrupt::requested() {
+        std::thread::sleep(Duration::from_millis(100));
+    }
     Ok(ExitCode::SUCCESS)
 }
 

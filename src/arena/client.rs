@@ -255,6 +255,18 @@ impl EngineSession {
         go: &GoCommand,
         allowed: Duration,
     ) -> Result<Thought, ThinkError> {
+        self.think_watched(position, go, allowed, &mut |_| {})
+    }
+
+    /// [`EngineSession::think`], each `info` line also handed to `on_info` as it arrives (the
+    /// live page's figures, `super::live`).
+    pub fn think_watched(
+        &mut self,
+        position: &PositionLine,
+        go: &GoCommand,
+        allowed: Duration,
+        on_info: &mut dyn FnMut(&InfoLine),
+    ) -> Result<Thought, ThinkError> {
         let started = pause::now();
         let deadline = started + allowed;
         let go = go.to_string();
@@ -273,7 +285,10 @@ impl EngineSession {
                 Err(e) => return Err(ThinkError::Fault(self.fault_from(e, "bestmove"))),
             };
             match Reply::parse(&line) {
-                Reply::Info(i) => info.absorb(&i),
+                Reply::Info(i) => {
+                    info.absorb(&i);
+                    on_info(&i);
+                }
                 Reply::BestMove(best) => {
                     return Ok(Thought {
                         token: best.token,

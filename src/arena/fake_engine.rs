@@ -63,6 +63,9 @@ pub enum FakeMode {
     Mated,
     /// Plays like `ok`, reporting no score at all.
     NoScore,
+    /// Plays like `ok`, each move after 25 ms and a full `info` line (depth, score, nodes,
+    /// nps, a pv) after an info string with HTML in it: a game lasts long enough to be watched.
+    Slow,
 }
 
 /// Runs the fake engine over the given streams; returns the process exit code.
@@ -210,6 +213,19 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
                         );
                         say(&mut out, "info score mate 0 nodes 18446744073709551615");
                         say(&mut out, &format!("bestmove {}", pick(&line)));
+                    }
+                    FakeMode::Slow => {
+                        let best = pick(&line);
+                        say(&mut out, "info string <img src=x onerror=alert(1)>");
+                        say(
+                            &mut out,
+                            &format!(
+                                "info depth {moves_in_game} score cp -{moves_in_game} nodes 1234 \
+                                 nps 56789 pv {best} 1 2"
+                            ),
+                        );
+                        std::thread::sleep(Duration::from_millis(25));
+                        say(&mut out, &format!("bestmove {best}"));
                     }
                     FakeMode::Flood => loop {
                         let info = "info depth 1 score cp 0 nodes 1 pv 1 ".repeat(20);

@@ -22,10 +22,12 @@
 //!   [`guardian`]: the forked process that kills them if the arena dies;
 //! - [`selfplay`]: `otau selfplay`, a run of two built-in engine configurations;
 //! - [`merge`]: joining shards; [`rate`]: the rating table of any games (`ratings`);
-//! - [`results`]: the minimal results table; [`progress`]: what the user sees;
+//! - [`results`]: the minimal results table; [`progress`]: what the user sees; [`live`]: the
+//!   state the live page shows (`--live`), written by the run, read by `crate::web`;
 //! - [`engines_file`]: engines kept in cutechess's `engines.json` (`conf=NAME`);
 //! - [`cli`]: the command line, and [`fastchess_cli`] the translation of fastchess's and
-//!   cutechess-cli's single-dash spellings into it; [`interrupt`]: Ctrl-C and a closed output; [`pause`]: Ctrl-Z and
+//!   cutechess-cli's single-dash spellings into it; [`interrupt`]: Ctrl-C and a closed output;
+//!   [`pause`]: Ctrl-Z and
 //!   the clock that excludes pauses.
 //!
 //! The protocol and file formats are documented in `protocol/arena.md`.
@@ -45,6 +47,7 @@ pub mod groups;
 pub mod guardian;
 pub mod interrupt;
 pub mod knockout;
+pub mod live;
 pub mod merge;
 pub mod openings;
 pub mod outputs;

@@ -13,7 +13,7 @@ use std::io::{Read, Write};
 use anyhow::{bail, Context, Result};
 
 use super::outputs::{self, Created, Named, Target};
-use super::records::{GameRecord, TerminationKind};
+use super::records::{GameRecord, MoveRecord, TerminationKind};
 use super::schedule::Shard;
 use crate::games::{AnyGame, Game, Side};
 
@@ -321,15 +321,8 @@ pub fn game_pgn(record: &GameRecord, event: &str) -> String {
             None if i + 1 == record.opening.moves.len() => text.push_str("{book} "),
             None => {}
             Some(m) => {
-                let mut parts = Vec::new();
-                if let Some(s) = &m.score {
-                    parts.push(score_text(s, m.depth));
-                }
-                if let Some(t) = m.time_ms {
-                    parts.push(format!("{:.3}s", t as f64 / 1000.0));
-                }
-                if !parts.is_empty() {
-                    let _ = write!(text, "{{{}}} ", parts.join(" "));
+                if let Some(comment) = move_comment(m) {
+                    let _ = write!(text, "{{{comment}}} ");
                 }
             }
         }
@@ -343,6 +336,19 @@ pub fn game_pgn(record: &GameRecord, event: &str) -> String {
     wrap(&text, 80, &mut out);
     out.push_str("\n\n");
     out
+}
+
+/// A move's comment as the PGN prints it: its score and depth, and its time in a timed game
+/// (`+0.35/5 0.120s`); None when the engine said neither. The game viewer shows the same.
+pub fn move_comment(m: &MoveRecord) -> Option<String> {
+    let mut parts = Vec::new();
+    if let Some(s) = &m.score {
+        parts.push(score_text(s, m.depth));
+    }
+    if let Some(t) = m.time_ms {
+        parts.push(format!("{:.3}s", t as f64 / 1000.0));
+    }
+    (!parts.is_empty()).then(|| parts.join(" "))
 }
 
 /// `cp 35` at depth 5 -> `+0.35/5` (stones); `mate -4` -> `-M4/5`.

@@ -5,6 +5,7 @@ use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
 use super::interrupt;
+use super::live::LiveProgress;
 
 use super::records::GameRecord;
 use super::results::Standings;
@@ -179,6 +180,18 @@ impl Progress {
         }
     }
 
+    /// Games done, rate and ETA, for the live page (`super::live`).
+    pub fn figures(&self) -> LiveProgress {
+        let session = self.done - self.done_at_start;
+        let figures = rate_and_eta(self.done, self.total, session, self.started.elapsed());
+        LiveProgress {
+            done: self.done,
+            total: self.total,
+            rate: figures.as_ref().map(|f| f.0),
+            eta: figures.map(|f| f.1),
+        }
+    }
+
     /// Ends the live line so that following output starts on a fresh line.
     pub fn clear_live(&mut self) {
         if self.live_shown.take().is_some() {
@@ -191,16 +204,25 @@ impl Progress {
 /// the rate and ETA from the `session` games played in `elapsed` (none before the first).
 fn live_line(done: u64, total: u64, session: u64, elapsed: Duration, headline: &str) -> String {
     let mut line = format!("[{done}/{total}]");
-    let secs = elapsed.as_secs_f64();
-    if session > 0 && secs > 0.0 {
-        let rate = session as f64 / secs;
-        let left = total.saturating_sub(done) as f64 / rate;
-        let _ = write!(line, " {rate:.2} games/s, ETA {}", clock_text(left));
+    if let Some((rate, eta)) = rate_and_eta(done, total, session, elapsed) {
+        let _ = write!(line, " {rate:.2} games/s, ETA {eta}");
     }
     if !headline.is_empty() {
         let _ = write!(line, " | {headline}");
     }
     line
+}
+
+/// Games a second and the time left at that rate, from the `session` games played in `elapsed`
+/// (none before the first): the live line's figures and the live page's.
+fn rate_and_eta(done: u64, total: u64, session: u64, elapsed: Duration) -> Option<(f64, String)> {
+    let secs = elapsed.as_secs_f64();
+    if session == 0 || secs <= 0.0 {
+        return None;
+    }
+    let rate = session as f64 / secs;
+    let left = total.saturating_sub(done) as f64 / rate;
+    Some((rate, clock_text(left)))
 }
 
 /// Seconds as `m:ss` or `h:mm:ss` (rounded up: an ETA of 0:00 means done).

@@ -6,11 +6,12 @@ use std::time::Duration;
 use super::adjudication::{AdjudicationRules, ScoreWatch, Verdict};
 use super::client::{EngineSession, Fault, ThinkError};
 use super::clock::{MoveLimits, SideClock};
+use super::live::Watch;
 use super::openings::Opening;
 use super::records::{MoveRecord, Termination, TerminationKind};
 use crate::games::{AnyGame, Game, Outcome, Side};
 use crate::tables::Probe;
-use crate::ugi::wire::{GoCommand, PositionLine, Start};
+use crate::ugi::wire::{GoCommand, InfoLine, PositionLine, Start};
 
 /// Adjudication rules beyond the game's own.
 #[derive(Clone, Copy, Debug)]
@@ -45,13 +46,15 @@ pub struct GameEnd {
 pub struct Interrupted;
 
 /// Plays `opening` to the end. `engines` and `limits` are indexed by side (South first); both
-/// engines have had `uginewgame` and answered `isready`.
+/// engines have had `uginewgame` and answered `isready`. `live`: the live page's state and the
+/// game's index there, told every move and every `info` line.
 pub fn play(
     opening: &Opening,
     engines: [&mut EngineSession; 2],
     limits: [&MoveLimits; 2],
     adjudication: Adjudication,
     waits: Waits,
+    live: Option<(&Watch, u64)>,
 ) -> Result<GameEnd, Interrupted> {
     let mut line = opening.line();
     let standard = opening.start == AnyGame::start(opening.start.variant());
@@ -122,7 +125,12 @@ pub fn play(
                 None,
             )
         };
-        let thought = match engines[me].think(&position, &go, allowed) {
+        let mut on_info = |i: &InfoLine| {
+            if let Some((watch, index)) = live {
+                watch.info(index, side, i);
+            }
+        };
+        let thought = match engines[me].think_watched(&position, &go, allowed, &mut on_info) {
             Ok(t) => t,
             Err(ThinkError::Late(elapsed)) => {
                 engines[me].stop_and_drain(waits.drain);
@@ -168,6 +176,10 @@ pub fn play(
             Err(why) => break lost(TerminationKind::IllegalMove, why),
         };
         let name = pos.move_name(mv);
+        if let Some((watch, index)) = live {
+            let ply = line.moves().len();
+            watch.moved(index, side, &name, line.position(), ply, &clocks);
+        }
         position.push(&name);
         moves.push(MoveRecord {
             notation: pos.record_name(mv),

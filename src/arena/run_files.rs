@@ -19,7 +19,7 @@ use super::process::log_file;
 use super::protocol_log::ProtocolLog;
 use super::records::{Event, GameRecord, RecordWriter, RecordedOutputs, RecordsFile, RunHeader};
 use super::results::Standings;
-use super::run_options::RunOptions;
+use super::run_options::{ReportViewer, RunOptions};
 
 /// A run's open outputs.
 pub struct RunFiles {
@@ -55,12 +55,14 @@ impl RunFiles {
     }
 
     /// The end of a session: the PGN's waiting games, and the report of every recorded game
-    /// (with `notes`, sections of text such as a knockout's bracket).
+    /// (with `notes`, sections of text such as a knockout's bracket, and the game viewer when
+    /// `viewer` is given and the games are recorded).
     pub fn finish(
         &mut self,
         standings: &Standings,
         title: &str,
         notes: Vec<(String, String)>,
+        viewer: Option<ReportViewer>,
     ) -> Result<()> {
         if let Some(problem) = self.protocol_log.as_ref().and_then(|l| l.finish()) {
             // The log is no record: an incomplete one is worth a word, not a failed run.
@@ -70,9 +72,19 @@ impl RunFiles {
             p.finish()?;
         }
         if let Some(out) = &self.report {
+            let appendix = match (viewer, &self.records) {
+                (Some(viewer), Some(records)) => {
+                    let file = RecordsFile::read(records.path())?;
+                    let games: Vec<&GameRecord> =
+                        file.order.iter().map(|i| &file.games[i]).collect();
+                    viewer(&games)
+                }
+                _ => String::new(),
+            };
             let options = crate::stats::ReportOptions {
                 title: title.to_string(),
                 summary: standings.options(),
+                appendix,
                 notes,
             };
             let page = crate::stats::render_html(&standings.records_as_finished(), &options);

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use super::process::MAX_LOG_BYTES;
 use super::progress::{OutputFormat, ProgressMode};
+use super::records::GameRecord;
 use super::schedule::Shard;
 
 /// How to run (not part of the run's identity: may differ when resuming).
@@ -42,7 +43,15 @@ pub struct RunOptions {
     pub protocol_log_max: u64,
     /// `--output`: the results' printed form (fastchess's or cutechess-cli's).
     pub output: OutputFormat,
+    /// `--live`: the state the live page shows, written as the run goes on.
+    pub live: Option<std::sync::Arc<super::live::Watch>>,
+    /// The game viewer the report embeds (`crate::web::report::viewer_section`, handed down by
+    /// the command line: the web layer is above the arena), given the recorded games.
+    pub report_viewer: Option<ReportViewer>,
 }
+
+/// Makes the report's game viewer of the games given (in the order they finished).
+pub type ReportViewer = fn(&[&GameRecord]) -> String;
 
 impl Default for RunOptions {
     fn default() -> Self {
@@ -64,6 +73,8 @@ impl Default for RunOptions {
             protocol_log: None,
             protocol_log_max: super::protocol_log::DEFAULT_LOG_MAX_MIB << 20,
             output: OutputFormat::Fastchess,
+            live: None,
+            report_viewer: None,
         }
     }
 }

@@ -1,5 +1,6 @@
-//! `otau-arena report`: one self-contained HTML page about a run (inline CSS and SVG, no script,
-//! nothing fetched), readable offline and attachable to a mail or an issue.
+//! `otau-arena report`: one self-contained HTML page about a run (inline CSS and SVG, nothing
+//! fetched), readable offline and attachable to a mail or an issue. Its only script is the game
+//! viewer a caller may append ([`ReportOptions::appendix`]).
 //!
 //! Sections: the summary text, the rating table, the Elo (with its 95% interval) as games
 //! accumulated, the SPRT's LLR path, the distribution of final stone margins, the engines'
@@ -23,6 +24,9 @@ pub struct ReportOptions {
     pub title: String,
     /// Player order, SPRT and rating settings, as for the summary.
     pub summary: SummaryOptions,
+    /// HTML added as the page's last part, as it is (the game viewer, `crate::web::report`,
+    /// made by a layer above this one).
+    pub appendix: String,
     /// Sections of preformatted text after the summary, (heading, text): a knockout's bracket.
     pub notes: Vec<(String, String)>,
 }
@@ -86,6 +90,7 @@ pub fn render_html(games: &[GameStats], options: &ReportOptions) -> String {
     );
     section(&mut html, "engines", "Engines", &engines_html(&summary));
     section(&mut html, "games", "Games", &games_html(games));
+    html.push_str(&options.appendix);
     html.push_str("</body>\n</html>\n");
     html
 }
@@ -432,6 +437,7 @@ mod tests {
                 sprt: Some(SprtConfig::new(0.0, 10.0, 0.05, 0.05, SprtModel::Normalized).unwrap()),
                 ..Default::default()
             },
+            appendix: String::new(),
             notes: vec![("Knockout <1>".into(), "a & b".into())],
         };
         let html = render_html(&games, &options);

@@ -209,7 +209,9 @@ fn execute(
     }
     let started = std::time::Instant::now();
     let cpu_before = own_cpu();
+    rec.show_standings(false);
     play_all(&shared, &mut rec);
+    rec.show_standings(true);
     let session = SessionStart {
         recorded_before,
         slice_len,
@@ -329,7 +331,12 @@ fn complete(
         .out
         .as_ref()
         .map_or(String::new(), |p| p.display().to_string());
-    files.finish(&standings, &title, bracket_notes(bracket.as_ref()))?;
+    files.finish(
+        &standings,
+        &title,
+        bracket_notes(bracket.as_ref()),
+        opts.report_viewer,
+    )?;
     Ok(RunReport {
         header,
         standings,

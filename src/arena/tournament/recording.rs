@@ -62,6 +62,25 @@ impl Recording<'_> {
             }
         }
         self.progress.game_done(g, &self.standings);
+        if let Some(watch) = &self.opts.live {
+            let standings = &self.standings;
+            watch.finished(g, self.progress.figures(), standings.headline(), || {
+                standings.summary()
+            });
+        }
+    }
+
+    /// The live page's standings now (before the first game, and at the end with `ended`).
+    pub(super) fn show_standings(&self, ended: bool) {
+        if let Some(watch) = &self.opts.live {
+            let standings = &self.standings;
+            watch.standings(
+                self.progress.figures(),
+                standings.headline(),
+                || standings.summary(),
+                ended,
+            );
+        }
     }
 }
 

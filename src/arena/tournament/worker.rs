@@ -229,8 +229,18 @@ fn play_out(
         drain: Duration::from_millis(500),
         ping: Duration::from_millis(config.startup_timeout_ms),
     };
+    let live = shared.opts.live.as_deref().map(|w| (w, spec.index));
+    if let Some((watch, index)) = live {
+        let names = [&record.south, &record.north].map(String::as_str);
+        watch.game_started(index, names, &opening.line(), &record.opening.moves);
+    }
     let players = pool.pair(spec.south, spec.north);
-    let end = referee::play(opening, players, limits, adjudication, waits).ok()?;
+    let Ok(end) = referee::play(opening, players, limits, adjudication, waits, live) else {
+        if let Some((watch, index)) = live {
+            watch.dropped(index);
+        }
+        return None;
+    };
     for side in Side::BOTH {
         if end.faulted[side.index()] {
             pool.discard([spec.south, spec.north][side.index()]);

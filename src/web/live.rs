@@ -1,0 +1,215 @@
+//! The pages that watch a run: `otau-arena --live` (the run's live state, pushed as it changes)
+//! and `otau-arena view run.jsonl` (a finished or interrupted run, from its records). Both serve
+//! the same page (`assets/live.html`), whose script reads the state from `/events` and a finished
+//! game, for the viewer, from `/game?n=N`.
+//!
+//! Read-only: no request starts a process, names a file or changes the run. The paths are
+//! fixed; the only value read from a request is a game's number.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::Result;
+use serde_json::{json, Value};
+
+use super::assets;
+use super::game::{game_summary, game_view, side_letter};
+use super::server::{query_param, EventSource, Latest, Reply, Site};
+use crate::arena::live::{LiveGame, LiveInfo, LiveProgress, LiveState, Watch};
+use crate::arena::records::{GameRecord, RecordsFile};
+use crate::arena::tournament::new_standings;
+use crate::sync::lock;
+
+/// The page, its script and the viewer's, served at these paths (besides the shared assets).
+pub const LIVE_HTML: &str = include_str!("assets/live.html");
+pub const LIVE_JS: &str = include_str!("assets/live.js");
+pub const VIEWER_JS: &str = include_str!("assets/viewer.js");
+
+/// Where the games the page shows come from.
+enum Games {
+    /// A run going on: the finished games it keeps (`arena::live::KEPT_FINISHED`).
+    Live(Arc<Watch>),
+    /// A records file, read once.
+    Recorded(BTreeMap<u64, GameRecord>),
+}
+
+/// The site of `--live` and `view`.
+pub struct RunSite {
+    events: Arc<dyn EventSource>,
+    games: Games,
+}
+
+impl RunSite {
+    /// The live page of a run writing into `watch`.
+    pub fn live(watch: Arc<Watch>) -> RunSite {
+        RunSite {
+            events: Arc::new(LiveEvents {
+                watch: watch.clone(),
+                cache: Mutex::new((0, Arc::from(""))),
+                finished: Mutex::new((0, Arc::from(""))),
+            }),
+            games: Games::Live(watch),
+        }
+    }
+
+    /// The page of the run recorded in `path` (finished or interrupted): every recorded game,
+    /// the standings of them all.
+    pub fn recorded(path: &Path) -> Result<RunSite> {
+        let file = RecordsFile::read(path)?;
+        let mut standings = new_standings(&file.header.config);
+        let mut finished = std::collections::VecDeque::new();
+        for index in &file.order {
+            let g = &file.games[index];
+            standings.add(g);
+            finished.push_back(Arc::new(g.clone()));
+        }
+        let mut state = LiveState {
+            generation: 1,
+            title: path.display().to_string(),
+            finished,
+            progress: LiveProgress {
+                done: standings.len(),
+                total: file.header.scheduled,
+                rate: None,
+                eta: None,
+            },
+            headline: standings.headline(),
+            ended: true,
+            ..LiveState::default()
+        };
+        state.set_summary(&standings.summary());
+        let latest = Latest::new();
+        latest.publish(state_json(&state));
+        Ok(RunSite {
+            events: Arc::new(latest),
+            games: Games::Recorded(file.games),
+        })
+    }
+
+    fn game(&self, number: u64) -> Option<Value> {
+        let index = number.checked_sub(1)?;
+        match &self.games {
+            Games::Live(watch) => watch.finished_game(index).map(|g| game_view(&g)),
+            Games::Recorded(games) => games.get(&index).map(game_view),
+        }
+    }
+}
+
+impl Site for RunSite {
+    fn get(&self, path: &str, query: &str) -> Reply {
+        match path {
+            "/" | "/index.html" => Reply::html(LIVE_HTML),
+            "/live.js" => Reply::js(LIVE_JS),
+            "/viewer.js" => Reply::js(VIEWER_JS),
+            "/events" => Reply::Events(self.events.clone()),
+            "/game" => {
+                let Some(n) = query_param(query, "n").and_then(|n| n.parse::<u64>().ok()) else {
+                    return Reply::BadRequest("give the game's number: /game?n=N".into());
+                };
+                match self.game(n) {
+                    Some(view) => Reply::json(view.to_string()),
+                    None => Reply::NotFound,
+                }
+            }
+            _ => assets::asset(path).unwrap_or(Reply::NotFound),
+        }
+    }
+}
+
+/// The live state as events: one JSON text a generation, made once whichever viewer asks first,
+/// and the finished games' list made again only when a game finishes.
+struct LiveEvents {
+    watch: Arc<Watch>,
+    cache: Mutex<(u64, Arc<str>)>,
+    finished: Mutex<(u64, Arc<str>)>,
+}
+
+impl EventSource for LiveEvents {
+    fn next_after(&self, seen: u64, wait: Duration) -> Option<(u64, Arc<str>)> {
+        {
+            let cache = lock(&self.cache);
+            if cache.0 > seen {
+                return Some(cache.clone());
+            }
+        }
+        let state = self.watch.newer_than(seen, wait)?;
+        let finished = {
+            let mut f = lock(&self.finished);
+            if f.0 != state.finished_count || f.1.is_empty() {
+                *f = (state.finished_count, finished_json(&state).into());
+            }
+            f.1.clone()
+        };
+        let mut cache = lock(&self.cache);
+        if cache.0 < state.generation {
+            *cache = (state.generation, state_text(&state, &finished).into());
+        }
+        Some(cache.clone())
+    }
+}
+
+/// The state as the page reads it (`protocol/arena.md`, "Watching a run").
+pub fn state_json(s: &LiveState) -> String {
+    state_text(s, &finished_json(s))
+}
+
+/// The finished games' list of the state, as JSON.
+fn finished_json(s: &LiveState) -> String {
+    let finished: Vec<Value> = s.finished.iter().map(|g| game_summary(g)).collect();
+    Value::from(finished).to_string()
+}
+
+/// The state with its finished games' list `finished` (JSON) put in as it is.
+fn state_text(s: &LiveState, finished: &str) -> String {
+    let playing: Vec<Value> = s.playing.values().map(live_game_json).collect();
+    let rest = json!({
+        "generation": s.generation,
+        "title": s.title,
+        "ended": s.ended,
+        "progress": {
+            "done": s.progress.done,
+            "total": s.progress.total,
+            "rate": s.progress.rate,
+            "eta": s.progress.eta,
+        },
+        "headline": s.headline,
+        "playing": playing,
+    });
+    // The summary is shared, not copied, between states: written into the text as it is.
+    let mut text = rest.to_string();
+    text.pop(); // the closing brace
+    text.push_str(",\"summary\":");
+    text.push_str(s.summary.as_deref().unwrap_or("null"));
+    text.push_str(",\"summary_text\":");
+    text.push_str(&Value::from(&*s.summary_text).to_string());
+    text.push_str(",\"finished\":");
+    text.push_str(finished);
+    text.push('}');
+    text
+}
+
+fn live_game_json(g: &LiveGame) -> Value {
+    json!({
+        "game": g.index + 1,
+        "id": g.game,
+        "south": g.south,
+        "north": g.north,
+        "position": g.position,
+        "ply": g.ply,
+        "last": g.last.as_ref().map(|(side, mv)| json!({"side": side_letter(*side), "move": mv})),
+        "clocks": g.clocks,
+        "info": g.info.iter().map(info_json).collect::<Vec<_>>(),
+    })
+}
+
+fn info_json(i: &LiveInfo) -> Value {
+    json!({
+        "depth": i.depth,
+        "score": i.score,
+        "nodes": i.nodes,
+        "nps": i.nps,
+        "pv": i.pv,
+    })
+}
