@@ -26,7 +26,8 @@
 //!   state the live page shows (`--live`), written by the run, read by `crate::web`;
 //! - [`engines_file`]: engines kept in cutechess's `engines.json` (`conf=NAME`);
 //! - [`cli`]: the command line, and [`fastchess_cli`] the translation of fastchess's and
-//!   cutechess-cli's single-dash spellings into it; [`interrupt`]: Ctrl-C and a closed output; [`pause`]: Ctrl-Z and
+//!   cutechess-cli's single-dash spellings into it; [`interrupt`]: Ctrl-C and a closed output;
+//!   [`pause`]: Ctrl-Z and
 //!   the clock that excludes pauses.
 //!
 //! The protocol and file formats are documented in `protocol/arena.md`.
