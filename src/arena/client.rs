@@ -258,6 +258,33 @@ impl EngineSession {
     }
 
     /// `isready` and wait for `readyok`, discarding everything before it (late moves included).
+    /// What every start of an engine sends after the handshake, in this order: `Game` when the
+    /// engine declares it, the arena's own settings (a built-in player's options, its seed),
+    /// then the user's options. Returns the user's options the engine does not declare (sent
+    /// anyway), leaving out those `hidden` accepts undeclared.
+    pub fn configure<'a>(
+        &mut self,
+        game: &str,
+        preset: impl IntoIterator<Item = (&'a str, &'a str)>,
+        options: &[(String, String)],
+        hidden: impl Fn(&str) -> bool,
+    ) -> Result<Vec<String>, Fault> {
+        if self.has_option("Game") {
+            self.set_option("Game", game)?;
+        }
+        for (n, v) in preset {
+            self.set_option(n, v)?;
+        }
+        let mut undeclared = Vec::new();
+        for (n, v) in options {
+            if !self.has_option(n) && !hidden(n) {
+                undeclared.push(n.clone());
+            }
+            self.set_option(n, v)?;
+        }
+        Ok(undeclared)
+    }
+
     pub fn fence(&mut self, timeout: Duration) -> Result<(), Fault> {
         let deadline = pause::now() + timeout;
         self.send(&[GuiCommand::IsReady], deadline)?;

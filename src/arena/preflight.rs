@@ -104,15 +104,7 @@ fn check_one(
     };
     let result = (|| {
         let mut s = EngineSession::handshake(io, timeout)?;
-        if s.has_option("Game") {
-            s.set_option("Game", &config.game)?;
-        }
-        for (n, v) in &preset {
-            s.set_option(n, v)?;
-        }
-        for (n, v) in &e.options {
-            s.set_option(n, v)?;
-        }
+        s.configure(&config.game, preset.iter().copied(), &e.options, |_| true)?;
         s.fence(timeout)?;
         Ok::<_, Fault>(s)
     })();

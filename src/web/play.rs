@@ -613,15 +613,7 @@ pub fn start_engine(
     }
     .map_err(|e| Fault::Crash(format!("cannot start '{}': {e}", cfg.cmd)))?;
     let mut s = EngineSession::handshake(io, timeout)?;
-    if s.has_option("Game") {
-        s.set_option("Game", &variant.id())?;
-    }
-    for (n, v) in preset {
-        s.set_option(n, v)?;
-    }
-    for (n, v) in &cfg.options {
-        s.set_option(n, v)?;
-    }
+    s.configure(&variant.id(), preset, &cfg.options, |_| true)?;
     s.new_game(timeout)?;
     Ok(s)
 }

@@ -150,20 +150,12 @@ pub(super) fn start_engine(
         .as_ref()
         .map(|l| crate::arena::protocol_log::Tap::new(l.clone(), &cfg.name));
     let mut s = EngineSession::handshake_logged(io, timeout, log)?;
-    if s.has_option("Game") {
-        s.set_option("Game", &shared.config.game)?;
-    }
-    for (n, v) in &preset {
-        s.set_option(n, v)?;
-    }
-    let mut unknown = Vec::new();
-    for (n, v) in &cfg.options {
-        let hidden = cfg.builtin().is_some() && builtin::takes_hidden_option(n);
-        if !s.has_option(n) && !hidden {
-            unknown.push(n.clone());
-        }
-        s.set_option(n, v)?;
-    }
+    let unknown = s.configure(
+        &shared.config.game,
+        preset.iter().map(|(n, v)| (n.as_str(), v.as_str())),
+        &cfg.options,
+        |n| cfg.builtin().is_some() && builtin::takes_hidden_option(n),
+    )?;
     if !unknown.is_empty() {
         let mut h = lock(&shared.health);
         if h.first_unknown_options(e) {
