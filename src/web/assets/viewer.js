@@ -46,6 +46,10 @@
     var positions = game.positions || [];
     var last = positions.length - 1;
     var ply = last;
+    // Plies count from the game's start position, the opening's included; the games table's
+    // "plies" counts the engines' moves only, so say how many the opening played.
+    var opening = positions.filter(function (p) { return p.book; }).length;
+    var openingNote = opening > 0 ? " (" + opening + " from the opening)" : "";
 
     function draw() {
       var p = positions[ply];
@@ -53,7 +57,7 @@
       if (ply > 0) view.last = { side: p.side, move: p.move };
       while (holder.firstChild) holder.removeChild(holder.firstChild);
       holder.appendChild(window.OtauBoard.render(view));
-      where.textContent = " ply " + ply + " of " + last + "  ";
+      where.textContent = " ply " + ply + " of " + last + openingNote + "  ";
       var words = [];
       if (ply > 0) {
         words.push((p.side === "s" ? "South " : "North ") + p.notation);
