@@ -487,7 +487,16 @@ fn stream_events(stream: &mut TcpStream, source: &dyn EventSource, shared: &Shar
     }
     let mut seen = 0;
     let mut last_write = Instant::now();
-    while !shared.stop.load(Ordering::SeqCst) {
+    loop {
+        if shared.stop.load(Ordering::SeqCst) {
+            // A run that ends stops its server after a short grace (`Server::finish`); a stream
+            // not scheduled within it still sends the newest state, the run's end, before it
+            // goes (bounded by the socket's write timeout, as every write).
+            if let Some((_, data)) = source.next_after(seen, Duration::ZERO) {
+                let _ = write_event(stream, &data);
+            }
+            return;
+        }
         let closing = shared.closing.load(Ordering::SeqCst);
         let wait = if closing {
             Duration::ZERO
