@@ -4,10 +4,12 @@
 //!
 //! Screenshots of each page go to `target/browser-screenshots/`.
 
+mod arena_support;
 mod browser_support;
 
 use std::time::Duration;
 
+use arena_support::{fake_engines_then, scratch, ARENA};
 use browser_support::{get, screenshot_path, Browser, Served};
 use otau::games::{AnyGame, GameLine, Variant};
 
@@ -186,16 +188,6 @@ fn controls(b: &Browser) {
     board_at(b, 1);
 }
 
-const ARENA: &str = env!("CARGO_BIN_EXE_otau-arena");
-
-/// A fresh scratch directory.
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("otau-web-browser-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// The position of every ply of a recorded game (0: its start), replayed by the rules from the
 /// record's opening and moves.
 fn replayed(g: &otau::arena::records::GameRecord) -> Vec<String> {
@@ -237,15 +229,7 @@ fn live_boards(b: &Browser) -> Vec<(u64, usize, String)> {
 /// last ply shows its final position, its first ply its start.
 fn live_and_viewer(b: &Browser) {
     let dir = scratch("live");
-    let mut args: Vec<String> = Vec::new();
-    for name in ["south", "north"] {
-        args.extend([
-            "--engine".into(),
-            format!("name={name}"),
-            format!("cmd={ARENA}"),
-            "args=fake-engine slow".into(),
-        ]);
-    }
+    let mut args = fake_engines_then("slow", &["south", "north"], &[]);
     for a in [
         "--games",
         "8",

@@ -100,23 +100,10 @@ fn recorded_positions(records: &RecordsFile) -> std::collections::BTreeMap<u64, 
         .collect()
 }
 
-fn slow_engines(names: &[&str]) -> Vec<String> {
-    let mut args = Vec::new();
-    for name in names {
-        args.extend([
-            "--engine".to_string(),
-            format!("name={name}"),
-            format!("cmd={ARENA}"),
-            "args=fake-engine slow".to_string(),
-        ]);
-    }
-    args
-}
-
 #[test]
 fn a_live_run_streams_the_positions_it_records() {
     let dir = scratch("web-live");
-    let mut args = slow_engines(&["<b>south</b>", "north"]);
+    let mut args = fake_engines_then("slow", &["<b>south</b>", "north"], &[]);
     args.extend(
         [
             "--games",

@@ -34,13 +34,18 @@ pub fn arena(args: &[&str], dir: &Path) -> (i32, String, String) {
 /// A fresh scratch directory for one test.
 /// `--engine` arguments for sound test engines (`fake-engine ok`) named `names`, then `rest`.
 pub fn sound_engines_then(names: &[&str], rest: &[&str]) -> Vec<String> {
+    fake_engines_then("ok", names, rest)
+}
+
+/// `--engine` arguments for test engines of one `fake-engine` mode named `names`, then `rest`.
+pub fn fake_engines_then(mode: &str, names: &[&str], rest: &[&str]) -> Vec<String> {
     let mut args = Vec::new();
     for name in names {
         args.extend([
             "--engine".to_string(),
             format!("name={name}"),
             format!("cmd={ARENA}"),
-            "args=fake-engine ok".to_string(),
+            format!("args=fake-engine {mode}"),
         ]);
     }
     args.extend(rest.iter().map(|s| s.to_string()));
