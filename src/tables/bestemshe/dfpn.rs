@@ -62,6 +62,8 @@ pub struct Dfpn<'t> {
     /// Hashes of the positions on the current line.
     line: Vec<u64>,
     pub stats: SearchStats,
+    /// Expansions after which the search gives up (`u64::MAX`: never).
+    budget: u64,
     /// Leaves met (counted while only reading).
     table_leaves: std::cell::Cell<u64>,
     end_leaves: std::cell::Cell<u64>,
@@ -87,6 +89,7 @@ impl<'t> Dfpn<'t> {
             mask: size - 1,
             line: Vec::with_capacity(1024),
             stats: SearchStats::default(),
+            budget: u64::MAX,
             table_leaves: Default::default(),
             end_leaves: Default::default(),
             progress,
@@ -105,14 +108,27 @@ impl<'t> Dfpn<'t> {
         self.attacker
     }
 
-    /// Searches `pos` to the end: `Some(true)` if the attacker's win is proven there, `Some(false)`
-    /// if it is disproven (the defender holds at least a draw, as far as the search can tell).
+    /// Stops any search after `expansions` more (a search on a clock).
+    pub fn set_budget(&mut self, expansions: u64) {
+        self.budget = self.stats.nodes.saturating_add(expansions);
+    }
+
+    /// [`Dfpn::solve`] within the budget: None when it ran out first.
+    pub fn solve_within(&mut self, pos: &Toguz) -> Option<bool> {
+        let won = self.solve(pos);
+        (self.stats.nodes <= self.budget).then_some(won)
+    }
+
+    /// Searches `pos` to the end: true if the attacker's win is proven there, false if it is
+    /// disproven (the defender holds at least a draw, as far as the search can tell).
     pub fn solve(&mut self, pos: &Toguz) -> bool {
         let (phi, delta) = self.mid(pos, INF, INF);
         self.stats.table_hits = self.table_leaves.get();
         self.stats.ends = self.end_leaves.get();
-        debug_assert!(phi == 0 || delta == 0);
-        (phi == 0) == (pos.side_to_move() == self.attacker)
+        debug_assert!(phi == 0 || delta == 0 || self.stats.nodes > self.budget);
+        let mover_wins = phi == 0;
+        let settled = phi == 0 || delta == 0;
+        settled && mover_wins == (pos.side_to_move() == self.attacker)
     }
 
     /// The numbers of a position as the table knows them (a leaf's from the rules or tables,
@@ -233,7 +249,7 @@ impl<'t> Dfpn<'t> {
             }
             phi = d1;
             delta = sum;
-            if phi >= th_phi || delta >= th_delta {
+            if phi >= th_phi || delta >= th_delta || self.stats.nodes > self.budget {
                 break;
             }
             let child_phi = th_delta.saturating_sub(delta - kids[best].1).min(INF);

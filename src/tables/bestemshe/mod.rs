@@ -7,6 +7,7 @@
 //! margins beyond the result are not what either side plays for.
 
 pub mod dfpn;
+pub mod play;
 pub mod proof;
 pub mod solve;
 

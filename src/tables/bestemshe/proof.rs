@@ -11,7 +11,7 @@
 //! rests on what the rules do with endless play. Extraction and verification apply these rules
 //! in the same order, so the file needs no markers.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::Path;
 
@@ -115,6 +115,18 @@ pub fn verify(
     tables: &dyn TableProbe,
     progress: &mut dyn FnMut(&ProofStats),
 ) -> Result<ProofStats, VerifyError> {
+    verify_recording(proof, root, tables, progress, None)
+}
+
+/// [`verify`], also recording the winner's move at every position of the tree where they are
+/// to move (what the engine plays from the proof).
+pub fn verify_recording(
+    proof: &Proof,
+    root: &Toguz,
+    tables: &dyn TableProbe,
+    progress: &mut dyn FnMut(&ProofStats),
+    record: Option<&mut HashMap<u128, u8>>,
+) -> Result<ProofStats, VerifyError> {
     let mut v = Verifier {
         proof,
         tables,
@@ -123,6 +135,7 @@ pub fn verify(
         path: HashSet::new(),
         stats: ProofStats::default(),
         progress,
+        record,
     };
     v.node(root, 0)?;
     if v.at != proof.moves.len() {
@@ -141,6 +154,7 @@ struct Verifier<'a> {
     path: HashSet<u128>,
     stats: ProofStats,
     progress: &'a mut dyn FnMut(&ProofStats),
+    record: Option<&'a mut HashMap<u128, u8>>,
 }
 
 impl Verifier<'_> {
@@ -189,6 +203,9 @@ impl Verifier<'_> {
             let mut child = *pos;
             child.play(mv);
             self.stats.winner_nodes += 1;
+            if let Some(record) = self.record.as_deref_mut() {
+                record.insert(key, hole);
+            }
             self.node(&child, ply + 1)?;
         } else {
             self.stats.loser_nodes += 1;

@@ -208,16 +208,32 @@ pub fn run(options: &SolveOptions, out: &mut dyn Write) -> Result<()> {
 
 /// [`proof::verify`] on a thread with room for the proof's longest lines.
 pub fn verify_deep(proof: &Proof, root: &Toguz, tables: &Tables) -> Result<ProofStats> {
+    verify_deep_recording(proof, root, tables, None)
+}
+
+/// [`proof::verify_recording`] on a thread with room for the proof's longest lines.
+pub fn verify_deep_recording(
+    proof: &Proof,
+    root: &Toguz,
+    tables: &Tables,
+    record: Option<&mut std::collections::HashMap<u128, u8>>,
+) -> Result<ProofStats> {
     std::thread::scope(|s| {
         std::thread::Builder::new()
             .stack_size(1 << 30)
             .spawn_scoped(s, || {
-                proof::verify(proof, root, tables, &mut |st| {
-                    eprintln!(
-                        "verify: {} positions proven",
-                        st.winner_nodes + st.loser_nodes
-                    )
-                })
+                proof::verify_recording(
+                    proof,
+                    root,
+                    tables,
+                    &mut |st| {
+                        eprintln!(
+                            "verify: {} positions proven",
+                            st.winner_nodes + st.loser_nodes
+                        )
+                    },
+                    record,
+                )
             })
             .expect("a thread for the verification")
             .join()

@@ -34,9 +34,9 @@ use std::path::Path;
 
 use self::index::Binomials;
 use super::file::{self, Kind, Problem};
-use super::probe::{Probe, TableBounds};
+
 use super::slot::Slot;
-use crate::games::{Game, Toguz, Variant};
+use crate::games::{Toguz, Variant};
 
 /// Largest stone count a table of one byte an entry holds (two 4-bit bounds).
 pub const MAX_STONES_LIMIT: usize = 15;
@@ -258,25 +258,4 @@ pub fn tables(variant: Variant) -> Option<&'static Tables> {
         let path = super::cache_dir()?.join(super::file_name(variant));
         Tables::load(&path).ok()
     })
-}
-
-impl Probe for Toguz {
-    fn prepare_tables(&self) {
-        let _ = tables(self.variant());
-    }
-
-    fn tables_ready(&self) -> bool {
-        is_read(self.variant())
-    }
-
-    #[inline]
-    fn probe_tables(&self) -> Option<TableBounds> {
-        let b = loaded(self.variant())?.probe(self)?;
-        let store = self.store(self.side_to_move());
-        Some(TableBounds {
-            low: store + b.low,
-            high: store + b.high,
-            total: self.variant().total_stones(),
-        })
-    }
 }
