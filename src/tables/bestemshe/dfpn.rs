@@ -11,7 +11,6 @@
 //! ever used to steer the search), and the verifier ([`super::proof`]) re-checks every proof on
 //! its own, so a search error can cost time but never a wrong result.
 
-use crate::eval::Evaluate;
 use crate::games::{Game, Move, Side, Toguz};
 
 use super::{decided, Rules, TableProbe};
@@ -19,12 +18,15 @@ use super::{decided, Rules, TableProbe};
 /// A proof or disproof number too large to matter (sums saturate here).
 pub const INF: u32 = u32::MAX / 4;
 
-/// The numbers of a position not searched yet (df-pn+): from the evaluation, a side well
-/// ahead is cheap to prove and dear to disprove. One stone of advantage (100) halves the gap.
+/// The numbers of a position not searched yet (df-pn+): a side well ahead is cheap to prove
+/// and dear to disprove. Ahead means the stores (two stones of store a step), and a quarter as
+/// much the stones on one's own row, which one plays with.
 fn initial_numbers(pos: &Toguz) -> (u32, u32) {
-    let e = pos.evaluate().clamp(-2000, 2000);
-    let scale = |x: i32| 1 + (x.max(0) / 100) as u32;
-    (scale(-e), scale(e))
+    let me = pos.side_to_move();
+    let row = |s: Side| pos.row(s).iter().map(|&x| x as i32).sum::<i32>();
+    let lead = 4 * (pos.store(me) as i32 - pos.store(me.other()) as i32) + row(me) - row(me.other());
+    let scale = |x: i32| 1 + (x.clamp(0, 160) / 8) as u32;
+    (scale(-lead), scale(lead))
 }
 
 /// A transposition-table entry: 16 bytes.
