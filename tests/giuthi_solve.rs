@@ -135,16 +135,10 @@ fn move_bounds_agree_with_plain_alpha_beta() {
         for m in table().move_bounds(&p) {
             let played = Pos::parse(&p.to_string()).play(&p.move_name(m.mv));
             let (lo, hi) = if played.extra {
-                (
-                    exact(&played.pos, false),
-                    exact(&played.pos, true),
-                )
+                (exact(&played.pos, false), exact(&played.pos, true))
             } else {
                 let c = played.captured as i32;
-                (
-                    c - exact(&played.pos, true),
-                    c - exact(&played.pos, false),
-                )
+                (c - exact(&played.pos, true), c - exact(&played.pos, false))
             };
             assert_eq!((m.lower, m.upper), (lo, hi), "{p} {}", p.move_name(m.mv));
         }
@@ -170,7 +164,10 @@ fn a_hand_worked_extra_move_and_its_alternative() {
     );
     assert_eq!(totals(&p, 1), [21, 19]);
     let line = table().principal_variation(&p, 10);
-    assert_eq!(line.iter().map(|&m| p.move_name(m)).collect::<Vec<_>>(), ["1a"]);
+    assert_eq!(
+        line.iter().map(|&m| p.move_name(m)).collect::<Vec<_>>(),
+        ["1a"]
+    );
 }
 
 /// Worked by hand: a board with no hole of two on either side is over; each keeps their row
@@ -204,7 +201,10 @@ fn every_entry_satisfies_its_equations() {
             let moves = table.move_bounds(&p);
             if moves.is_empty() {
                 let own: i32 = p.row(Side::South).iter().map(|&s| s as i32).sum();
-                assert_eq!((lower, upper), (2 * own - seeds as i32, 2 * own - seeds as i32));
+                assert_eq!(
+                    (lower, upper),
+                    (2 * own - seeds as i32, 2 * own - seeds as i32)
+                );
             } else {
                 assert_eq!(lower, moves.iter().map(|m| m.lower).max().unwrap(), "{p}");
                 assert_eq!(upper, moves.iter().map(|m| m.upper).max().unwrap(), "{p}");
@@ -260,7 +260,10 @@ fn what_does_not_fit_is_refused_naming_the_size() {
     ));
     let mut out = Vec::new();
     let err = otau::tables::command::solve(G54, None, 10, &mut out).unwrap_err();
-    assert!(err.to_string().contains("giuthi-5x4 with 40 seeds"), "{err}");
+    assert!(
+        err.to_string().contains("giuthi-5x4 with 40 seeds"),
+        "{err}"
+    );
 }
 
 /// `otau solve` on a small Giuthi position prints its value, result, moves and line.

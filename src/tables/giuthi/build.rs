@@ -109,7 +109,10 @@ impl GiuthiTable {
         let started = Instant::now();
         let places = 2 * n;
         let size = layer_size(places, seeds) as usize;
-        assert!(2 * size < NONE as usize, "a layer too large for 32-bit indices");
+        assert!(
+            2 * size < NONE as usize,
+            "a layer too large for 32-bit indices"
+        );
         let slots = max_moves(n);
         let mut child = vec![NONE; slots * size];
         let mut terminal = vec![false; size];

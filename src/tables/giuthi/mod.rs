@@ -171,7 +171,11 @@ impl GiuthiTable {
     /// `(lower, upper)` of `pos` for its mover, on the seeds on the board; `None` when the table
     /// does not reach its seed count.
     pub fn bounds(&self, pos: &Giuthi) -> Option<(i32, i32)> {
-        assert_eq!(pos.holes(), self.variant.holes(), "a position of another size");
+        assert_eq!(
+            pos.holes(),
+            self.variant.holes(),
+            "a position of another size"
+        );
         (pos.board_stones() as usize <= self.max_seeds()).then(|| self.bounds_of(&mover_board(pos)))
     }
 
