@@ -252,8 +252,12 @@ fn what_does_not_fit_is_refused_naming_the_size() {
         text.contains("giuthi-5x4") && text.contains("40 seeds") && text.contains("2054455634"),
         "{text}"
     );
-    assert!(fits(G54, 24).is_ok());
-    assert!(matches!(fits(G54, 25), Err(SolveError::TooLarge { .. })));
+    assert!(fits(G54, 20).is_ok());
+    assert!(matches!(fits(G54, 21), Err(SolveError::TooLarge { .. })));
+    // 12 holes reach the same layer size sooner: 15 seeds fit (C(26, 11)), 16 do not.
+    let g64 = Variant::Giuthi { holes: 6, seeds: 4 };
+    assert!(fits(g64, 15).is_ok());
+    assert!(matches!(fits(g64, 16), Err(SolveError::TooLarge { .. })));
     assert!(matches!(
         fits(Variant::MODIAR, 4),
         Err(SolveError::NotGiuthi(_))

@@ -48,14 +48,16 @@ pub use index::{binomial, layer_size};
 
 use crate::games::{Game, Giuthi, Move, Side, Variant};
 
-/// Most seeds on the board of a position the solver takes: the boards of 2 x 5 holes up to this
-/// many seeds, C(34, 10) = 131,128,140 in all and C(33, 9) = 38,567,100 in the largest seed
-/// count, take about 5.5 GB at their peak and a few minutes (`protocol/rules-giuthi.md`).
-pub const MAX_BOARD_SEEDS: usize = 24;
+/// Most seeds on the board of a position of a 5-hole board the solver takes: the boards of 2 x 5
+/// holes up to this many seeds, C(30, 10) = 30,045,015 in all and C(29, 9) = 10,015,005 in the
+/// largest seed count, took minutes and about 1.3 GB at their peak as measured
+/// (`protocol/rules-giuthi.md`, "Solved boards").
+pub const MAX_BOARD_SEEDS: usize = 20;
 
-/// Most positions of one seed count the solver builds (the largest seed count of
-/// [`MAX_BOARD_SEEDS`] on 2 x 5 holes): the memory of the analysis grows with it.
-pub const MAX_LAYER: u64 = 38_567_100;
+/// Most positions of one seed count the solver builds, whatever the board (the largest seed
+/// count of [`MAX_BOARD_SEEDS`] on 2 x 5 holes): the time and memory of the analysis grow with
+/// it, about 140 bytes a board while a seed count is solved.
+pub const MAX_LAYER: u64 = 10_015_005;
 
 /// Why a position is not solved.
 #[derive(Debug, PartialEq, Eq)]
@@ -81,7 +83,7 @@ impl std::fmt::Display for SolveError {
                 "{variant} with {seeds} seeds on the board does not fit: the retrograde analysis \
                  builds every board of {} holes up to that many seeds, {layer} boards in the \
                  largest seed count alone, and takes at most {MAX_LAYER} (2 x 5 holes with \
-                 {MAX_BOARD_SEEDS} seeds: about 5.5 GB) within this machine's memory; give a \
+                 {MAX_BOARD_SEEDS} seeds, measured in minutes) on this machine; give a \
                  --position with fewer seeds on the board (protocol/rules-giuthi.md, \
                  \"Solved boards\")",
                 2 * variant.holes()
