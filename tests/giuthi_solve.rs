@@ -292,3 +292,22 @@ fn the_solve_command_prints_a_giuthi_position() {
         assert!(text.contains(line), "{line:?} missing from:\n{text}");
     }
 }
+
+/// A position whose bounds differ (South can only pass; 7 seeds): the command prints the bounds,
+/// says the margin is not forced, and still gives the result the repetition rule leaves: North
+/// wins, since even `upper` leaves South behind.
+#[test]
+fn the_solve_command_prints_open_bounds_and_the_result() {
+    let p = "giuthi-5x4 0,1,1,1,0/0,1,2,1,0 16/17 s 1";
+    let mut out = Vec::new();
+    otau::tables::command::solve(G54, Some(p), 10, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    for line in [
+        "bounds -7..-5 for south from the 7 seeds on the board",
+        "not forced: each side can force the game to end only within -7..-5",
+        "result north wins under the repetition rule (the margin rests on the convention)",
+        "moves pass:-7..-5",
+    ] {
+        assert!(text.contains(line), "{line:?} missing from:\n{text}");
+    }
+}

@@ -244,7 +244,7 @@ fn solve_giuthi(pos: &Giuthi, max_plies: usize, out: &mut dyn Write) -> Result<(
     } else {
         writeln!(
             out,
-            "result {verdict} (no side can force more under the repetition rule)"
+            "result {verdict} under the repetition rule (the margin rests on the convention)"
         )?;
     }
     let list: Vec<String> = table

@@ -33,7 +33,8 @@
 //!
 //! **What fits.** A seed count of `s` seeds on `2n` holes has C(s + 2n - 1, 2n - 1) boards;
 //! `giuthi-5x4` has C(49, 9) = 2,054,455,634 boards of 40 seeds alone and 10,272,278,170 of 0 to
-//! 40, far beyond an explicit graph in 24 GiB (about 140 bytes a board while it is solved). The
+//! 40, far beyond an explicit graph in 24 GiB (about 93 bytes a board of the largest seed count:
+//! some 190 GB). The
 //! solver takes positions of at most [`MAX_BOARD_SEEDS`] seeds on the board ([`fits`] names the
 //! limit and why), which covers every endgame of the 5-hole boards up to there. A proof search
 //! from the start (alpha-beta to the end with a transposition table) was measured too and is far
@@ -50,13 +51,13 @@ use crate::games::{Game, Giuthi, Move, Side, Variant};
 
 /// Most seeds on the board of a position of a 5-hole board the solver takes: the boards of 2 x 5
 /// holes up to this many seeds, C(30, 10) = 30,045,015 in all and C(29, 9) = 10,015,005 in the
-/// largest seed count, took minutes and about 1.3 GB at their peak as measured
+/// largest seed count, took 141 s of CPU and 933 MB at their peak as measured
 /// (`protocol/rules-giuthi.md`, "Solved boards").
 pub const MAX_BOARD_SEEDS: usize = 20;
 
 /// Most positions of one seed count the solver builds, whatever the board (the largest seed
 /// count of [`MAX_BOARD_SEEDS`] on 2 x 5 holes): the time and memory of the analysis grow with
-/// it, about 140 bytes a board while a seed count is solved.
+/// it, about 93 bytes a board of the largest seed count.
 pub const MAX_LAYER: u64 = 10_015_005;
 
 /// Why a position is not solved.
