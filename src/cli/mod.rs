@@ -6,7 +6,7 @@ mod bench;
 mod check;
 mod perft;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
 use crate::games::{Side, Variant};
@@ -162,8 +162,8 @@ pub enum OtauCommand {
         #[arg(long)]
         addr: Option<String>,
     },
-    /// Solves the game (Modiar; Giuthi positions with few seeds on the board) and prints the
-    /// value with best play and a principal variation.
+    /// Solves the game (Modiar; Bestemshe from the start; Giuthi positions with few seeds on the
+    /// board) and prints the value with best play and a principal variation.
     Solve {
         /// A position string to solve instead of the start (its game id overrides --game).
         #[arg(long)]
@@ -171,6 +171,22 @@ pub enum OtauCommand {
         /// Longest principal variation printed, in plies.
         #[arg(long, default_value_t = 400)]
         max_plies: usize,
+        /// Bestemshe: the rules solved, otau's or PlayStrategy's (the published solution's:
+        /// a stuck side ends the game with the stores as they stand).
+        #[arg(long, default_value = "otau", value_parser = ["otau", "playstrategy"])]
+        rules: String,
+        /// Bestemshe: stones on the board up to which the endgame tables reach.
+        #[arg(long, default_value_t = crate::tables::bestemshe::solve::DEFAULT_TABLE_STONES)]
+        table_stones: usize,
+        /// Bestemshe: the proof search's transposition table, in MiB.
+        #[arg(long, default_value_t = 4096)]
+        hash: usize,
+        /// Bestemshe: where the tables and the proof are kept (default: the cache directory).
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+        /// Bestemshe: re-check the saved proof (never search); fails if there is none.
+        #[arg(long)]
+        verify: bool,
     },
 }
 
@@ -270,8 +286,35 @@ pub fn run(game: Variant, command: Option<OtauCommand>) -> Result<()> {
             crate::tables::command::tables(game, max_stones, dir, &mut std::io::stdout().lock())
         }
         Some(OtauCommand::Solve {
+            position: None,
+            rules,
+            table_stones,
+            hash,
+            dir,
+            verify,
+            ..
+        }) if game == Variant::BESTEMSHE => {
+            use crate::tables::bestemshe::{solve, Rules};
+            let dir = dir
+                .or_else(crate::tables::cache_dir)
+                .context("no cache directory: give --dir")?;
+            let options = solve::SolveOptions {
+                rules: if rules == "playstrategy" {
+                    Rules::PlayStrategy
+                } else {
+                    Rules::Otau
+                },
+                table_stones,
+                hash_mb: hash,
+                dir,
+                verify_only: verify,
+            };
+            solve::run(&options, &mut std::io::stdout().lock())
+        }
+        Some(OtauCommand::Solve {
             position,
             max_plies,
+            ..
         }) => crate::tables::command::solve(
             game,
             position.as_deref(),

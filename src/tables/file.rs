@@ -44,6 +44,8 @@ pub enum Kind {
     Toguz = 1,
     /// Modiar's solution.
     Modiar = 2,
+    /// A proof of Bestemshe's result from the start (the winner's moves of a proof tree).
+    BestemsheProof = 3,
 }
 
 impl Kind {
@@ -51,6 +53,7 @@ impl Kind {
         match byte {
             1 => Some(Kind::Toguz),
             2 => Some(Kind::Modiar),
+            3 => Some(Kind::BestemsheProof),
             _ => None,
         }
     }
@@ -61,6 +64,7 @@ impl fmt::Display for Kind {
         f.write_str(match self {
             Kind::Toguz => "Toguz Kumalak endgame tables",
             Kind::Modiar => "Modiar solution",
+            Kind::BestemsheProof => "Bestemshe proof",
         })
     }
 }

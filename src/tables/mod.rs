@@ -12,6 +12,7 @@
 //! interface the search probes them through beside the evaluation ([`probe`]). Later runs (an
 //! engine process per arena game, say) load a table in a fraction of a second.
 
+pub mod bestemshe;
 pub mod cache;
 pub mod command;
 pub mod file;

@@ -2,7 +2,9 @@
 //! probes apart from `evaluate`): bounds at the nodes of the search, a solved game's move at its
 //! root, and whether the tables are ready without waiting.
 
-use crate::games::{AnyGame, Game, Giuthi, Move};
+use super::bestemshe::play::Solution;
+use super::toguz;
+use crate::games::{AnyGame, Game, Giuthi, Move, Toguz, Variant};
 
 /// Bounds from endgame tables on the side to move's final total (stones won so far plus what
 /// they secure from the board), with both players playing on to the end.
@@ -70,6 +72,49 @@ pub trait Probe: Game {
     /// table is ready.
     fn solved(&self) -> Option<Solved> {
         None
+    }
+}
+
+/// Toguz Kumalak's endgame tables (`otau tables`), and on Bestemshe the solution.
+/// Bestemshe's solution (`otau solve --game bestemshe`) when this is Bestemshe and it is there.
+fn solution(pos: &Toguz) -> Option<&'static Solution> {
+    (pos.variant() == Variant::BESTEMSHE)
+        .then(Solution::loaded)
+        .flatten()
+}
+
+impl Probe for Toguz {
+    fn prepare_tables(&self) {
+        let _ = toguz::tables(self.variant());
+        if self.variant() == Variant::BESTEMSHE {
+            let _ = Solution::get();
+        }
+    }
+
+    fn tables_ready(&self) -> bool {
+        toguz::is_read(self.variant())
+            && (self.variant() != Variant::BESTEMSHE || Solution::is_read())
+    }
+
+    /// Bestemshe, solved: the proof's move, or a forced win's from the tables.
+    fn solved(&self) -> Option<Solved> {
+        solution(self)?.best(self)
+    }
+
+    #[inline]
+    fn probe_tables(&self) -> Option<TableBounds> {
+        // The solution's tables reach further than `otau tables`' (28 stones, not 15).
+        let tables = match solution(self) {
+            Some(s) => &s.tables,
+            None => toguz::loaded(self.variant())?,
+        };
+        let b = tables.probe(self)?;
+        let store = self.store(self.side_to_move());
+        Some(TableBounds {
+            low: store + b.low,
+            high: store + b.high,
+            total: self.variant().total_stones(),
+        })
     }
 }
 

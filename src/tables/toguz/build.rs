@@ -4,8 +4,8 @@
 //! bounds are found by the shared fixpoint ([`crate::tables::fixpoint`]; low rising from 0,
 //! high falling from all stones).
 
-use super::index::{class_size, free_holes, pair_allowed, unrank};
-use super::{Tables, MAX_STONES_LIMIT};
+use super::index::{class_size, free_holes, layer_built, pair_allowed, unrank};
+use super::{entry_width, StuckRule, Tables, MAX_STONES_LIMIT, WIDE_STONES_LIMIT};
 use crate::games::{Game, Side, Toguz, Variant};
 use crate::tables::fixpoint::{self, Graph};
 
@@ -20,22 +20,51 @@ pub struct ToguzBuildStats {
 }
 
 impl Tables {
-    /// Solves every position with up to `max_stones` stones on the board.
+    /// Solves every position with up to `max_stones` stones on the board, under otau's rules.
     pub fn build(variant: Variant, max_stones: usize) -> (Tables, ToguzBuildStats) {
+        Tables::build_with(variant, max_stones, StuckRule::RowOwner, &mut |_, _| {})
+    }
+
+    /// Solves every position with up to `max_stones` stones on the board (at most
+    /// [`MAX_STONES_LIMIT`], or [`WIDE_STONES_LIMIT`] on 2x5) with the given stuck rule, calling
+    /// `progress(stones, positions so far)` after each stone count.
+    pub fn build_with(
+        variant: Variant,
+        max_stones: usize,
+        stuck: StuckRule,
+        progress: &mut dyn FnMut(usize, u64),
+    ) -> (Tables, ToguzBuildStats) {
         assert!(matches!(variant, Variant::Toguz { .. }));
-        let max_stones = max_stones.min(MAX_STONES_LIMIT);
+        let limit = if variant.holes() == 5 {
+            WIDE_STONES_LIMIT
+        } else {
+            MAX_STONES_LIMIT
+        };
+        let max_stones = max_stones.min(limit);
+        // Vanishing stones keep the stones secured whole only on an even board: the layers
+        // of one parity, which wide tables without tuzdiks build (see `layer_built`).
+        assert!(
+            stuck == StuckRule::RowOwner
+                || (!variant.has_tuzdik() && max_stones > MAX_STONES_LIMIT),
+            "the stuck rule {stuck:?} needs wide tables of a board without tuzdiks"
+        );
         let (offsets, total, binomials) = Tables::layout(variant, max_stones);
         let mut tables = Tables {
             variant,
             max_stones,
+            wide: max_stones > MAX_STONES_LIMIT,
+            stuck,
             offsets,
-            data: vec![0; total],
+            data: vec![0; total * entry_width(max_stones)],
             binomials,
         };
         let mut stats = ToguzBuildStats::default();
         let n = variant.holes();
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
         for s in 0..=max_stones {
+            if !layer_built(variant, max_stones, s) {
+                continue;
+            }
             // A class and its mirror (the tuzdiks seen from the other side) reach each other by
             // quiet moves: solved together, once. Classes of one stone count depend only on
             // smaller counts, so they are solved in parallel.
@@ -44,34 +73,36 @@ impl Tables {
                 .filter(|&(m, t)| pair_allowed(variant, m, t) && t * n + m >= m * n + t)
                 .collect();
             let next = std::sync::atomic::AtomicUsize::new(0);
-            let solved: Vec<(Vec<(usize, u8)>, ToguzBuildStats)> = std::thread::scope(|scope| {
-                let handles: Vec<_> = (0..threads)
-                    .map(|_| {
-                        scope.spawn(|| {
-                            let mut out = Vec::new();
-                            let mut st = ToguzBuildStats::default();
-                            loop {
-                                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                                let Some(&pair) = pairs.get(k) else { break };
-                                out.extend(tables.solve_classes(s, pair, &mut st));
-                            }
-                            (out, st)
+            let solved: Vec<(Vec<(usize, u8, u8)>, ToguzBuildStats)> =
+                std::thread::scope(|scope| {
+                    let handles: Vec<_> = (0..threads)
+                        .map(|_| {
+                            scope.spawn(|| {
+                                let mut out = Vec::new();
+                                let mut st = ToguzBuildStats::default();
+                                loop {
+                                    let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                                    let Some(&pair) = pairs.get(k) else { break };
+                                    out.extend(tables.solve_classes(s, pair, &mut st));
+                                }
+                                (out, st)
+                            })
                         })
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().expect("a table thread panicked"))
-                    .collect()
-            });
+                        .collect();
+                    handles
+                        .into_iter()
+                        .map(|h| h.join().expect("a table thread panicked"))
+                        .collect()
+                });
             for (entries, st) in solved {
-                for (index, value) in entries {
-                    tables.data[index] = value;
+                for (index, low, high) in entries {
+                    tables.set_entry(index, low, high);
                 }
                 stats.positions += st.positions;
                 stats.open += st.open;
                 stats.updates += st.updates;
             }
+            progress(s, stats.positions);
         }
         (tables, stats)
     }
@@ -82,7 +113,7 @@ impl Tables {
         s: usize,
         (mine, theirs): (usize, usize),
         stats: &mut ToguzBuildStats,
-    ) -> Vec<(usize, u8)> {
+    ) -> Vec<(usize, u8, u8)> {
         let n = self.variant.holes();
         let classes: Vec<(usize, usize)> = if mine == theirs {
             vec![(mine, theirs)]
@@ -136,7 +167,12 @@ impl Tables {
             *e = to_local(*e) as u32;
         }
         let graph = Graph::new(edge_start, edges);
-        let fix = fixpoint::solve(&graph, s, &exits, |i| terminal[i].then_some(-(s as i8)));
+        // A stuck mover: every stone to the opponent (otau), or to no one (margin 0).
+        let stuck = match self.stuck {
+            StuckRule::RowOwner => -(s as i8),
+            StuckRule::NoOne => 0,
+        };
+        let fix = fixpoint::solve(&graph, s, &exits, |i| terminal[i].then_some(stuck));
         stats.updates += fix.examined;
         stats.positions += count as u64;
         let secured = |m: i8| ((m as i16 + s as i16) / 2) as u8;
@@ -144,7 +180,7 @@ impl Tables {
             .map(|i| {
                 let [low, high] = fix.bounds[i].map(secured);
                 stats.open += (low != high) as u64;
-                (members[i], low | high << 4)
+                (members[i], low, high)
             })
             .collect()
     }
@@ -170,8 +206,8 @@ impl Tables {
             if left as usize == s {
                 edges.push(index as u32);
             } else {
-                let e = self.data[index];
-                let (clo, chi) = ((e & 15) as u32, (e >> 4) as u32);
+                let e = self.entry(index);
+                let (clo, chi) = (e.low, e.high);
                 lo = lo.max((mine + left - chi) as u8);
                 hi = hi.max((mine + left - clo) as u8);
             }

@@ -46,6 +46,10 @@ impl Tables {
         let mut total = 0usize;
         for s in 0..=max_stones {
             let mut row = vec![usize::MAX; n * n];
+            if !layer_built(variant, max_stones, s) {
+                offsets.push(row);
+                continue;
+            }
             for (class, slot) in row.iter_mut().enumerate() {
                 let (mine, theirs) = (class / n, class % n);
                 if !pair_allowed(variant, mine, theirs) {
@@ -103,6 +107,9 @@ impl Tables {
         let mine = pos.tuzdik(me).map_or(0, |h| h as usize);
         let theirs = pos.tuzdik(me.other()).map_or(0, |h| h as usize);
         let base = self.offsets[s][mine * n + theirs];
+        if base == usize::MAX {
+            return None; // a layer of the other parity, not built
+        }
         // Stars and bars: the bar after free hole j sits at (stones so far) + j.
         let mut rank = 0u64;
         let mut sum = 0usize;
@@ -123,6 +130,15 @@ impl Tables {
         }
         Some(base + rank as usize)
     }
+}
+
+/// Whether the tables hold the layer of `s` stones: every layer, except on wide tables of a
+/// board without tuzdiks, where only the start's parity is built (captures take even counts
+/// there, so no game reaches the other parity).
+pub(super) fn layer_built(variant: Variant, max_stones: usize, s: usize) -> bool {
+    variant.has_tuzdik()
+        || max_stones <= super::MAX_STONES_LIMIT
+        || s % 2 == variant.total_stones() as usize % 2
 }
 
 /// Whether the rules allow this tuzdik pair (0 = none): never on the last hole, never both on

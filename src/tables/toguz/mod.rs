@@ -34,12 +34,35 @@ use std::path::Path;
 
 use self::index::Binomials;
 use super::file::{self, Kind, Problem};
-use super::probe::{Probe, TableBounds};
-use super::slot::Slot;
-use crate::games::{Game, Toguz, Variant};
 
-/// Largest stone count a table can hold (two 4-bit bounds per byte).
+use super::slot::Slot;
+use crate::games::{Toguz, Variant};
+
+/// Largest stone count a table of one byte an entry holds (two 4-bit bounds).
 pub const MAX_STONES_LIMIT: usize = 15;
+/// Largest stone count of the wide tables (a byte a bound), built for Bestemshe's solution: the
+/// largest stone count's graph must fit in memory (C(49, 9) positions of 40 stones, 2x5).
+pub const WIDE_STONES_LIMIT: usize = 40;
+
+/// Who takes the stones left on the board when the side to move is stuck: the one rule in which
+/// the rule sets a table can be built for differ (`protocol/rules-toguz-kumalak.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StuckRule {
+    /// otau's: the stones go to the owner of the row they lie on (the stuck side's opponent).
+    RowOwner,
+    /// PlayStrategy's Bestemshe: the game ends with the stores as they stand.
+    NoOne,
+}
+
+impl StuckRule {
+    /// The byte the file header keeps it in.
+    fn byte(self) -> u8 {
+        match self {
+            StuckRule::RowOwner => 0,
+            StuckRule::NoOne => 1,
+        }
+    }
+}
 
 /// A table's answer for a position: bounds on the stones the side to move secures from the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,10 +75,15 @@ pub struct StoneBounds {
 pub struct Tables {
     variant: Variant,
     max_stones: usize,
+    /// Two bytes an entry (`low`, `high`) instead of two nibbles: above [`MAX_STONES_LIMIT`].
+    wide: bool,
+    stuck: StuckRule,
     /// Per stone count, per tuzdik pair (`mine * holes + theirs`, 0 = none): the offset of that
     /// class in `data`, or `usize::MAX` for a pair the rules forbid.
     offsets: Vec<Vec<usize>>,
-    /// Bounds, `low | high << 4`.
+    /// Bounds, `low | high << 4`, or `low, high` when wide. Layers that are not built (the other
+    /// parity of a wide board without tuzdiks: captures are even there, so a game never changes
+    /// the parity of its board) take no room.
     data: Vec<u8>,
     binomials: Binomials,
 }
@@ -63,7 +91,11 @@ pub struct Tables {
 impl Tables {
     /// Bytes the tables of a variant take up to `max_stones` on the board.
     pub fn size_for(variant: Variant, max_stones: usize) -> usize {
-        Tables::layout(variant, max_stones).1
+        Tables::layout(variant, max_stones).1 * entry_width(max_stones)
+    }
+
+    pub fn stuck_rule(&self) -> StuckRule {
+        self.stuck
     }
 
     pub fn variant(&self) -> Variant {
@@ -81,45 +113,97 @@ impl Tables {
     /// The bounds of a position, if its stones are within the tables.
     #[inline]
     pub fn probe(&self, pos: &Toguz) -> Option<StoneBounds> {
-        let e = self.data[self.index(pos)?];
-        Some(StoneBounds {
-            low: (e & 15) as u32,
-            high: (e >> 4) as u32,
-        })
+        let i = self.index(pos)?;
+        Some(self.entry(i))
     }
 
-    /// Writes the tables to `path` in the table file format (parameters: holes, most stones).
+    /// The bounds at an index.
+    #[inline]
+    fn entry(&self, i: usize) -> StoneBounds {
+        if self.wide {
+            StoneBounds {
+                low: self.data[2 * i] as u32,
+                high: self.data[2 * i + 1] as u32,
+            }
+        } else {
+            let e = self.data[i];
+            StoneBounds {
+                low: (e & 15) as u32,
+                high: (e >> 4) as u32,
+            }
+        }
+    }
+
+    /// Stores the bounds at an index.
+    fn set_entry(&mut self, i: usize, low: u8, high: u8) {
+        if self.wide {
+            self.data[2 * i] = low;
+            self.data[2 * i + 1] = high;
+        } else {
+            self.data[i] = low | high << 4;
+        }
+    }
+
+    /// Writes the tables to `path` in the table file format (parameters: holes, most stones,
+    /// the stuck rule).
     pub fn save(&self, path: &Path) -> Result<(), file::Error> {
-        let params = [self.variant.holes() as u8, self.max_stones as u8, 0];
+        let params = [
+            self.variant.holes() as u8,
+            self.max_stones as u8,
+            self.stuck.byte(),
+        ];
         file::write(path, Kind::Toguz, params, &self.data)
     }
 
     /// Reads tables written by [`Tables::save`], checking the header, the size the board and
     /// stone count need, and the checksum.
     pub fn load(path: &Path) -> Result<Tables, file::Error> {
-        let ([holes, max_stones, _], data) = file::read(path, Kind::Toguz)?;
+        let ([holes, max_stones, stuck], data) = file::read(path, Kind::Toguz)?;
         let bad = |why: String| file::Error::new(path, Problem::Header(why));
-        if !matches!(holes, 5 | 7 | 9) || max_stones as usize > MAX_STONES_LIMIT {
+        let limit = if holes == 5 {
+            WIDE_STONES_LIMIT
+        } else {
+            MAX_STONES_LIMIT
+        };
+        if !matches!(holes, 5 | 7 | 9) || max_stones as usize > limit {
             return Err(bad(format!(
                 "Toguz tables of {holes} holes up to {max_stones} stones: the boards have 5, 7 \
-                 or 9 holes, the tables at most {MAX_STONES_LIMIT} stones"
+                 or 9 holes, the tables at most {MAX_STONES_LIMIT} stones ({WIDE_STONES_LIMIT} \
+                 on 2x5)"
             )));
         }
+        let stuck = match stuck {
+            0 => StuckRule::RowOwner,
+            1 => StuckRule::NoOne,
+            other => return Err(bad(format!("stuck rule {other}: 0 or 1"))),
+        };
         let (variant, max_stones) = (Variant::Toguz { holes }, max_stones as usize);
         let (offsets, total, binomials) = Tables::layout(variant, max_stones);
-        if data.len() != total {
+        let bytes = total * entry_width(max_stones);
+        if data.len() != bytes {
             return Err(bad(format!(
-                "{} bytes of entries, {variant} up to {max_stones} stones has {total}",
+                "{} bytes of entries, {variant} up to {max_stones} stones has {bytes}",
                 data.len()
             )));
         }
         Ok(Tables {
             variant,
             max_stones,
+            wide: max_stones > MAX_STONES_LIMIT,
+            stuck,
             offsets,
             data,
             binomials,
         })
+    }
+}
+
+/// Bytes an entry takes: two nibbles up to [`MAX_STONES_LIMIT`] stones, two bytes above.
+fn entry_width(max_stones: usize) -> usize {
+    if max_stones > MAX_STONES_LIMIT {
+        2
+    } else {
+        1
     }
 }
 
@@ -174,25 +258,4 @@ pub fn tables(variant: Variant) -> Option<&'static Tables> {
         let path = super::cache_dir()?.join(super::file_name(variant));
         Tables::load(&path).ok()
     })
-}
-
-impl Probe for Toguz {
-    fn prepare_tables(&self) {
-        let _ = tables(self.variant());
-    }
-
-    fn tables_ready(&self) -> bool {
-        is_read(self.variant())
-    }
-
-    #[inline]
-    fn probe_tables(&self) -> Option<TableBounds> {
-        let b = loaded(self.variant())?.probe(self)?;
-        let store = self.store(self.side_to_move());
-        Some(TableBounds {
-            low: store + b.low,
-            high: store + b.high,
-            total: self.variant().total_stones(),
-        })
-    }
 }

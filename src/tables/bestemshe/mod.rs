@@ -1,0 +1,130 @@
+//! Bestemshe (Toguz Kumalak on 2x5, 50 stones, no tuzdik) solved from the start: a proof search
+//! ([`prove`]) over the opening with endgame tables below it, a proof file anyone can re-check
+//! ([`proof`]), and the rules it is solved under ([`Rules`]).
+//!
+//! The value solved is the result with best play (win, draw or loss for the side to move), as
+//! in the published solution this is checked against: a store above 25 ends the game, so
+//! margins beyond the result are not what either side plays for.
+
+pub mod dfpn;
+pub mod play;
+pub mod proof;
+pub mod solve;
+
+use crate::games::{Final, Game, Outcome, Side, Toguz};
+use crate::tables::toguz::{StuckRule, Tables};
+
+/// The rule set a solution is computed under: otau's, or PlayStrategy's (where the published
+/// result comes from). They differ only when the side to move is stuck (`protocol/rules-toguz-kumalak.md`,
+/// "Bestemshe: otau's rules and the published solution's").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rules {
+    /// otau's: a stuck side's opponent takes the stones left on their own row.
+    Otau,
+    /// PlayStrategy's: a stuck side ends the game, scored by the stores as they stand.
+    PlayStrategy,
+}
+
+impl Rules {
+    /// The byte files keep the rules in.
+    pub fn byte(self) -> u8 {
+        match self {
+            Rules::Otau => 0,
+            Rules::PlayStrategy => 1,
+        }
+    }
+
+    pub fn of(byte: u8) -> Option<Rules> {
+        match byte {
+            0 => Some(Rules::Otau),
+            1 => Some(Rules::PlayStrategy),
+            _ => None,
+        }
+    }
+
+    /// The stuck rule the endgame tables of these rules are built with.
+    pub fn stuck_rule(self) -> StuckRule {
+        match self {
+            Rules::Otau => StuckRule::RowOwner,
+            Rules::PlayStrategy => StuckRule::NoOne,
+        }
+    }
+
+    /// The name `--rules` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rules::Otau => "otau",
+            Rules::PlayStrategy => "playstrategy",
+        }
+    }
+
+    /// How the game has ended at `pos` under these rules, if it has (repetition aside).
+    pub fn final_result(self, pos: &Toguz) -> Option<Final> {
+        let fin = pos.final_result()?;
+        match (self, fin.reason) {
+            (Rules::PlayStrategy, crate::games::EndReason::NoMoves) => Some(Final::by_totals(
+                pos.store(Side::South),
+                pos.store(Side::North),
+                crate::games::EndReason::NoMoves,
+            )),
+            _ => Some(fin),
+        }
+    }
+}
+
+/// The result of a position decided without a search, from the side to move's view (1, 0, -1),
+/// and whether the tables decided it (else the game is over): what the proof search, the proof
+/// file and its verifier all take as a leaf.
+#[inline]
+pub fn decided(rules: Rules, tables: &dyn TableProbe, pos: &Toguz) -> Option<(i32, bool)> {
+    if let Some(fin) = rules.final_result(pos) {
+        return Some((wdl_of_final(&fin, pos.side_to_move()), false));
+    }
+    tables.decide(pos).map(|w| (w, true))
+}
+
+/// A final result from `side`'s view: 1 a win, 0 a draw, -1 a loss.
+pub fn wdl_of_final(fin: &Final, side: Side) -> i32 {
+    match fin.outcome {
+        Outcome::Win(s) if s == side => 1,
+        Outcome::Win(_) => -1,
+        Outcome::Draw => 0,
+    }
+}
+
+/// What the endgame tables decide about a position, as the proof search asks it.
+pub trait TableProbe: Sync {
+    /// `Some(1)`, `Some(-1)`: a win or loss the side to move is forced into in finite time;
+    /// `Some(0)`: a draw neither side can avoid; `None`: not within the tables.
+    fn decide(&self, pos: &Toguz) -> Option<i32>;
+}
+
+/// No tables: only the ends of the game decide.
+pub struct NoTables;
+
+impl TableProbe for NoTables {
+    fn decide(&self, _: &Toguz) -> Option<i32> {
+        None
+    }
+}
+
+/// otau's Toguz tables: the stones the mover secures from the board, with the stores at probe
+/// time, decide the result where the bounds leave no doubt.
+impl TableProbe for Tables {
+    #[inline]
+    fn decide(&self, pos: &Toguz) -> Option<i32> {
+        let b = self.probe(pos)?;
+        let me = pos.side_to_move();
+        let store = pos.store(me);
+        let half = pos.variant().total_stones() / 2;
+        if store + b.low > half {
+            Some(1)
+        } else if store + b.high < half {
+            Some(-1)
+        } else if b.low == b.high {
+            Some(0)
+        } else {
+            None
+        }
+    }
+}

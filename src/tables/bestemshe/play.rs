@@ -1,0 +1,183 @@
+//! How the engine plays Bestemshe once it is solved: the proof's moves where the proof has the
+//! position, and where the endgame tables decide a win, a move of a fresh proof that has to
+//! reach a smaller board (so the win is forced, not promised for ever round a cycle).
+//!
+//! The solution is `otau solve --game bestemshe`'s output in the cache directory (the tables of
+//! [`DEFAULT_TABLE_STONES`] stones and the proof, otau's rules). It is read on a thread of its
+//! own (the tables are 544 MB), the proof re-checked on the way in; a search on a clock never
+//! waits for it.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Mutex;
+
+use anyhow::{Context, Result};
+
+use super::dfpn::Dfpn;
+use super::proof::{self, exact_key, Proof};
+use super::solve::{proof_file, table_file, verify_deep_recording, DEFAULT_TABLE_STONES};
+use super::{decided, Rules, TableProbe};
+use crate::games::{Game, Move, Toguz, Variant};
+use crate::tables::probe::Solved;
+use crate::tables::slot::Slot;
+use crate::tables::toguz::Tables;
+
+/// Expansions a move's progress proof may take (a few tenths of a second).
+const PROGRESS_BUDGET: u64 = 200_000;
+
+/// Bestemshe's solution as the engine uses it.
+pub struct Solution {
+    pub tables: Tables,
+    pub proof: Proof,
+    /// The proof's move at every position of its tree with the winner to move.
+    winner_moves: HashMap<u128, u8>,
+    /// Moves of the progress proofs found in play, followed until their game ends (a proof
+    /// followed to its end ends the game; fresh proofs at every move might not).
+    progress: Mutex<HashMap<u128, u8>>,
+}
+
+static SOLUTION: Slot<Solution> = Slot::new();
+
+/// The tables as the progress proofs see them: only positions with fewer stones on the board
+/// than `stones` are decided, so a proof has to reach one by captures.
+struct Below<'t> {
+    tables: &'t Tables,
+    stones: u32,
+}
+
+impl TableProbe for Below<'_> {
+    fn decide(&self, pos: &Toguz) -> Option<i32> {
+        if pos.board_stones() < self.stones {
+            self.tables.decide(pos)
+        } else {
+            None
+        }
+    }
+}
+
+impl Solution {
+    /// Reads the solution from `dir` and re-checks its proof.
+    pub fn load(dir: &Path) -> Result<Solution> {
+        let stones = DEFAULT_TABLE_STONES;
+        let path = dir.join(table_file(Rules::Otau, stones));
+        let tables = Tables::load(&path).with_context(|| path.display().to_string())?;
+        let path = dir.join(proof_file(Rules::Otau, stones));
+        let proof = proof::load(&path)?;
+        anyhow::ensure!(
+            proof.rules == Rules::Otau && proof.table_stones as usize == tables.max_stones(),
+            "{} is not a proof over these tables",
+            path.display()
+        );
+        Solution::from_parts(tables, proof, &Toguz::start(Variant::BESTEMSHE))
+    }
+
+    /// The solution of a proof from `root` over `tables`, its proof re-checked.
+    pub fn from_parts(tables: Tables, proof: Proof, root: &Toguz) -> Result<Solution> {
+        let mut winner_moves = HashMap::new();
+        verify_deep_recording(&proof, root, &tables, Some(&mut winner_moves))?;
+        Ok(Solution {
+            tables,
+            proof,
+            winner_moves,
+            progress: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The solution of this process, read from the cache directory on the first call (None
+    /// when it is not there, or tables are turned off by `OTAU_NO_TABLES`).
+    pub fn get() -> Option<&'static Solution> {
+        SOLUTION.get_or_load(|| {
+            if std::env::var_os("OTAU_NO_TABLES").is_some() {
+                return None;
+            }
+            Solution::load(&crate::tables::cache_dir()?).ok()
+        })
+    }
+
+    /// The solution if its read is over and found it: never waits.
+    pub fn loaded() -> Option<&'static Solution> {
+        SOLUTION.loaded()
+    }
+
+    /// Whether the first read is over.
+    pub fn is_read() -> bool {
+        SOLUTION.is_read()
+    }
+
+    /// The perfect move of a position the solution decides a win for the side to move: the
+    /// proof's, or a progress proof's. None elsewhere (the loser's moves, undecided positions
+    /// off the proof): the engine searches there, with the tables.
+    pub fn best(&self, pos: &Toguz) -> Option<Solved> {
+        let key = exact_key(pos);
+        let hole = match self.winner_moves.get(&key) {
+            Some(&hole) => hole,
+            None => self.progress_move(pos, key)?,
+        };
+        let best = Move::hole(hole as usize);
+        Some(Solved {
+            best,
+            margin: 0,
+            decided: Some(1),
+            pv: self.line(pos),
+        })
+    }
+
+    /// A table-won position's move: from a proof (followed if one is under way) that must reach
+    /// a smaller board, found within [`PROGRESS_BUDGET`].
+    fn progress_move(&self, pos: &Toguz, key: u128) -> Option<u8> {
+        if decided(Rules::Otau, &self.tables, pos) != Some((1, true)) {
+            return None;
+        }
+        let mut memo = self.progress.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&hole) = memo.get(&key) {
+            return Some(hole);
+        }
+        let below = Below {
+            tables: &self.tables,
+            stones: pos.board_stones(),
+        };
+        let mut search = Dfpn::new(
+            Rules::Otau,
+            &below,
+            pos.side_to_move(),
+            16,
+            Box::new(|_| {}),
+        );
+        search.set_budget(PROGRESS_BUDGET);
+        if search.solve_within(pos) != Some(true) {
+            return None;
+        }
+        let proof = proof::extract(&mut search, pos, 0).ok()?;
+        let mut moves = HashMap::new();
+        proof::verify_recording(&proof, pos, &below, &mut |_| {}, Some(&mut moves)).ok()?;
+        let hole = *moves.get(&key)?;
+        memo.extend(moves);
+        Some(hole)
+    }
+
+    /// The solution's line from `pos`: the winner's known moves, the loser's first, up to 32
+    /// plies or the first position it has no move for.
+    fn line(&self, pos: &Toguz) -> Vec<Move> {
+        let mut line = Vec::new();
+        let mut p = *pos;
+        let winner = pos.side_to_move();
+        let memo = self.progress.lock().unwrap_or_else(|e| e.into_inner());
+        while line.len() < 32 && p.final_result().is_none() {
+            let mv = if p.side_to_move() == winner {
+                let key = exact_key(&p);
+                match self.winner_moves.get(&key).or_else(|| memo.get(&key)) {
+                    Some(&hole) => Move::hole(hole as usize),
+                    None => break,
+                }
+            } else {
+                match p.legal_moves().iter().next() {
+                    Some(&mv) => mv,
+                    None => break,
+                }
+            };
+            line.push(mv);
+            p.play(mv);
+        }
+        line
+    }
+}

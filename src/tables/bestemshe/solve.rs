@@ -1,0 +1,321 @@
+//! `otau solve --game bestemshe`: the endgame tables (built once and cached), the proof search
+//! deepened from the start until the root is proven, the proof tree extracted, saved and
+//! re-checked by the verifier; progress on stderr, the result on stdout.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+
+use super::dfpn::Dfpn;
+use super::proof::{self, Proof, ProofStats};
+use super::Rules;
+use crate::games::{Game, Side, Toguz, Variant};
+use crate::tables::toguz::{Tables, WIDE_STONES_LIMIT};
+
+/// Stones on the board up to which the solve's endgame tables reach by default: 272 million
+/// positions, about 8 minutes and 11 GB to build, 544 MB on disk (measured, see the README).
+pub const DEFAULT_TABLE_STONES: usize = 28;
+
+/// What `otau solve --game bestemshe` is asked.
+pub struct SolveOptions {
+    pub rules: Rules,
+    pub table_stones: usize,
+    /// Transposition table of the proof search, in MiB.
+    pub hash_mb: usize,
+    /// Where the tables and the proof are kept (the cache directory by default).
+    pub dir: PathBuf,
+    /// Check the saved proof only (never search).
+    pub verify_only: bool,
+}
+
+/// The cache file of the solve's tables: `bestemshe-28.table`, `bestemshe-playstrategy-28.table`
+/// (apart from the engine's `bestemshe.table`).
+pub fn table_file(rules: Rules, stones: usize) -> String {
+    match rules {
+        Rules::Otau => format!("bestemshe-{stones}.table"),
+        Rules::PlayStrategy => format!("bestemshe-playstrategy-{stones}.table"),
+    }
+}
+
+/// The cache file of the proof: `bestemshe-28.proof`, `bestemshe-playstrategy-28.proof`.
+pub fn proof_file(rules: Rules, stones: usize) -> String {
+    table_file(rules, stones).replace(".table", ".proof")
+}
+
+/// The solve's tables: read from `dir`, or built (with progress on stderr) and saved there.
+pub fn load_or_build_tables(rules: Rules, stones: usize, dir: &Path) -> Result<Tables> {
+    let path = dir.join(table_file(rules, stones));
+    match Tables::load(&path) {
+        Ok(t) if t.stuck_rule() == rules.stuck_rule() && t.max_stones() == stones => {
+            eprintln!("tables: read {}", path.display());
+            return Ok(t);
+        }
+        Ok(_) => eprintln!("tables: {} holds other tables; building", path.display()),
+        Err(e) if e.is_missing() => {}
+        Err(e) => eprintln!("tables: {e}; building them again"),
+    }
+    let started = Instant::now();
+    let (tables, stats) = Tables::build_with(
+        Variant::BESTEMSHE,
+        stones,
+        rules.stuck_rule(),
+        &mut |s, positions| {
+            eprintln!(
+                "tables: {s} stones done, {positions} positions, {:.0} s",
+                started.elapsed().as_secs_f64()
+            )
+        },
+    );
+    eprintln!(
+        "tables: {} positions, {} with open bounds, {:.0} s; saving {}",
+        stats.positions,
+        stats.open,
+        started.elapsed().as_secs_f64(),
+        path.display()
+    );
+    std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
+    tables
+        .save(&path)
+        .with_context(|| path.display().to_string())?;
+    Ok(tables)
+}
+
+/// What the search that found a proof did.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchFigures {
+    pub winner: Side,
+    pub nodes: u64,
+    pub table_hits: u64,
+    pub ends: u64,
+    pub time: std::time::Duration,
+    /// The first attacker's (North's, the published winner's) win was disproven first.
+    pub disproved_first: bool,
+}
+
+/// Searches `root` for a win of North (the published winner), then of South, and extracts the
+/// proof of the one found (on a thread with room for long lines).
+pub fn search_and_extract(
+    rules: Rules,
+    tables: &Tables,
+    root: &Toguz,
+    log2: u32,
+) -> Result<(Proof, SearchFigures)> {
+    let started = Instant::now();
+    let mut disproved_first = false;
+    for attacker in [Side::North, Side::South] {
+        let found = std::thread::scope(|s| {
+            std::thread::Builder::new()
+                .stack_size(1 << 30)
+                .spawn_scoped(s, || {
+                    let t = Instant::now();
+                    let progress = Box::new(move |st: &super::dfpn::SearchStats| {
+                        eprintln!(
+                            "search ({attacker} to win): {} expansions, {} table leaves, {} ends, \
+                             line {} (longest {}), {} stored ({} settled), {:.0} s",
+                            st.nodes,
+                            st.table_hits,
+                            st.ends,
+                            st.line,
+                            st.longest,
+                            st.stored,
+                            st.settled,
+                            t.elapsed().as_secs_f64()
+                        )
+                    });
+                    let mut search = Dfpn::new(rules, tables, attacker, log2, progress);
+                    if !search.solve(root) {
+                        return Ok(None);
+                    }
+                    eprintln!("search: {attacker} wins; extracting the proof tree");
+                    let stats = search.stats;
+                    let proof = proof::extract(&mut search, root, tables.max_stones() as u8)?;
+                    Ok::<_, anyhow::Error>(Some((proof, stats)))
+                })
+                .expect("a thread for the search")
+                .join()
+                .expect("the search panicked")
+        })?;
+        if let Some((proof, stats)) = found {
+            let figures = SearchFigures {
+                winner: attacker,
+                nodes: stats.nodes,
+                table_hits: stats.table_hits,
+                ends: stats.ends,
+                time: started.elapsed(),
+                disproved_first,
+            };
+            return Ok((proof, figures));
+        }
+        eprintln!("search: {attacker}'s win disproven");
+        disproved_first = true;
+    }
+    bail!("neither side's win is proven: the search finds a draw, which it cannot prove")
+}
+
+/// `otau solve --game bestemshe`.
+pub fn run(options: &SolveOptions, out: &mut dyn Write) -> Result<()> {
+    let SolveOptions {
+        rules,
+        table_stones,
+        hash_mb,
+        ref dir,
+        verify_only,
+    } = *options;
+    if !(2..=WIDE_STONES_LIMIT).contains(&table_stones) {
+        bail!("--table-stones {table_stones}: 2..={WIDE_STONES_LIMIT}");
+    }
+    let root = Toguz::start(Variant::BESTEMSHE);
+    let proof_path = dir.join(proof_file(rules, table_stones));
+    let started = Instant::now();
+    let tables = load_or_build_tables(rules, table_stones, dir)?;
+    let tables_time = started.elapsed();
+    let saved = match proof::load(&proof_path) {
+        Ok(p) if p.rules == rules && p.table_stones as usize == table_stones => Some(p),
+        Ok(_) => bail!(
+            "{} is a proof for other rules or tables",
+            proof_path.display()
+        ),
+        Err(e) if e.is_missing() => None,
+        Err(e) => return Err(e).context("the saved proof"),
+    };
+    let (proof, search) = match saved {
+        Some(p) => {
+            eprintln!("proof: read {}", proof_path.display());
+            (p, None)
+        }
+        None if verify_only => bail!("no proof to verify: {} is missing", proof_path.display()),
+        None => {
+            let log2 = (hash_mb.max(1) << 20).ilog2() - 4; // 16-byte entries
+            let (proof, figures) = search_and_extract(rules, &tables, &root, log2)?;
+            proof::save(&proof, &proof_path).with_context(|| proof_path.display().to_string())?;
+            (proof, Some(figures))
+        }
+    };
+    let t = Instant::now();
+    let stats = verify_deep(&proof, &root, &tables)?;
+    let verify_time = t.elapsed();
+    report(
+        out,
+        &proof,
+        &tables,
+        &stats,
+        search,
+        &proof_path,
+        (tables_time, verify_time),
+    )?;
+    Ok(())
+}
+
+/// [`proof::verify`] on a thread with room for the proof's longest lines.
+pub fn verify_deep(proof: &Proof, root: &Toguz, tables: &Tables) -> Result<ProofStats> {
+    verify_deep_recording(proof, root, tables, None)
+}
+
+/// [`proof::verify_recording`] on a thread with room for the proof's longest lines.
+pub fn verify_deep_recording(
+    proof: &Proof,
+    root: &Toguz,
+    tables: &Tables,
+    record: Option<&mut std::collections::HashMap<u128, u8>>,
+) -> Result<ProofStats> {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(1 << 30)
+            .spawn_scoped(s, || {
+                proof::verify_recording(
+                    proof,
+                    root,
+                    tables,
+                    &mut |st| {
+                        eprintln!(
+                            "verify: {} positions proven",
+                            st.winner_nodes + st.loser_nodes
+                        )
+                    },
+                    record,
+                )
+            })
+            .expect("a thread for the verification")
+            .join()
+            .expect("the verification panicked")
+    })
+    .context("the proof does not check")
+}
+
+fn report(
+    out: &mut dyn Write,
+    proof: &Proof,
+    tables: &Tables,
+    stats: &ProofStats,
+    search: Option<SearchFigures>,
+    path: &Path,
+    (tables_time, verify_time): (std::time::Duration, std::time::Duration),
+) -> Result<()> {
+    let root = Toguz::start(Variant::BESTEMSHE);
+    let first = root.side_to_move();
+    writeln!(out, "position {root}")?;
+    writeln!(out, "rules {}", proof.rules.name())?;
+    let verdict = if proof.winner == first {
+        "the first player wins"
+    } else {
+        "the first player loses"
+    };
+    writeln!(
+        out,
+        "value {} for {first}: {} wins with best play ({verdict})",
+        if proof.winner == first { "win" } else { "loss" },
+        proof.winner
+    )?;
+    writeln!(out, "pv {}", principal_variation(proof, &root, tables))?;
+    if let Some(f) = search {
+        writeln!(
+            out,
+            "search: {} expansions ({} table leaves, {} game ends) in {:.1} s{}",
+            f.nodes,
+            f.table_hits,
+            f.ends,
+            f.time.as_secs_f64(),
+            if f.disproved_first {
+                format!(", after disproving {}'s win", f.winner.other())
+            } else {
+                String::new()
+            }
+        )?;
+    }
+    writeln!(
+        out,
+        "proof {}: {} winner moves, {} loser positions, leaves: {} game ends, {} table, \
+         {} transpositions; longest line {} plies; checked in {:.1} s (tables {:.1} s)",
+        path.display(),
+        stats.winner_nodes,
+        stats.loser_nodes,
+        stats.ends,
+        stats.table_leaves,
+        stats.transpositions,
+        stats.depth,
+        verify_time.as_secs_f64(),
+        tables_time.as_secs_f64()
+    )?;
+    Ok(())
+}
+
+/// The proof's line where the loser always plays their first legal move: the winner's moves
+/// as the proof gives them, up to the first leaf.
+pub fn principal_variation(proof: &Proof, root: &Toguz, tables: &Tables) -> String {
+    let moves = proof::first_line(proof, root, tables);
+    let mut text = String::new();
+    let mut p = *root;
+    for mv in moves {
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        if p.side_to_move() == Side::South {
+            text += &format!("{}. ", p.fullmove());
+        }
+        text += &p.move_name(mv);
+        p.play(mv);
+    }
+    text
+}

@@ -1,0 +1,269 @@
+//! Bestemshe's solution re-checked: the wide endgame tables against the narrow ones and a plain
+//! alpha-beta search to the end, the proof search's answers against the same search on a sample
+//! of positions, every proof it extracts through the verifier (and damaged proofs refused), and
+//! the two rule sets where they differ (the stuck side).
+
+use otau::games::{AnyGame, Game, Side, Toguz, Variant};
+use otau::tables::bestemshe::dfpn::Dfpn;
+use otau::tables::bestemshe::proof::{self, VerifyError};
+use otau::tables::bestemshe::{decided, Rules, TableProbe};
+use otau::tables::toguz::{StuckRule, Tables};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::sync::OnceLock;
+
+/// Wide tables (one byte a bound) up to 16 stones, for each rule set: about 4 s each.
+fn tables(rules: Rules) -> &'static Tables {
+    static OTAU: OnceLock<Tables> = OnceLock::new();
+    static PLAYSTRATEGY: OnceLock<Tables> = OnceLock::new();
+    let slot = match rules {
+        Rules::Otau => &OTAU,
+        Rules::PlayStrategy => &PLAYSTRATEGY,
+    };
+    slot.get_or_init(|| {
+        Tables::build_with(Variant::BESTEMSHE, 16, rules.stuck_rule(), &mut |_, _| {}).0
+    })
+}
+
+fn pos(text: &str) -> Toguz {
+    match AnyGame::from_position(text).unwrap() {
+        AnyGame::Toguz(t) => t,
+        other => panic!("not a toguz position: {other}"),
+    }
+}
+
+/// A random Bestemshe position with `n` stones on the board (even), even stores below 26.
+fn random_position(rng: &mut ChaCha8Rng, n: u32) -> Toguz {
+    loop {
+        let mut holes = [0u32; 10];
+        for _ in 0..n {
+            holes[rng.gen_range(0..10)] += 1;
+        }
+        let rest = 50 - n;
+        let south = 2 * rng.gen_range(0..=rest / 2);
+        let north = rest - south;
+        if south > 24 || north > 24 {
+            continue;
+        }
+        let row = |r: &[u32]| {
+            r.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let side = if rng.gen_bool(0.5) { "s" } else { "n" };
+        let p = pos(&format!(
+            "bestemshe {}/{} {south}/{north} -/- {side} 30",
+            row(&holes[..5]),
+            row(&holes[5..])
+        ));
+        if p.final_result().is_none() {
+            return p;
+        }
+    }
+}
+
+/// Plain alpha-beta to the end of the game on the result (1, 0, -1 for the side to move) under
+/// `rules`, no tables: a position met again on the line is a draw (so a win found never repeats
+/// a position). None when the node budget runs out.
+fn alpha_beta(
+    rules: Rules,
+    p: &Toguz,
+    mut alpha: i32,
+    beta: i32,
+    line: &mut Vec<u64>,
+    budget: &mut u64,
+) -> Option<i32> {
+    if let Some(fin) = rules.final_result(p) {
+        return Some(otau::tables::bestemshe::wdl_of_final(
+            &fin,
+            p.side_to_move(),
+        ));
+    }
+    if *budget == 0 {
+        return None;
+    }
+    *budget -= 1;
+    let key = p.hash();
+    if line.contains(&key) {
+        return Some(0);
+    }
+    line.push(key);
+    let mut best = -2;
+    for &mv in p.legal_moves().iter() {
+        let mut c = *p;
+        c.play(mv);
+        let v = -alpha_beta(rules, &c, -beta, -alpha, line, budget)?;
+        best = best.max(v);
+        alpha = alpha.max(v);
+        if alpha >= beta {
+            break;
+        }
+    }
+    line.pop();
+    Some(best)
+}
+
+#[test]
+fn the_two_rule_sets_differ_only_for_the_stuck_side() {
+    // South to move with no stone: otau gives North the 6 on its row (24-26), PlayStrategy
+    // scores the stores as they stand (24-20).
+    let p = pos("bestemshe 0,0,0,0,0/1,2,0,3,0 24/20 -/- s 30");
+    let none = otau::tables::bestemshe::NoTables;
+    assert_eq!(decided(Rules::Otau, &none, &p), Some((-1, false)));
+    assert_eq!(decided(Rules::PlayStrategy, &none, &p), Some((1, false)));
+    // A store above half ends both the same way.
+    let p = pos("bestemshe 0,0,0,0,0/1,2,0,3,0 26/18 -/- n 30");
+    assert_eq!(decided(Rules::Otau, &none, &p), Some((-1, false)));
+    assert_eq!(decided(Rules::PlayStrategy, &none, &p), Some((-1, false)));
+    // And a game under way is decided by neither.
+    let p = Toguz::start(Variant::BESTEMSHE);
+    assert_eq!(decided(Rules::Otau, &none, &p), None);
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "builds tables: cargo test --release")]
+fn wide_tables_agree_with_the_narrow_ones() {
+    // Up to 14 stones the one-byte tables (nibbles) exist too: every even position agrees.
+    let (narrow, _) = Tables::build(Variant::BESTEMSHE, 14);
+    let wide = tables(Rules::Otau);
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut checked = 0;
+    for n in (0..=14).step_by(2) {
+        for _ in 0..2000 {
+            let mut holes = [0u32; 10];
+            for _ in 0..n {
+                holes[rng.gen_range(0..10)] += 1;
+            }
+            let row = |r: &[u32]| {
+                r.iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            };
+            let rest = 50 - n;
+            let p = pos(&format!(
+                "bestemshe {}/{} {}/{} -/- s 30",
+                row(&holes[..5]),
+                row(&holes[5..]),
+                rest / 2,
+                rest - rest / 2
+            ));
+            assert_eq!(wide.probe(&p), narrow.probe(&p), "{p}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 16_000);
+    // Odd layers are not built on wide tables without tuzdiks: no game reaches them.
+    let odd = pos("bestemshe 1,0,0,0,0/0,0,0,0,0 25/24 -/- s 30");
+    assert_eq!(wide.probe(&odd), None);
+    assert_eq!(narrow.probe(&odd).map(|b| (b.low, b.high)), Some((1, 1)));
+    assert_eq!(wide.stuck_rule(), StuckRule::RowOwner);
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "builds tables: cargo test --release")]
+fn table_results_agree_with_alpha_beta_to_the_end() {
+    for rules in [Rules::Otau, Rules::PlayStrategy] {
+        let t = tables(rules);
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let (mut checked, mut decisive) = (0, 0);
+        for i in 0..3000 {
+            let n = [8, 10, 12, 14, 16][i % 5];
+            let p = random_position(&mut rng, n);
+            let Some(table) = t.decide(&p) else { continue };
+            let mut budget = 200_000;
+            let Some(ab) = alpha_beta(rules, &p, -1, 1, &mut vec![], &mut budget) else {
+                continue;
+            };
+            assert_eq!(table, ab, "{rules:?} {p}");
+            checked += 1;
+            decisive += (ab != 0) as usize;
+        }
+        assert!(
+            checked > 150 && decisive > 100,
+            "{rules:?}: {checked} checked, {decisive} decisive"
+        );
+    }
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "builds tables: cargo test --release")]
+fn proofs_agree_with_alpha_beta_and_pass_the_verifier() {
+    for rules in [Rules::Otau, Rules::PlayStrategy] {
+        let t = tables(rules);
+        let mut rng = ChaCha8Rng::seed_from_u64(17);
+        let (mut proofs, mut compared) = (0, 0);
+        for i in 0..120 {
+            let n = [18, 20, 22][i % 3];
+            let p = random_position(&mut rng, n);
+            if decided(rules, t, &p).is_some() {
+                continue;
+            }
+            let mover = p.side_to_move();
+            let mut budget = 3_000_000;
+            let ab = alpha_beta(rules, &p, -1, 1, &mut vec![], &mut budget);
+            for attacker in [mover, mover.other()] {
+                let mut search = Dfpn::new(rules, t, attacker, 20, Box::new(|_| {}));
+                let wins = search.solve(&p);
+                if let Some(ab) = ab {
+                    let attacker_wins = if attacker == mover { ab == 1 } else { ab == -1 };
+                    assert_eq!(wins, attacker_wins, "{rules:?} {attacker} {p}");
+                    compared += 1;
+                }
+                if !wins {
+                    continue;
+                }
+                let proof = proof::extract(&mut search, &p, 16).unwrap();
+                let stats = proof::verify(&proof, &p, t, &mut |_| {}).unwrap();
+                assert!(stats.table_leaves + stats.ends > 0);
+                proofs += 1;
+                // A proof for the wrong winner, or with a move changed, is refused.
+                let mut wrong = proof.clone();
+                wrong.winner = wrong.winner.other();
+                assert!(proof::verify(&wrong, &p, t, &mut |_| {}).is_err(), "{p}");
+                if !proof.moves.is_empty() {
+                    let mut bent = proof.clone();
+                    bent.moves[0] = 7;
+                    assert!(matches!(
+                        proof::verify(&bent, &p, t, &mut |_| {}),
+                        Err(VerifyError::IllegalMove { hole: 7, .. })
+                    ));
+                }
+                let mut short = proof.clone();
+                if short.moves.pop().is_some() {
+                    assert!(matches!(
+                        proof::verify(&short, &p, t, &mut |_| {}),
+                        Err(VerifyError::Truncated { .. })
+                    ));
+                }
+            }
+        }
+        assert!(
+            proofs >= 40 && compared >= 60,
+            "{rules:?}: {proofs} proofs, {compared} compared"
+        );
+    }
+}
+
+#[test]
+fn proof_files_round_trip_and_refuse_damage() {
+    let dir = std::env::temp_dir().join(format!("otau-bestemshe-proof-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("p.proof");
+    let p = proof::Proof {
+        rules: Rules::PlayStrategy,
+        table_stones: 28,
+        winner: Side::North,
+        moves: vec![0, 4, 2, 1],
+    };
+    proof::save(&p, &path).unwrap();
+    assert_eq!(proof::load(&path).unwrap(), p);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 9;
+    bytes[last] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let err = proof::load(&path).unwrap_err().to_string();
+    assert!(err.contains("p.proof"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
