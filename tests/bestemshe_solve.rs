@@ -135,12 +135,7 @@ fn wide_tables_agree_with_the_narrow_ones() {
             for _ in 0..n {
                 holes[rng.gen_range(0..10)] += 1;
             }
-            let row = |r: &[u32]| {
-                r.iter()
-                    .map(|x| x.to_string())
-                    .collect::<Vec<_>>()
-                    .join(",")
-            };
+            let row = |r: &[u32]| r.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",");
             let rest = 50 - n;
             let p = pos(&format!(
                 "bestemshe {}/{} {}/{} -/- s 30",
@@ -180,10 +175,7 @@ fn table_results_agree_with_alpha_beta_to_the_end() {
             checked += 1;
             decisive += (ab != 0) as usize;
         }
-        assert!(
-            checked > 150 && decisive > 100,
-            "{rules:?}: {checked} checked, {decisive} decisive"
-        );
+        assert!(checked > 150 && decisive > 100, "{rules:?}: {checked} checked, {decisive} decisive");
     }
 }
 
@@ -239,10 +231,7 @@ fn proofs_agree_with_alpha_beta_and_pass_the_verifier() {
                 }
             }
         }
-        assert!(
-            proofs >= 40 && compared >= 60,
-            "{rules:?}: {proofs} proofs, {compared} compared"
-        );
+        assert!(proofs >= 40 && compared >= 60, "{rules:?}: {proofs} proofs, {compared} compared");
     }
 }
 
@@ -267,3 +256,4 @@ fn proof_files_round_trip_and_refuse_damage() {
     assert!(err.contains("p.proof"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+

@@ -44,8 +44,7 @@ impl Tables {
         // Vanishing stones keep the stones secured whole only on an even board: the layers
         // of one parity, which wide tables without tuzdiks build (see `layer_built`).
         assert!(
-            stuck == StuckRule::RowOwner
-                || (!variant.has_tuzdik() && max_stones > MAX_STONES_LIMIT),
+            stuck == StuckRule::RowOwner || (!variant.has_tuzdik() && max_stones > MAX_STONES_LIMIT),
             "the stuck rule {stuck:?} needs wide tables of a board without tuzdiks"
         );
         let (offsets, total, binomials) = Tables::layout(variant, max_stones);
@@ -73,27 +72,26 @@ impl Tables {
                 .filter(|&(m, t)| pair_allowed(variant, m, t) && t * n + m >= m * n + t)
                 .collect();
             let next = std::sync::atomic::AtomicUsize::new(0);
-            let solved: Vec<(Vec<(usize, u8, u8)>, ToguzBuildStats)> =
-                std::thread::scope(|scope| {
-                    let handles: Vec<_> = (0..threads)
-                        .map(|_| {
-                            scope.spawn(|| {
-                                let mut out = Vec::new();
-                                let mut st = ToguzBuildStats::default();
-                                loop {
-                                    let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                                    let Some(&pair) = pairs.get(k) else { break };
-                                    out.extend(tables.solve_classes(s, pair, &mut st));
-                                }
-                                (out, st)
-                            })
+            let solved: Vec<(Vec<(usize, u8, u8)>, ToguzBuildStats)> = std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..threads)
+                    .map(|_| {
+                        scope.spawn(|| {
+                            let mut out = Vec::new();
+                            let mut st = ToguzBuildStats::default();
+                            loop {
+                                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                                let Some(&pair) = pairs.get(k) else { break };
+                                out.extend(tables.solve_classes(s, pair, &mut st));
+                            }
+                            (out, st)
                         })
-                        .collect();
-                    handles
-                        .into_iter()
-                        .map(|h| h.join().expect("a table thread panicked"))
-                        .collect()
-                });
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("a table thread panicked"))
+                    .collect()
+            });
             for (entries, st) in solved {
                 for (index, low, high) in entries {
                     tables.set_entry(index, low, high);
