@@ -92,7 +92,8 @@ impl Probe for Toguz {
     }
 
     fn tables_ready(&self) -> bool {
-        toguz::is_read(self.variant()) && (self.variant() != Variant::BESTEMSHE || Solution::is_read())
+        toguz::is_read(self.variant())
+            && (self.variant() != Variant::BESTEMSHE || Solution::is_read())
     }
 
     /// Bestemshe, solved: the proof's move, or a forced win's from the tables.

@@ -136,7 +136,13 @@ impl Solution {
             tables: &self.tables,
             stones: pos.board_stones(),
         };
-        let mut search = Dfpn::new(Rules::Otau, &below, pos.side_to_move(), 16, Box::new(|_| {}));
+        let mut search = Dfpn::new(
+            Rules::Otau,
+            &below,
+            pos.side_to_move(),
+            16,
+            Box::new(|_| {}),
+        );
         search.set_budget(PROGRESS_BUDGET);
         if search.solve_within(pos) != Some(true) {
             return None;

@@ -217,7 +217,7 @@ impl Verifier<'_> {
         }
         self.path.remove(&key);
         self.done.insert(key);
-        if self.done.len() % (1 << 20) == 0 {
+        if self.done.len().is_multiple_of(1 << 20) {
             (self.progress)(&self.stats);
         }
         Ok(())

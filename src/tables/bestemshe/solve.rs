@@ -8,8 +8,8 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
-use super::proof::{self, Proof, ProofStats};
 use super::dfpn::Dfpn;
+use super::proof::{self, Proof, ProofStats};
 use super::Rules;
 use crate::games::{Game, Side, Toguz, Variant};
 use crate::tables::toguz::{Tables, WIDE_STONES_LIMIT};
@@ -173,7 +173,10 @@ pub fn run(options: &SolveOptions, out: &mut dyn Write) -> Result<()> {
     let tables_time = started.elapsed();
     let saved = match proof::load(&proof_path) {
         Ok(p) if p.rules == rules && p.table_stones as usize == table_stones => Some(p),
-        Ok(_) => bail!("{} is a proof for other rules or tables", proof_path.display()),
+        Ok(_) => bail!(
+            "{} is a proof for other rules or tables",
+            proof_path.display()
+        ),
         Err(e) if e.is_missing() => None,
         Err(e) => return Err(e).context("the saved proof"),
     };
@@ -186,8 +189,7 @@ pub fn run(options: &SolveOptions, out: &mut dyn Write) -> Result<()> {
         None => {
             let log2 = (hash_mb.max(1) << 20).ilog2() - 4; // 16-byte entries
             let (proof, figures) = search_and_extract(rules, &tables, &root, log2)?;
-            proof::save(&proof, &proof_path)
-                .with_context(|| proof_path.display().to_string())?;
+            proof::save(&proof, &proof_path).with_context(|| proof_path.display().to_string())?;
             (proof, Some(figures))
         }
     };

@@ -9,6 +9,9 @@ use super::{entry_width, StuckRule, Tables, MAX_STONES_LIMIT, WIDE_STONES_LIMIT}
 use crate::games::{Game, Side, Toguz, Variant};
 use crate::tables::fixpoint::{self, Graph};
 
+/// A solved entry: its index, and its bounds `low`, `high`.
+type Solved = (usize, u8, u8);
+
 /// What a Toguz endgame build did, for `otau tables` (Modiar's solve: `ModiarBuildStats`).
 #[derive(Clone, Debug, Default)]
 pub struct ToguzBuildStats {
@@ -44,7 +47,8 @@ impl Tables {
         // Vanishing stones keep the stones secured whole only on an even board: the layers
         // of one parity, which wide tables without tuzdiks build (see `layer_built`).
         assert!(
-            stuck == StuckRule::RowOwner || (!variant.has_tuzdik() && max_stones > MAX_STONES_LIMIT),
+            stuck == StuckRule::RowOwner
+                || (!variant.has_tuzdik() && max_stones > MAX_STONES_LIMIT),
             "the stuck rule {stuck:?} needs wide tables of a board without tuzdiks"
         );
         let (offsets, total, binomials) = Tables::layout(variant, max_stones);
@@ -72,7 +76,7 @@ impl Tables {
                 .filter(|&(m, t)| pair_allowed(variant, m, t) && t * n + m >= m * n + t)
                 .collect();
             let next = std::sync::atomic::AtomicUsize::new(0);
-            let solved: Vec<(Vec<(usize, u8, u8)>, ToguzBuildStats)> = std::thread::scope(|scope| {
+            let solved: Vec<(Vec<Solved>, ToguzBuildStats)> = std::thread::scope(|scope| {
                 let handles: Vec<_> = (0..threads)
                     .map(|_| {
                         scope.spawn(|| {
@@ -111,7 +115,7 @@ impl Tables {
         s: usize,
         (mine, theirs): (usize, usize),
         stats: &mut ToguzBuildStats,
-    ) -> Vec<(usize, u8, u8)> {
+    ) -> Vec<Solved> {
         let n = self.variant.holes();
         let classes: Vec<(usize, usize)> = if mine == theirs {
             vec![(mine, theirs)]
