@@ -162,8 +162,8 @@ pub enum OtauCommand {
         #[arg(long)]
         addr: Option<String>,
     },
-    /// Solves the game (Modiar; Bestemshe from the start) and prints the value with best play and
-    /// a principal variation.
+    /// Solves the game (Modiar; Bestemshe from the start; Giuthi positions with few seeds on the
+    /// board) and prints the value with best play and a principal variation.
     Solve {
         /// A position string to solve instead of the start (its game id overrides --game).
         #[arg(long)]

@@ -228,6 +228,22 @@ impl Giuthi {
         }
     }
 
+    /// The position of `variant` on `state`'s board, for the solver, which enumerates boards
+    /// without going through position strings. The caller keeps the game's seeds adding up
+    /// (holes plus piles), as a parsed position does; this is checked in debug builds only.
+    pub fn from_state(variant: Variant, state: BoardState) -> Giuthi {
+        let mut pos = Giuthi::start(variant);
+        debug_assert_eq!(state.holes, pos.state.holes, "{variant}: wrong board size");
+        debug_assert_eq!(
+            state.ring.iter().map(|&x| x as u32).sum::<u32>()
+                + state.stores.iter().map(|&x| x as u32).sum::<u32>(),
+            variant.total_stones(),
+            "{variant}: the seeds do not add up"
+        );
+        pos.state = state;
+        pos
+    }
+
     /// Parses a Giuthi position string (no fields of its own).
     pub fn from_position(text: &str) -> Result<Giuthi, PositionError> {
         let (fields, []) = PositionFields::split(text, [])?;

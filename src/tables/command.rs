@@ -1,5 +1,6 @@
 //! The two commands that build and show tables: `otau tables` (the Toguz endgame tables) and
-//! `otau solve` (Modiar's solution), their output as the binary prints it.
+//! `otau solve` (Modiar's solution, and Giuthi positions with few seeds on the board), their
+//! output as the binary prints it.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -8,8 +9,8 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 use super::modiar::{ModiarTable, Provenance, POSITIONS};
-use super::{cache_dir, file_name, toguz};
-use crate::games::{AnyGame, Game, Outcome, Side, Variant};
+use super::{cache_dir, file_name, giuthi, toguz};
+use crate::games::{AnyGame, Game, Giuthi, Move, Outcome, Side, Variant};
 
 /// `otau tables`: builds the endgame tables of a Toguz board up to `max_stones` stones (default
 /// [`toguz::default_max_stones`]) into `dir` (default [`cache_dir`]) and prints what it did.
@@ -61,11 +62,14 @@ pub fn solve(
         Some(text) => AnyGame::from_position(text).context("--position")?,
         None => AnyGame::start(game),
     };
-    let AnyGame::Modiar(pos) = pos else {
-        anyhow::bail!(
-            "only modiar is solved (otau solve --game modiar); {} is too large for a table",
-            pos.variant()
-        );
+    let pos = match pos {
+        AnyGame::Modiar(pos) => pos,
+        AnyGame::Giuthi(pos) => return solve_giuthi(&pos, max_plies, out),
+        other => anyhow::bail!(
+            "only modiar and Giuthi positions with few seeds are solved (otau solve --game \
+             modiar); {} is too large for a table",
+            other.variant()
+        ),
     };
     let started = Instant::now();
     let table = ModiarTable::get();
@@ -114,20 +118,7 @@ pub fn solve(
         .collect();
     writeln!(out, "moves {}", list.join(" "))?;
     let line = table.principal_variation(&pos, max_plies);
-    // Numbered like a game record: "1. 3 2  2. 3 2", or "5... 2" when North starts.
-    let mut pv = String::new();
-    let mut p = pos;
-    for (i, &mv) in line.moves().iter().enumerate() {
-        if p.side_to_move() == Side::South {
-            pv += &format!(" {}. {}", p.fullmove(), p.move_name(mv));
-        } else if i == 0 {
-            pv += &format!(" {}... {}", p.fullmove(), p.move_name(mv));
-        } else {
-            pv += &format!(" {}", p.move_name(mv));
-        }
-        p.play(mv);
-    }
-    writeln!(out, "pv{pv}")?;
+    writeln!(out, "pv{}", numbered(&pos, line.moves()))?;
     match line.result() {
         Some(fin) => writeln!(
             out,
@@ -176,5 +167,124 @@ pub fn solve(
             stats.max_rounds
         )?;
     }
+    Ok(())
+}
+
+/// `moves` from `pos` numbered like a game record: " 1. 3 2  2. 3 2", or " 5... 2" when North
+/// starts.
+fn numbered<G: Game + Copy>(pos: &G, moves: &[Move]) -> String {
+    let mut pv = String::new();
+    let mut p = *pos;
+    for (i, &mv) in moves.iter().enumerate() {
+        if p.side_to_move() == Side::South {
+            pv += &format!(" {}. {}", p.fullmove(), p.move_name(mv));
+        } else if i == 0 {
+            pv += &format!(" {}... {}", p.fullmove(), p.move_name(mv));
+        } else {
+            pv += &format!(" {}", p.move_name(mv));
+        }
+        p.play(mv);
+    }
+    pv
+}
+
+/// `otau solve` on a Giuthi position: builds the retrograde table of its board size up to its
+/// seeds on the board (refused, naming the size and why, when that does not fit), then prints
+/// its bounds, its result under the real rules, its moves' values and a line of best play.
+fn solve_giuthi(pos: &Giuthi, max_plies: usize, out: &mut dyn Write) -> Result<()> {
+    let variant = pos.variant();
+    let seeds = pos.board_stones() as usize;
+    giuthi::fits(variant, seeds)?;
+    let started = Instant::now();
+    // Progress on stderr when the build takes more than a few seconds.
+    let table = giuthi::GiuthiTable::for_seeds(variant, seeds, seeds >= 17)?;
+    let elapsed = started.elapsed();
+    writeln!(out, "position {pos}")?;
+    let me = pos.side_to_move();
+    let (lower, upper) = table.bounds(pos).expect("the table reaches the position");
+    if lower == upper {
+        writeln!(
+            out,
+            "value {lower:+} for {me} from the {seeds} seeds on the board"
+        )?;
+        writeln!(
+            out,
+            "forced: the value holds whatever the convention for endless play"
+        )?;
+    } else {
+        writeln!(
+            out,
+            "bounds {lower:+}..{upper:+} for {me} from the {seeds} seeds on the board"
+        )?;
+        writeln!(
+            out,
+            "not forced: each side can force the game to end only within {lower:+}..{upper:+}; \
+             a margin inside rests on the convention for endless play (protocol/rules-giuthi.md)"
+        )?;
+    }
+    // A win needs a normal end: the mover wins when the piles and `lower` put them ahead, loses
+    // when the piles and `upper` leave them behind, and neither can force more than a draw
+    // otherwise (by repetition if need be).
+    let piles = pos.store(me) as i32 - pos.store(me.other()) as i32;
+    let verdict = if piles + lower > 0 {
+        format!("{me} wins")
+    } else if piles + upper < 0 {
+        format!("{} wins", me.other())
+    } else {
+        "draw".to_string()
+    };
+    if lower == upper {
+        let [south, north] = giuthi::totals(pos, lower);
+        writeln!(
+            out,
+            "result {verdict}: {south}-{north} ({} {south}, {} {north})",
+            Side::South,
+            Side::North
+        )?;
+    } else {
+        writeln!(
+            out,
+            "result {verdict} under the repetition rule (the margin rests on the convention)"
+        )?;
+    }
+    let list: Vec<String> = table
+        .move_bounds(pos)
+        .iter()
+        .map(|m| {
+            if m.lower == m.upper {
+                format!("{}:{:+}", pos.move_name(m.mv), m.lower)
+            } else {
+                format!("{}:{:+}..{:+}", pos.move_name(m.mv), m.lower, m.upper)
+            }
+        })
+        .collect();
+    writeln!(out, "moves {}", list.join(" "))?;
+    let line = table.principal_variation(pos, max_plies);
+    writeln!(out, "pv{}", numbered(pos, &line))?;
+    let mut end = *pos;
+    for &mv in &line {
+        end.play(mv);
+    }
+    match end.final_result() {
+        Some(fin) => writeln!(
+            out,
+            "pv ends {} {}-{} ({:?}) after {} plies at {end}",
+            fin.outcome.ugi(),
+            fin.south,
+            fin.north,
+            fin.reason,
+            line.len()
+        )?,
+        None => writeln!(out, "pv stops after {} plies at {end}", line.len())?,
+    }
+    let positions: u64 = table.layers().iter().map(|l| l.positions).sum();
+    let open: u64 = table.layers().iter().map(|l| l.open).sum();
+    writeln!(
+        out,
+        "table retrograde analysis of every board of {} holes with 0..{seeds} seeds: {positions} \
+         positions, {open} not forced, built in memory in {:.2} s",
+        2 * variant.holes(),
+        elapsed.as_secs_f64()
+    )?;
     Ok(())
 }

@@ -17,6 +17,7 @@ pub mod cache;
 pub mod command;
 pub mod file;
 pub mod fixpoint;
+pub mod giuthi;
 pub mod modiar;
 pub mod probe;
 pub mod slot;

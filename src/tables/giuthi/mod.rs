@@ -1,0 +1,253 @@
+//! Giuthi solved by retrograde analysis: every position of a board size with few enough seeds on
+//! the board (`otau solve --game giuthi-5x4 --position ...`). The rules are
+//! `protocol/rules-giuthi.md`, the figures and what is out of reach its "Solved boards".
+//!
+//! **What is computed.** The *margin* of a position is the mover's final total minus the
+//! opponent's, counting only the seeds still on the board (the piles are added at the end: captured
+//! seeds are out of play, so what remains to be won depends on the holes alone). The real game
+//! ends an endless stretch by its repetition rule (the second occurrence of the same holes with
+//! the same side to move is a draw), which makes a position's result depend on the game's history.
+//! The solver computes instead two numbers that do not:
+//!
+//! - `lower`: the margin the mover can force **with the game ending normally in finite time**
+//!   (no repetition), whatever the opponent does: the value when endless play would give every
+//!   seed on the board to the opponent;
+//! - `upper`: the margin the opponent can hold the mover to, the same way.
+//!
+//! Where `lower == upper` that number is the position's value under any rule that ends endless
+//! play with some sharing of the board's seeds, the real repetition rule included: the forcing
+//! strategies never repeat a position. Where they differ, the result under the real rule still
+//! follows (a side wins only by ending the game normally): the mover wins if the piles plus
+//! `lower` put them ahead, loses if the piles plus `upper` put them behind, and otherwise neither
+//! can force a win and the game is a draw, by repetition if need be; the margin is then a matter of
+//! convention.
+//!
+//! **How.** By retrograde analysis, as Modiar's table: every board of the size's holes with 0, 1,
+//! 2, ... seeds on it, the mover's row first (one entry serves South to move and the mirrored
+//! North to move). A capture leads to a smaller board, already solved, so within one seed count
+//! only capture-free moves link boards, and the two bounds are the least fixpoints of the shared
+//! [`crate::tables::fixpoint`] over that graph. An extra move keeps the mover: it goes through a
+//! relay node of the graph whose one move leads back to the same board, so the negamax fixpoint
+//! serves it unchanged. The moves are the game's own (`Game::legal_moves`, `Game::play`: the
+//! sowing is `src/games/giuthi.rs`'s).
+//!
+//! **What fits.** A seed count of `s` seeds on `2n` holes has C(s + 2n - 1, 2n - 1) boards;
+//! `giuthi-5x4` has C(49, 9) = 2,054,455,634 boards of 40 seeds alone and 10,272,278,170 of 0 to
+//! 40, far beyond an explicit graph in 24 GiB (about 93 bytes a board of the largest seed count:
+//! some 190 GB). The
+//! solver takes positions of at most [`MAX_BOARD_SEEDS`] seeds on the board ([`fits`] names the
+//! limit and why), which covers every endgame of the 5-hole boards up to there. A proof search
+//! from the start (alpha-beta to the end with a transposition table) was measured too and is far
+//! worse: Giuthi's capture-free cycles make results depend on the path, so almost nothing can be
+//! stored (figures in `protocol/rules-giuthi.md`, "Solved boards").
+
+mod build;
+mod index;
+
+pub use build::LayerStats;
+pub use index::{binomial, layer_size};
+
+use crate::games::{Game, Giuthi, Move, Side, Variant};
+
+/// Most seeds on the board of a position of a 5-hole board the solver takes: the boards of 2 x 5
+/// holes up to this many seeds, C(30, 10) = 30,045,015 in all and C(29, 9) = 10,015,005 in the
+/// largest seed count, took 141 s of CPU and 933 MB at their peak as measured
+/// (`protocol/rules-giuthi.md`, "Solved boards").
+pub const MAX_BOARD_SEEDS: usize = 20;
+
+/// Most positions of one seed count the solver builds, whatever the board (the largest seed
+/// count of [`MAX_BOARD_SEEDS`] on 2 x 5 holes): the time and memory of the analysis grow with
+/// it, about 93 bytes a board of the largest seed count.
+pub const MAX_LAYER: u64 = 10_015_005;
+
+/// Why a position is not solved.
+#[derive(Debug, PartialEq, Eq)]
+pub enum SolveError {
+    NotGiuthi(Variant),
+    TooLarge {
+        variant: Variant,
+        seeds: usize,
+        layer: u64,
+    },
+}
+
+impl std::fmt::Display for SolveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SolveError::NotGiuthi(v) => write!(f, "{v} is not a Giuthi game"),
+            SolveError::TooLarge {
+                variant,
+                seeds,
+                layer,
+            } => write!(
+                f,
+                "{variant} with {seeds} seeds on the board does not fit: the retrograde analysis \
+                 builds every board of {} holes up to that many seeds, {layer} boards in the \
+                 largest seed count alone, and takes at most {MAX_LAYER} (2 x 5 holes with \
+                 {MAX_BOARD_SEEDS} seeds, measured in minutes) on this machine; give a \
+                 --position with fewer seeds on the board (protocol/rules-giuthi.md, \
+                 \"Solved boards\")",
+                2 * variant.holes()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}
+
+/// Whether the positions of `variant` with `seeds` seeds on the board fit the solver.
+pub fn fits(variant: Variant, seeds: usize) -> Result<(), SolveError> {
+    if !matches!(variant, Variant::Giuthi { .. }) {
+        return Err(SolveError::NotGiuthi(variant));
+    }
+    let layer = (0..=seeds)
+        .map(|s| layer_size(2 * variant.holes(), s))
+        .max()
+        .unwrap_or(1);
+    if layer > MAX_LAYER || seeds > variant.total_stones() as usize {
+        return Err(SolveError::TooLarge {
+            variant,
+            seeds,
+            layer,
+        });
+    }
+    Ok(())
+}
+
+/// The solution of every board of one size up to a seed count: for each seed count, by rank,
+/// the mover's two bounds (module documentation).
+pub struct GiuthiTable {
+    variant: Variant,
+    lower: Vec<Vec<i8>>,
+    upper: Vec<Vec<i8>>,
+    layers: Vec<LayerStats>,
+}
+
+/// A move's bounds for the mover who plays it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveBounds {
+    pub mv: Move,
+    pub lower: i32,
+    pub upper: i32,
+}
+
+/// The board of `pos` from its mover's point of view (their row first).
+fn mover_board(pos: &Giuthi) -> Vec<u8> {
+    let me = pos.side_to_move();
+    let mut b = pos.row(me).to_vec();
+    b.extend_from_slice(pos.row(me.other()));
+    b
+}
+
+impl GiuthiTable {
+    /// Solves every board of `variant`'s size with up to `seeds` seeds on it, if that fits.
+    pub fn for_seeds(
+        variant: Variant,
+        seeds: usize,
+        progress: bool,
+    ) -> Result<GiuthiTable, SolveError> {
+        fits(variant, seeds)?;
+        Ok(GiuthiTable::build(variant, seeds, progress))
+    }
+
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// Most seeds on a board the table holds.
+    pub fn max_seeds(&self) -> usize {
+        self.lower.len() - 1
+    }
+
+    /// Each seed count's figures.
+    pub fn layers(&self) -> &[LayerStats] {
+        &self.layers
+    }
+
+    /// Bounds of a board (mover's row first) the table holds.
+    fn bounds_of(&self, board: &[u8]) -> (i32, i32) {
+        let seeds: usize = board.iter().map(|&s| s as usize).sum();
+        let r = index::rank(board);
+        (self.lower[seeds][r] as i32, self.upper[seeds][r] as i32)
+    }
+
+    /// `(lower, upper)` of `pos` for its mover, on the seeds on the board; `None` when the table
+    /// does not reach its seed count.
+    pub fn bounds(&self, pos: &Giuthi) -> Option<(i32, i32)> {
+        assert_eq!(
+            pos.holes(),
+            self.variant.holes(),
+            "a position of another size"
+        );
+        (pos.board_stones() as usize <= self.max_seeds()).then(|| self.bounds_of(&mover_board(pos)))
+    }
+
+    /// Each move's bounds for the mover of `pos`, in move-list order (the position must be in
+    /// the table).
+    pub fn move_bounds(&self, pos: &Giuthi) -> Vec<MoveBounds> {
+        let mover = build::position(self.variant, &mover_board(pos));
+        build::successors(&mover)
+            .into_iter()
+            .map(|(mv, next)| {
+                let (lower, upper) = match next {
+                    build::Next::Again(board) => self.bounds_of(&board),
+                    build::Next::Turn { board, captured } => {
+                        let (lo, hi) = self.bounds_of(&board);
+                        (captured - hi, captured - lo)
+                    }
+                };
+                MoveBounds { mv, lower, upper }
+            })
+            .collect()
+    }
+
+    /// A line of best play from `pos` of at most `max_plies` plies: at each step a move whose
+    /// bounds equal the position's, the one capturing most first, never back to a position of
+    /// the line. It stops at the end of the game, where the bounds differ (no best move is
+    /// defined without a convention), or where every such move goes back into the line.
+    pub fn principal_variation(&self, pos: &Giuthi, max_plies: usize) -> Vec<Move> {
+        let mut line = Vec::new();
+        let mut seen = vec![(mover_board(pos), pos.side_to_move())];
+        let mut p = *pos;
+        while line.len() < max_plies {
+            let Some((lower, upper)) = self.bounds(&p) else {
+                break;
+            };
+            if lower != upper {
+                break;
+            }
+            let mut choice: Option<(Move, Giuthi, u32)> = None;
+            for m in self.move_bounds(&p) {
+                if (m.lower, m.upper) != (lower, upper) {
+                    continue;
+                }
+                let mut child = p;
+                let captured = child.play(m.mv).captured;
+                let key = (mover_board(&child), child.side_to_move());
+                if seen.contains(&key) {
+                    continue;
+                }
+                if choice.as_ref().is_none_or(|&(_, _, c)| captured > c) {
+                    choice = Some((m.mv, child, captured));
+                }
+            }
+            let Some((mv, child, _)) = choice else { break };
+            seen.push((mover_board(&child), child.side_to_move()));
+            line.push(mv);
+            p = child;
+        }
+        line
+    }
+}
+
+/// The final totals `[south, north]` when the mover of `pos` gets `margin` of the board.
+pub fn totals(pos: &Giuthi, margin: i32) -> [u32; 2] {
+    let board = pos.board_stones() as i32;
+    let me = pos.side_to_move();
+    let mine = pos.store(me) as i32 + (board + margin) / 2;
+    let theirs = pos.store(me.other()) as i32 + (board - margin) / 2;
+    match me {
+        Side::South => [mine as u32, theirs as u32],
+        Side::North => [theirs as u32, mine as u32],
+    }
+}
