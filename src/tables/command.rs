@@ -172,7 +172,7 @@ pub fn solve(
 
 /// `moves` from `pos` numbered like a game record: " 1. 3 2  2. 3 2", or " 5... 2" when North
 /// starts.
-fn numbered<G: Game + Copy>(pos: &G, moves: &[Move]) -> String {
+pub fn numbered<G: Game + Copy>(pos: &G, moves: &[Move]) -> String {
     let mut pv = String::new();
     let mut p = *pos;
     for (i, &mv) in moves.iter().enumerate() {

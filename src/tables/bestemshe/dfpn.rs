@@ -24,7 +24,8 @@ pub const INF: u32 = u32::MAX / 4;
 fn initial_numbers(pos: &Toguz) -> (u32, u32) {
     let me = pos.side_to_move();
     let row = |s: Side| pos.row(s).iter().map(|&x| x as i32).sum::<i32>();
-    let lead = 4 * (pos.store(me) as i32 - pos.store(me.other()) as i32) + row(me) - row(me.other());
+    let lead =
+        4 * (pos.store(me) as i32 - pos.store(me.other()) as i32) + row(me) - row(me.other());
     let scale = |x: i32| 1 + (x.clamp(0, 160) / 8) as u32;
     (scale(-lead), scale(lead))
 }

@@ -302,20 +302,10 @@ fn report(
 }
 
 /// The proof's line where the loser always plays their first legal move: the winner's moves
-/// as the proof gives them, up to the first leaf.
+/// as the proof gives them, up to the first leaf, numbered like a game record.
 pub fn principal_variation(proof: &Proof, root: &Toguz, tables: &Tables) -> String {
     let moves = proof::first_line(proof, root, tables);
-    let mut text = String::new();
-    let mut p = *root;
-    for mv in moves {
-        if !text.is_empty() {
-            text.push(' ');
-        }
-        if p.side_to_move() == Side::South {
-            text += &format!("{}. ", p.fullmove());
-        }
-        text += &p.move_name(mv);
-        p.play(mv);
-    }
-    text
+    crate::tables::command::numbered(root, &moves)
+        .trim_start()
+        .to_string()
 }
