@@ -247,6 +247,13 @@ impl Server {
             std::thread::sleep(Duration::from_millis(10));
         }
         self.halt();
+        // A stream not scheduled within the grace sends the newest state as soon as it runs
+        // (see `stream_events`); on a loaded machine that can be after the grace, and a process
+        // that exits now would cut it off. So wait for the streams once more, as long again.
+        let deadline = Instant::now() + wait;
+        while self.connections() > 0 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
     }
 
     fn halt(&mut self) {
