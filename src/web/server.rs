@@ -242,14 +242,16 @@ impl Server {
     /// waiting at most `wait` for them.
     pub fn finish(mut self, wait: Duration) {
         self.shared.closing.store(true, Ordering::SeqCst);
-        let deadline = Instant::now() + wait;
-        while self.connections() > 0 && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        self.wait_for_connections(wait);
         self.halt();
         // A stream not scheduled within the grace sends the newest state as soon as it runs
         // (see `stream_events`); on a loaded machine that can be after the grace, and a process
         // that exits now would cut it off. So wait for the streams once more, as long again.
+        self.wait_for_connections(wait);
+    }
+
+    /// Waits until no connection is open, at most `wait`.
+    fn wait_for_connections(&self, wait: Duration) {
         let deadline = Instant::now() + wait;
         while self.connections() > 0 && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(10));

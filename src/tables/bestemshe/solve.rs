@@ -105,37 +105,30 @@ pub fn search_and_extract(
     let started = Instant::now();
     let mut disproved_first = false;
     for attacker in [Side::North, Side::South] {
-        let found = std::thread::scope(|s| {
-            std::thread::Builder::new()
-                .stack_size(1 << 30)
-                .spawn_scoped(s, || {
-                    let t = Instant::now();
-                    let progress = Box::new(move |st: &super::dfpn::SearchStats| {
-                        eprintln!(
-                            "search ({attacker} to win): {} expansions, {} table leaves, {} ends, \
+        let found = on_deep_stack("the search", || {
+            let t = Instant::now();
+            let progress = Box::new(move |st: &super::dfpn::SearchStats| {
+                eprintln!(
+                    "search ({attacker} to win): {} expansions, {} table leaves, {} ends, \
                              line {} (longest {}), {} stored ({} settled), {:.0} s",
-                            st.nodes,
-                            st.table_hits,
-                            st.ends,
-                            st.line,
-                            st.longest,
-                            st.stored,
-                            st.settled,
-                            t.elapsed().as_secs_f64()
-                        )
-                    });
-                    let mut search = Dfpn::new(rules, tables, attacker, log2, progress);
-                    if !search.solve(root) {
-                        return Ok(None);
-                    }
-                    eprintln!("search: {attacker} wins; extracting the proof tree");
-                    let stats = search.stats;
-                    let proof = proof::extract(&mut search, root, tables.max_stones() as u8)?;
-                    Ok::<_, anyhow::Error>(Some((proof, stats)))
-                })
-                .expect("a thread for the search")
-                .join()
-                .expect("the search panicked")
+                    st.nodes,
+                    st.table_hits,
+                    st.ends,
+                    st.line,
+                    st.longest,
+                    st.stored,
+                    st.settled,
+                    t.elapsed().as_secs_f64()
+                )
+            });
+            let mut search = Dfpn::new(rules, tables, attacker, log2, progress);
+            if !search.solve(root) {
+                return Ok(None);
+            }
+            eprintln!("search: {attacker} wins; extracting the proof tree");
+            let stats = search.stats;
+            let proof = proof::extract(&mut search, root, tables.max_stones() as u8)?;
+            Ok::<_, anyhow::Error>(Some((proof, stats)))
         })?;
         if let Some((proof, stats)) = found {
             let figures = SearchFigures {
@@ -220,28 +213,34 @@ pub fn verify_deep_recording(
     tables: &Tables,
     record: Option<&mut std::collections::HashMap<u128, u8>>,
 ) -> Result<ProofStats> {
+    on_deep_stack("the verification", || {
+        proof::verify_recording(
+            proof,
+            root,
+            tables,
+            &mut |st| {
+                eprintln!(
+                    "verify: {} positions proven",
+                    st.winner_nodes + st.loser_nodes
+                )
+            },
+            record,
+        )
+    })
+    .context("the proof does not check")
+}
+
+/// Runs `work` on a thread of its own with a stack of 1 GiB: the search, the extraction and the
+/// verification recurse once a ply of their longest line, hundreds of plies deep.
+fn on_deep_stack<T: Send>(what: &str, work: impl FnOnce() -> T + Send) -> T {
     std::thread::scope(|s| {
         std::thread::Builder::new()
             .stack_size(1 << 30)
-            .spawn_scoped(s, || {
-                proof::verify_recording(
-                    proof,
-                    root,
-                    tables,
-                    &mut |st| {
-                        eprintln!(
-                            "verify: {} positions proven",
-                            st.winner_nodes + st.loser_nodes
-                        )
-                    },
-                    record,
-                )
-            })
-            .expect("a thread for the verification")
+            .spawn_scoped(s, work)
+            .unwrap_or_else(|e| panic!("no thread for {what}: {e}"))
             .join()
-            .expect("the verification panicked")
+            .unwrap_or_else(|_| panic!("{what} panicked"))
     })
-    .context("the proof does not check")
 }
 
 fn report(

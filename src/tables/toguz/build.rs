@@ -5,7 +5,7 @@
 //! high falling from all stones).
 
 use super::index::{class_size, free_holes, layer_built, pair_allowed, unrank};
-use super::{entry_width, StuckRule, Tables, MAX_STONES_LIMIT, WIDE_STONES_LIMIT};
+use super::{entry_width, stones_limit, StuckRule, Tables, MAX_STONES_LIMIT};
 use crate::games::{Game, Side, Toguz, Variant};
 use crate::tables::fixpoint::{self, Graph};
 
@@ -29,7 +29,7 @@ impl Tables {
     }
 
     /// Solves every position with up to `max_stones` stones on the board (at most
-    /// [`MAX_STONES_LIMIT`], or [`WIDE_STONES_LIMIT`] on 2x5) with the given stuck rule, calling
+    /// [`MAX_STONES_LIMIT`], or [`super::WIDE_STONES_LIMIT`] on 2x5) with the given stuck rule, calling
     /// `progress(stones, positions so far)` after each stone count.
     pub fn build_with(
         variant: Variant,
@@ -38,12 +38,7 @@ impl Tables {
         progress: &mut dyn FnMut(usize, u64),
     ) -> (Tables, ToguzBuildStats) {
         assert!(matches!(variant, Variant::Toguz { .. }));
-        let limit = if variant.holes() == 5 {
-            WIDE_STONES_LIMIT
-        } else {
-            MAX_STONES_LIMIT
-        };
-        let max_stones = max_stones.min(limit);
+        let max_stones = max_stones.min(stones_limit(variant));
         // Vanishing stones keep the stones secured whole only on an even board: the layers
         // of one parity, which wide tables without tuzdiks build (see `layer_built`).
         assert!(
@@ -55,7 +50,6 @@ impl Tables {
         let mut tables = Tables {
             variant,
             max_stones,
-            wide: max_stones > MAX_STONES_LIMIT,
             stuck,
             offsets,
             data: vec![0; total * entry_width(max_stones)],

@@ -75,8 +75,6 @@ pub struct StoneBounds {
 pub struct Tables {
     variant: Variant,
     max_stones: usize,
-    /// Two bytes an entry (`low`, `high`) instead of two nibbles: above [`MAX_STONES_LIMIT`].
-    wide: bool,
     stuck: StuckRule,
     /// Per stone count, per tuzdik pair (`mine * holes + theirs`, 0 = none): the offset of that
     /// class in `data`, or `usize::MAX` for a pair the rules forbid.
@@ -92,6 +90,12 @@ impl Tables {
     /// Bytes the tables of a variant take up to `max_stones` on the board.
     pub fn size_for(variant: Variant, max_stones: usize) -> usize {
         Tables::layout(variant, max_stones).1 * entry_width(max_stones)
+    }
+
+    /// Two bytes an entry (`low`, `high`) instead of two nibbles: above [`MAX_STONES_LIMIT`].
+    #[inline]
+    fn is_wide(&self) -> bool {
+        entry_width(self.max_stones) == 2
     }
 
     pub fn stuck_rule(&self) -> StuckRule {
@@ -120,7 +124,7 @@ impl Tables {
     /// The bounds at an index.
     #[inline]
     fn entry(&self, i: usize) -> StoneBounds {
-        if self.wide {
+        if self.is_wide() {
             StoneBounds {
                 low: self.data[2 * i] as u32,
                 high: self.data[2 * i + 1] as u32,
@@ -136,7 +140,7 @@ impl Tables {
 
     /// Stores the bounds at an index.
     fn set_entry(&mut self, i: usize, low: u8, high: u8) {
-        if self.wide {
+        if self.is_wide() {
             self.data[2 * i] = low;
             self.data[2 * i + 1] = high;
         } else {
@@ -160,12 +164,9 @@ impl Tables {
     pub fn load(path: &Path) -> Result<Tables, file::Error> {
         let ([holes, max_stones, stuck], data) = file::read(path, Kind::Toguz)?;
         let bad = |why: String| file::Error::new(path, Problem::Header(why));
-        let limit = if holes == 5 {
-            WIDE_STONES_LIMIT
-        } else {
-            MAX_STONES_LIMIT
-        };
-        if !matches!(holes, 5 | 7 | 9) || max_stones as usize > limit {
+        if !matches!(holes, 5 | 7 | 9)
+            || max_stones as usize > stones_limit(Variant::Toguz { holes })
+        {
             return Err(bad(format!(
                 "Toguz tables of {holes} holes up to {max_stones} stones: the boards have 5, 7 \
                  or 9 holes, the tables at most {MAX_STONES_LIMIT} stones ({WIDE_STONES_LIMIT} \
@@ -189,12 +190,20 @@ impl Tables {
         Ok(Tables {
             variant,
             max_stones,
-            wide: max_stones > MAX_STONES_LIMIT,
             stuck,
             offsets,
             data,
             binomials,
         })
+    }
+}
+
+/// The most stones on the board a board's tables can reach: wide tables on 2x5 only.
+fn stones_limit(variant: Variant) -> usize {
+    if variant.holes() == 5 {
+        WIDE_STONES_LIMIT
+    } else {
+        MAX_STONES_LIMIT
     }
 }
 
