@@ -173,6 +173,11 @@ impl Watch {
     /// The viewer looks every [`POLL`] rather than being woken: the run changes its state a
     /// thousand times a second, and a wake-up for each (a system call) was most of what
     /// watching cost it.
+    /// The generation of the newest state.
+    pub fn generation(&self) -> u64 {
+        lock(&self.state).generation
+    }
+
     pub fn newer_than(&self, seen: u64, wait: Duration) -> Option<LiveState> {
         let deadline = Instant::now() + wait;
         loop {

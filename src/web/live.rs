@@ -129,8 +129,11 @@ struct LiveEvents {
 impl EventSource for LiveEvents {
     fn next_after(&self, seen: u64, wait: Duration) -> Option<(u64, Arc<str>)> {
         {
+            // The text another stream made is reused only while it is the newest state: a
+            // stream's last write (a closing server's) must be the run's end, not a state
+            // another viewer's stream cached before it.
             let cache = lock(&self.cache);
-            if cache.0 > seen {
+            if cache.0 > seen && cache.0 >= self.watch.generation() {
                 return Some(cache.clone());
             }
         }
