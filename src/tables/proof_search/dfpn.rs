@@ -1,5 +1,5 @@
 //! The proof search: depth-first proof-number search (df-pn, Nagai; with Pawlewicz and Lew's
-//! 1+ε thresholds) over Bestemshe's positions, with endgame tables at the leaves.
+//! 1+ε thresholds) over a [`ProofGame`]'s positions, with its decided positions as leaves.
 //!
 //! The question is one-sided: does the `attacker` win? At every node the side to move "wins"
 //! in the search's sense when the attacker's question goes their way there: the attacker by
@@ -8,27 +8,15 @@
 //! still to be shown to prove it, `delta` to disprove it. A proof (`phi == 0`) never rests on a
 //! repetition: a position met again on the current line counts as a draw, which is a win for
 //! nobody but the defender, so no attacker proof can lean on it. Disproofs can (they are only
-//! ever used to steer the search), and the verifier ([`super::proof`]) re-checks every proof on
+//! ever used to steer the search), and the verifier ([`super::tree`]) re-checks every proof on
 //! its own, so a search error can cost time but never a wrong result.
 
-use crate::games::{Game, Move, Side, Toguz};
+use crate::games::{Game, Move, Side, MAX_RING};
 
-use super::{decided, Rules, TableProbe};
+use super::ProofGame;
 
 /// A proof or disproof number too large to matter (sums saturate here).
 pub const INF: u32 = u32::MAX / 4;
-
-/// The numbers of a position not searched yet (df-pn+): a side well ahead is cheap to prove
-/// and dear to disprove. Ahead means the stores (two stones of store a step), and a quarter as
-/// much the stones on one's own row, which one plays with.
-fn initial_numbers(pos: &Toguz) -> (u32, u32) {
-    let me = pos.side_to_move();
-    let row = |s: Side| pos.row(s).iter().map(|&x| x as i32).sum::<i32>();
-    let lead =
-        4 * (pos.store(me) as i32 - pos.store(me.other()) as i32) + row(me) - row(me.other());
-    let scale = |x: i32| 1 + (x.clamp(0, 160) / 8) as u32;
-    (scale(-lead), scale(lead))
-}
 
 /// A transposition-table entry: 16 bytes.
 #[derive(Clone, Copy, Default)]
@@ -55,10 +43,9 @@ pub struct SearchStats {
     pub settled: u64,
 }
 
-/// A df-pn search for one attacker under one rule set and one set of endgame tables.
-pub struct Dfpn<'t> {
-    rules: Rules,
-    tables: &'t dyn TableProbe,
+/// A df-pn search for one attacker's win in one game.
+pub struct Dfpn<'t, G: ProofGame> {
+    game: G,
     attacker: Side,
     tt: Vec<Entry>,
     mask: usize,
@@ -74,19 +61,17 @@ pub struct Dfpn<'t> {
     progress: Box<dyn FnMut(&SearchStats) + 't>,
 }
 
-impl<'t> Dfpn<'t> {
+impl<'t, G: ProofGame> Dfpn<'t, G> {
     /// A search for `attacker`'s win with a table of `2^log2_entries` entries (16 bytes each).
     pub fn new(
-        rules: Rules,
-        tables: &'t dyn TableProbe,
+        game: G,
         attacker: Side,
         log2_entries: u32,
         progress: Box<dyn FnMut(&SearchStats) + 't>,
-    ) -> Dfpn<'t> {
+    ) -> Dfpn<'t, G> {
         let size = 1usize << log2_entries;
         Dfpn {
-            rules,
-            tables,
+            game,
             attacker,
             tt: vec![Entry::default(); size],
             mask: size - 1,
@@ -99,12 +84,9 @@ impl<'t> Dfpn<'t> {
         }
     }
 
-    pub fn rules(&self) -> Rules {
-        self.rules
-    }
-
-    pub fn tables(&self) -> &'t dyn TableProbe {
-        self.tables
+    /// The game searched.
+    pub fn game(&self) -> &G {
+        &self.game
     }
 
     pub fn attacker(&self) -> Side {
@@ -117,14 +99,14 @@ impl<'t> Dfpn<'t> {
     }
 
     /// [`Dfpn::solve`] within the budget: None when it ran out first.
-    pub fn solve_within(&mut self, pos: &Toguz) -> Option<bool> {
+    pub fn solve_within(&mut self, pos: &G::Pos) -> Option<bool> {
         let won = self.solve(pos);
         (self.stats.nodes <= self.budget).then_some(won)
     }
 
     /// Searches `pos` to the end: true if the attacker's win is proven there, false if it is
     /// disproven (the defender holds at least a draw, as far as the search can tell).
-    pub fn solve(&mut self, pos: &Toguz) -> bool {
+    pub fn solve(&mut self, pos: &G::Pos) -> bool {
         let (phi, delta) = self.mid(pos, INF, INF);
         self.stats.table_hits = self.table_leaves.get();
         self.stats.ends = self.end_leaves.get();
@@ -136,7 +118,7 @@ impl<'t> Dfpn<'t> {
 
     /// The numbers of a position as the table knows them (a leaf's from the rules or tables,
     /// a position on the current line's as a draw, an unknown position's `(1, 1)`).
-    fn numbers(&self, pos: &Toguz) -> (u32, u32) {
+    fn numbers(&self, pos: &G::Pos) -> (u32, u32) {
         if let Some(v) = self.leaf(pos) {
             return v;
         }
@@ -150,11 +132,11 @@ impl<'t> Dfpn<'t> {
                 return (e.phi, e.delta);
             }
         }
-        initial_numbers(pos)
+        self.game.initial_numbers(pos)
     }
 
     /// The numbers of a draw for the side to move: a win for the defender only.
-    fn draw(&self, pos: &Toguz) -> (u32, u32) {
+    fn draw(&self, pos: &G::Pos) -> (u32, u32) {
         if pos.side_to_move() == self.attacker {
             (INF, 0)
         } else {
@@ -164,8 +146,8 @@ impl<'t> Dfpn<'t> {
 
     /// A position the rules or the tables decide, as proof numbers.
     #[inline]
-    fn leaf(&self, pos: &Toguz) -> Option<(u32, u32)> {
-        let (w, by_table) = decided(self.rules, self.tables, pos)?;
+    fn leaf(&self, pos: &G::Pos) -> Option<(u32, u32)> {
+        let (w, by_table) = self.game.decided(pos)?;
         let counter = if by_table {
             &self.table_leaves
         } else {
@@ -182,7 +164,7 @@ impl<'t> Dfpn<'t> {
 
     /// Whether the table holds a proof that the side to move at `pos` gets the attacker's
     /// question its way (`Some(true)`) or not (`Some(false)`).
-    pub fn known(&self, pos: &Toguz) -> Option<bool> {
+    pub fn known(&self, pos: &G::Pos) -> Option<bool> {
         let (phi, delta) = self.numbers(pos);
         if phi == 0 {
             Some(true)
@@ -194,7 +176,7 @@ impl<'t> Dfpn<'t> {
     }
 
     /// The child of `pos` the table rates best for its mover: a proven one if any.
-    pub fn best_move(&self, pos: &Toguz) -> Option<Move> {
+    pub fn best_move(&self, pos: &G::Pos) -> Option<Move> {
         pos.legal_moves()
             .iter()
             .map(|&mv| {
@@ -202,13 +184,13 @@ impl<'t> Dfpn<'t> {
                 c.play(mv);
                 (self.numbers(&c).1, mv)
             })
-            .min_by_key(|&(delta, mv)| (delta, mv.index()))
+            .min_by_key(|&(delta, mv)| (delta, mv.code()))
             .map(|(_, mv)| mv)
     }
 
     /// The multiple-iterative-deepening step: works on `pos` until its proof number reaches
     /// `th_phi` or its disproof number `th_delta`; returns and stores its numbers.
-    fn mid(&mut self, pos: &Toguz, th_phi: u32, th_delta: u32) -> (u32, u32) {
+    fn mid(&mut self, pos: &G::Pos, th_phi: u32, th_delta: u32) -> (u32, u32) {
         self.stats.nodes += 1;
         self.stats.line = self.line.len();
         self.stats.longest = self.stats.longest.max(self.line.len());
@@ -221,7 +203,7 @@ impl<'t> Dfpn<'t> {
             return v;
         }
         let key = pos.hash();
-        let mut kids: [(Toguz, u32, u32); 5] = [(*pos, 0, 0); 5];
+        let mut kids: [(G::Pos, u32, u32); MAX_RING] = [(*pos, 0, 0); MAX_RING];
         let mut n = 0;
         for &mv in pos.legal_moves().iter() {
             let mut c = *pos;
