@@ -9,7 +9,7 @@ use super::{Bestemshe, Rules, TableProbe};
 use crate::games::{Game, Move, Side, Toguz};
 use crate::tables::file::{self, Kind, Problem};
 use crate::tables::proof_search::dfpn::Dfpn;
-use crate::tables::proof_search::tree::{self, ProofTree};
+use crate::tables::proof_search::tree::{self, Goal, ProofTree};
 
 pub use crate::tables::proof_search::tree::{ExtractError, ProofStats, VerifyError};
 
@@ -27,6 +27,7 @@ pub struct Proof {
 impl Proof {
     fn tree(&self) -> ProofTree {
         ProofTree {
+            goal: Goal::Win,
             winner: self.winner,
             moves: self.moves.clone(),
         }
@@ -78,7 +79,7 @@ pub fn extract(
     root: &Toguz,
     table_stones: u8,
 ) -> Result<Proof, ExtractError> {
-    let tree = tree::extract(search, root)?;
+    let tree = tree::extract(search, root, Goal::Win)?;
     Ok(Proof {
         rules: search.game().rules,
         table_stones,

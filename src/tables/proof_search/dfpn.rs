@@ -5,11 +5,18 @@
 //! in the search's sense when the attacker's question goes their way there: the attacker by
 //! winning, the defender by not losing (a draw holds the attacker off). Each node keeps a proof
 //! and a disproof number of that, from its mover's view: `phi` the least number of leaves
-//! still to be shown to prove it, `delta` to disprove it. A proof (`phi == 0`) never rests on a
-//! repetition: a position met again on the current line counts as a draw, which is a win for
-//! nobody but the defender, so no attacker proof can lean on it. Disproofs can (they are only
-//! ever used to steer the search), and the verifier ([`super::tree`]) re-checks every proof on
-//! its own, so a search error can cost time but never a wrong result.
+//! still to be shown to prove it, `delta` to disprove it.
+//!
+//! Repetition. A position met again on the current line counts as a draw, which is a win for
+//! nobody but the defender, so no proof of the attacker's win ever rests on it. The defender's
+//! results can: such a result holds on the line it was found on, not necessarily on another
+//! (the graph-history interaction). So a settled result is stored in the transposition table
+//! only when every repetition it leans on goes back to the position itself or below it; one
+//! that leans on a position above is handed up to its parent, valid on this line, and found
+//! again where the position is met on another. Every settled entry of the table then holds
+//! whatever line leads to its position, which is what lets a proof that the defender holds the
+//! draw be extracted from it ([`super::tree`]). The verifier re-checks every proof on its own,
+//! so a search error can cost time but never a wrong result.
 
 use crate::games::{Game, Move, Side, MAX_RING};
 
@@ -17,6 +24,9 @@ use super::ProofGame;
 
 /// A proof or disproof number too large to matter (sums saturate here).
 pub const INF: u32 = u32::MAX / 4;
+
+/// The line depth a result leans on when it leans on no repetition.
+const NO_LINE: u32 = u32::MAX;
 
 /// A transposition-table entry: 16 bytes.
 #[derive(Clone, Copy, Default)]
@@ -104,10 +114,20 @@ impl<'t, G: ProofGame> Dfpn<'t, G> {
         (self.stats.nodes <= self.budget).then_some(won)
     }
 
+    /// [`Dfpn::solve`] with `line` (the positions' [`Game::hash`]es) played before `pos`: a
+    /// position of it met again counts as a draw, as on the search's own line. What a proof
+    /// extraction asks, whose line from the game's start is the game's history.
+    pub fn solve_after(&mut self, line: &[u64], pos: &G::Pos) -> bool {
+        let own = std::mem::replace(&mut self.line, line.to_vec());
+        let won = self.solve(pos);
+        self.line = own;
+        won
+    }
+
     /// Searches `pos` to the end: true if the attacker's win is proven there, false if it is
     /// disproven (the defender holds at least a draw, as far as the search can tell).
     pub fn solve(&mut self, pos: &G::Pos) -> bool {
-        let (phi, delta) = self.mid(pos, INF, INF);
+        let (phi, delta, _) = self.mid(pos, INF, INF);
         self.stats.table_hits = self.table_leaves.get();
         self.stats.ends = self.end_leaves.get();
         debug_assert!(phi == 0 || delta == 0 || self.stats.nodes > self.budget);
@@ -119,13 +139,27 @@ impl<'t, G: ProofGame> Dfpn<'t, G> {
     /// The numbers of a position as the table knows them (a leaf's from the rules or tables,
     /// a position on the current line's as a draw, an unknown position's `(1, 1)`).
     fn numbers(&self, pos: &G::Pos) -> (u32, u32) {
-        if let Some(v) = self.leaf(pos) {
-            return v;
+        let (phi, delta, _) = self.numbers_on_line(pos);
+        (phi, delta)
+    }
+
+    /// [`Dfpn::numbers`] with the depth of the line a repetition goes back to ([`NO_LINE`]
+    /// unless the position is on the line).
+    fn numbers_on_line(&self, pos: &G::Pos) -> (u32, u32, u32) {
+        if let Some((phi, delta)) = self.leaf(pos) {
+            return (phi, delta, NO_LINE);
         }
         let key = pos.hash();
-        if self.line.contains(&key) {
-            return self.draw(pos);
+        if let Some(at) = self.line.iter().position(|&k| k == key) {
+            let (phi, delta) = self.draw(pos);
+            return (phi, delta, at as u32);
         }
+        let (phi, delta) = self.tt_numbers(pos, key);
+        (phi, delta, NO_LINE)
+    }
+
+    /// The numbers the transposition table holds for `pos`, else its initial ones.
+    fn tt_numbers(&self, pos: &G::Pos, key: u64) -> (u32, u32) {
         let slot = key as usize & self.mask & !1;
         for e in &self.tt[slot..slot + 2] {
             if e.key == key {
@@ -182,15 +216,25 @@ impl<'t, G: ProofGame> Dfpn<'t, G> {
             .map(|&mv| {
                 let mut c = *pos;
                 c.play(mv);
-                (self.numbers(&c).1, mv)
+                let (phi, delta) = self.numbers(&c);
+                // The number that disproves the child for the opponent of `pos`'s mover.
+                let against = if c.side_to_move() == pos.side_to_move() {
+                    phi
+                } else {
+                    delta
+                };
+                (against, mv)
             })
             .min_by_key(|&(delta, mv)| (delta, mv.code()))
             .map(|(_, mv)| mv)
     }
 
     /// The multiple-iterative-deepening step: works on `pos` until its proof number reaches
-    /// `th_phi` or its disproof number `th_delta`; returns and stores its numbers.
-    fn mid(&mut self, pos: &G::Pos, th_phi: u32, th_delta: u32) -> (u32, u32) {
+    /// `th_phi` or its disproof number `th_delta`; returns its numbers and the least depth of
+    /// the line a settled result leans on (a repetition of a position there), and stores them
+    /// unless the result leans on a position above it (then it holds on this line only: the
+    /// graph-history interaction).
+    fn mid(&mut self, pos: &G::Pos, th_phi: u32, th_delta: u32) -> (u32, u32, u32) {
         self.stats.nodes += 1;
         self.stats.line = self.line.len();
         self.stats.longest = self.stats.longest.max(self.line.len());
@@ -199,11 +243,12 @@ impl<'t, G: ProofGame> Dfpn<'t, G> {
             self.stats.ends = self.end_leaves.get();
             (self.progress)(&self.stats);
         }
-        if let Some(v) = self.leaf(pos) {
-            return v;
+        if let Some((phi, delta)) = self.leaf(pos) {
+            return (phi, delta, NO_LINE);
         }
         let key = pos.hash();
-        let mut kids: [(G::Pos, u32, u32); MAX_RING] = [(*pos, 0, 0); MAX_RING];
+        let depth = self.line.len() as u32;
+        let mut kids: [(G::Pos, u32, u32, u32); MAX_RING] = [(*pos, 0, 0, NO_LINE); MAX_RING];
         let mut n = 0;
         for &mv in pos.legal_moves().iter() {
             let mut c = *pos;
@@ -212,10 +257,16 @@ impl<'t, G: ProofGame> Dfpn<'t, G> {
             n += 1;
         }
         self.line.push(key);
+        // Each child's numbers as the opponent of this node's mover sees them: a child where
+        // the mover moves again (an extra move) has them the other way round.
+        let me = pos.side_to_move();
         for k in kids[..n].iter_mut() {
-            let (p, d) = self.numbers(&k.0);
-            k.1 = p;
-            k.2 = d;
+            let (p, d, r) = self.numbers_on_line(&k.0);
+            (k.1, k.2, k.3) = if k.0.side_to_move() == me {
+                (d, p, r)
+            } else {
+                (p, d, r)
+            };
         }
         let (mut phi, mut delta);
         loop {
@@ -242,11 +293,29 @@ impl<'t, G: ProofGame> Dfpn<'t, G> {
             // by a quarter, not by one, so the search switches less often.
             let child_delta = th_phi.min(d2.saturating_add(1).max(d2.saturating_add(d2 / 4)));
             let c = kids[best].0;
-            let (p, d) = self.mid(&c, child_phi, child_delta.min(INF));
-            kids[best].1 = p;
-            kids[best].2 = d;
+            let child_delta = child_delta.min(INF);
+            (kids[best].1, kids[best].2, kids[best].3) = if c.side_to_move() == me {
+                let (p, d, r) = self.mid(&c, child_delta, child_phi);
+                (d, p, r)
+            } else {
+                self.mid(&c, child_phi, child_delta)
+            };
         }
         self.line.pop();
+        // What the result leans on: a win on one disproven child (the one leaning on least),
+        // a loss on every child.
+        let kids = &kids[..n];
+        let leans = if phi == 0 {
+            kids.iter().filter(|k| k.2 == 0).map(|k| k.3).max()
+        } else if delta == 0 {
+            kids.iter().map(|k| k.3).min()
+        } else {
+            None
+        }
+        .unwrap_or(NO_LINE);
+        if leans < depth {
+            return (phi, delta, leans);
+        }
         // Two entries a bucket: the position's own, else the one cheaper to find again (an
         // unsettled one, the smaller numbers first); a proof or disproof replaces either.
         let slot = key as usize & self.mask & !1;
@@ -271,6 +340,6 @@ impl<'t, G: ProofGame> Dfpn<'t, G> {
             self.stats.stored += 1;
             self.stats.settled += settled(&new) as u64;
         }
-        (phi, delta)
+        (phi, delta, leans)
     }
 }

@@ -88,7 +88,10 @@ pub fn search_and_extract<G: ProofGame + Copy + Send>(
             }
             eprintln!("search: {attacker} wins; extracting the proof tree");
             let stats = search.stats;
-            Ok(Some((tree::extract(&mut search, root)?, stats)))
+            Ok(Some((
+                tree::extract(&mut search, root, tree::Goal::Win)?,
+                stats,
+            )))
         })?;
         if let Some((tree, stats)) = found {
             let figures = SearchFigures {

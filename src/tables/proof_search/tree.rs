@@ -1,15 +1,22 @@
-//! A proof that anyone can re-check: the winner's moves of a proof tree, in depth-first order,
+//! A proof that anyone can re-check: the prover's moves of a proof tree, in depth-first order,
 //! and the verifier that replays them with the rules.
 //!
-//! The tree is implicit. At a node where the winner is to move, the file holds the move they
-//! play (one byte, the move's code); where the loser is to move, every legal move is followed,
-//! in move order, and the file holds nothing. A node is a leaf, with nothing in the file, when
-//! the rules or the endgame tables decide it with the winner winning ([`ProofGame::decided`]),
-//! or when the same position was proven earlier in the file (a transposition: the tree is a
-//! DAG). A position is counted as proven only once its whole subtree has been checked, so no
-//! proof can lean on itself, and a line that comes back to a position on itself is refused: the
-//! proof never rests on what the rules do with endless play. Extraction and verification apply
-//! these rules in the same order, so the file needs no markers.
+//! A proof shows one of two [`Goal`]s for its prover from the root: a win, or at least a draw
+//! (the opponent cannot win). The tree is implicit. At a node where the prover is to move, the
+//! file holds the move they play (one byte, the move's code); where the opponent is to move,
+//! every legal move is followed, in move order, and the file holds nothing. A node is a leaf,
+//! with nothing in the file, when the rules or the endgame tables decide it the goal's way
+//! ([`ProofGame::decided`]), or when the same position was proven earlier in the file (a
+//! transposition: the tree is a DAG). A position is counted as proven only once its whole
+//! subtree has been checked, so no proof can lean on itself.
+//!
+//! Repetition. A win never rests on it: a line that comes back to a position on itself is
+//! refused. A draw may, for games whose rule ends the game drawn at a position's second
+//! occurrence (Giuthi): the root is the game's start, so a line from it is the whole game, and a
+//! position met again on it is a draw by the rules. Such a subtree leans on its line, though,
+//! so it is reused as a transposition only when every repetition in it goes back to a position
+//! within it (at or below its root): then it holds whatever came before. Extraction and
+//! verification apply these rules in the same order, so the file needs no markers.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -18,13 +25,39 @@ use super::dfpn::Dfpn;
 use super::ProofGame;
 use crate::games::{Game, Move, Side};
 
-/// A proof tree from a root: who wins it and the winner's moves.
+/// What a proof shows for its prover.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// The prover wins.
+    Win,
+    /// The prover does not lose: a draw at worst, by repetition at a position's second
+    /// occurrence if need be.
+    Hold,
+}
+
+impl Goal {
+    /// Whether a leaf's result (for its side to move) is the goal's for the prover.
+    fn met_by(self, result: i32, prover_to_move: bool) -> bool {
+        let result = if prover_to_move { result } else { -result };
+        match self {
+            Goal::Win => result > 0,
+            Goal::Hold => result >= 0,
+        }
+    }
+}
+
+/// A proof tree from a root: what it shows for whom, and the prover's moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProofTree {
+    pub goal: Goal,
+    /// The side the goal is shown for (the winner of a win).
     pub winner: Side,
-    /// The winner's moves ([`Move::code`]), depth first.
+    /// The prover's moves ([`Move::code`]), depth first.
     pub moves: Vec<u8>,
 }
+
+/// The line depth a subtree's repetitions go back to, when none does.
+const NO_REPETITION: u32 = u32::MAX;
 
 /// What went wrong checking a proof.
 #[derive(Debug, PartialEq, Eq)]
@@ -84,6 +117,9 @@ pub struct ProofStats {
     pub table_leaves: u64,
     /// Leaves proven earlier in the file.
     pub transpositions: u64,
+    /// Leaves where the line comes back to a position on itself (a draw; only in a proof
+    /// that the prover holds the draw).
+    pub repetitions: u64,
     /// Longest line, in plies.
     pub depth: u32,
 }
@@ -104,7 +140,7 @@ pub fn verify<G: ProofGame>(
         proof,
         at: 0,
         done: HashSet::new(),
-        path: HashSet::new(),
+        path: HashMap::new(),
         stats: ProofStats::default(),
         progress,
         record,
@@ -123,19 +159,21 @@ struct Verifier<'a, G: ProofGame> {
     proof: &'a ProofTree,
     at: usize,
     done: HashSet<u128>,
-    path: HashSet<u128>,
+    /// The positions of the current line, with their depth.
+    path: HashMap<u128, u32>,
     stats: ProofStats,
     progress: &'a mut dyn FnMut(&ProofStats),
     record: Option<&'a mut HashMap<u128, u8>>,
 }
 
 impl<G: ProofGame> Verifier<'_, G> {
-    fn node(&mut self, pos: &G::Pos, ply: u32) -> Result<(), VerifyError> {
+    /// Checks the subtree of `pos`, at depth `ply`; returns the least depth of the line its
+    /// repetitions go back to ([`NO_REPETITION`] if none).
+    fn node(&mut self, pos: &G::Pos, ply: u32) -> Result<u32, VerifyError> {
         self.stats.depth = self.stats.depth.max(ply);
-        let winner_to_move = pos.side_to_move() == self.proof.winner;
-        let expected = if winner_to_move { 1 } else { -1 };
+        let prover_to_move = pos.side_to_move() == self.proof.winner;
         if let Some((result, by_table)) = self.game.decided(pos) {
-            if result != expected {
+            if !self.proof.goal.met_by(result, prover_to_move) {
                 return Err(VerifyError::WrongLeaf {
                     position: pos.to_string(),
                     result,
@@ -146,19 +184,24 @@ impl<G: ProofGame> Verifier<'_, G> {
             } else {
                 self.stats.ends += 1;
             }
-            return Ok(());
+            return Ok(NO_REPETITION);
         }
         let key = self.game.exact_key(pos);
         if self.done.contains(&key) {
             self.stats.transpositions += 1;
-            return Ok(());
+            return Ok(NO_REPETITION);
         }
-        if !self.path.insert(key) {
-            return Err(VerifyError::Cycle {
-                position: pos.to_string(),
-            });
+        if let Some(&at) = self.path.get(&key) {
+            if self.proof.goal == Goal::Win {
+                return Err(VerifyError::Cycle {
+                    position: pos.to_string(),
+                });
+            }
+            self.stats.repetitions += 1;
+            return Ok(at);
         }
-        if winner_to_move {
+        self.path.insert(key, ply);
+        let back = if prover_to_move {
             let Some(&code) = self.proof.moves.get(self.at) else {
                 return Err(VerifyError::Truncated {
                     position: pos.to_string(),
@@ -178,21 +221,25 @@ impl<G: ProofGame> Verifier<'_, G> {
             if let Some(record) = self.record.as_deref_mut() {
                 record.insert(key, code);
             }
-            self.node(&child, ply + 1)?;
+            self.node(&child, ply + 1)?
         } else {
             self.stats.loser_nodes += 1;
+            let mut back = NO_REPETITION;
             for &mv in pos.legal_moves().iter() {
                 let mut child = *pos;
                 child.play(mv);
-                self.node(&child, ply + 1)?;
+                back = back.min(self.node(&child, ply + 1)?);
+            }
+            back
+        };
+        self.path.remove(&key);
+        if back >= ply {
+            self.done.insert(key);
+            if self.done.len().is_multiple_of(1 << 20) {
+                (self.progress)(&self.stats);
             }
         }
-        self.path.remove(&key);
-        self.done.insert(key);
-        if self.done.len().is_multiple_of(1 << 20) {
-            (self.progress)(&self.stats);
-        }
-        Ok(())
+        Ok(back)
     }
 }
 
@@ -216,27 +263,35 @@ impl fmt::Display for ExtractError {
 
 impl std::error::Error for ExtractError {}
 
-/// Builds the proof tree of the search's attacker's win from `root` out of its proven entries,
-/// searching again where an entry was lost (overwritten in the table).
+/// Builds the proof tree of `goal` from `root` out of the search's settled entries, searching
+/// again where an entry was lost (overwritten in the table) or does not hold on this line: a
+/// win of the search's attacker, or a draw held by its defender (the attacker's win disproven).
 pub fn extract<G: ProofGame>(
     search: &mut Dfpn<G>,
     root: &G::Pos,
+    goal: Goal,
 ) -> Result<ProofTree, ExtractError> {
-    let winner = search.attacker();
+    let winner = match goal {
+        Goal::Win => search.attacker(),
+        Goal::Hold => search.attacker().other(),
+    };
     let mut x = Extractor {
         prover: search,
+        goal,
         winner,
         moves: Vec::new(),
         done: HashSet::new(),
         done_log: Vec::new(),
-        path: HashSet::new(),
+        path: HashMap::new(),
+        line: Vec::new(),
     };
-    if !x.node(root) {
+    if x.node(root, 0).is_none() {
         return Err(ExtractError::NotProven {
             position: root.to_string(),
         });
     }
     Ok(ProofTree {
+        goal,
         winner,
         moves: x.moves,
     })
@@ -244,67 +299,90 @@ pub fn extract<G: ProofGame>(
 
 struct Extractor<'p, 't, G: ProofGame> {
     prover: &'p mut Dfpn<'t, G>,
+    goal: Goal,
     winner: Side,
     moves: Vec<u8>,
     done: HashSet<u128>,
     /// The order positions were marked proven, to undo a failed subtree's marks.
     done_log: Vec<u128>,
-    path: HashSet<u128>,
+    path: HashMap<u128, u32>,
+    /// The hashes of the current line's positions, in order, for the search's re-searches.
+    line: Vec<u64>,
 }
 
 impl<G: ProofGame> Extractor<'_, '_, G> {
-    /// Emits the subtree of `pos` (as [`verify`] will read it); false, with nothing emitted,
-    /// when no proof of the winner's result is found there.
-    fn node(&mut self, pos: &G::Pos) -> bool {
-        let winner_to_move = pos.side_to_move() == self.winner;
-        let expected = if winner_to_move { 1 } else { -1 };
+    /// Emits the subtree of `pos` at depth `ply` (as [`verify`] will read it) and returns the
+    /// least depth its repetitions go back to; None, with nothing emitted, when no proof of the
+    /// goal is found there.
+    fn node(&mut self, pos: &G::Pos, ply: u32) -> Option<u32> {
+        let prover_to_move = pos.side_to_move() == self.winner;
         if let Some((result, _)) = self.prover.game().decided(pos) {
-            return result == expected;
+            return self
+                .goal
+                .met_by(result, prover_to_move)
+                .then_some(NO_REPETITION);
         }
         let key = self.prover.game().exact_key(pos);
         if self.done.contains(&key) {
-            return true;
+            return Some(NO_REPETITION);
         }
-        if self.path.contains(&key) {
-            return false;
+        if let Some(&at) = self.path.get(&key) {
+            return (self.goal == Goal::Hold).then_some(at);
         }
         if !self.is_proven(pos) {
-            return false;
+            return None;
         }
-        self.path.insert(key);
+        self.path.insert(key, ply);
+        self.line.push(pos.hash());
         let (moves_len, log_len) = (self.moves.len(), self.done_log.len());
-        let ok = if winner_to_move {
-            // The table's move first, then the others.
+        let back = if prover_to_move {
+            // A move back into the line first when a draw is the goal (the smallest proof),
+            // then the search's move, then the others.
             let mut order: Vec<_> = pos.legal_moves().iter().copied().collect();
-            if let Some(best) = self.prover.best_move(pos) {
-                order.sort_by_key(|&m| (m != best, m.code()));
-            }
-            order.into_iter().any(|mv| {
+            let best = self.prover.best_move(pos);
+            let game = self.prover.game();
+            let repeats = |m: Move| {
+                let mut child = *pos;
+                child.play(m);
+                self.goal == Goal::Hold && self.path.contains_key(&game.exact_key(&child))
+            };
+            order.sort_by_key(|&m| (!repeats(m), Some(m) != best, m.code()));
+            order.into_iter().find_map(|mv| {
                 let mut child = *pos;
                 child.play(mv);
                 self.moves.push(mv.code());
-                if self.node(&child) {
-                    true
-                } else {
+                let back = self.node(&child, ply + 1);
+                if back.is_none() {
                     self.undo(moves_len, log_len);
-                    false
                 }
+                back
             })
         } else {
-            pos.legal_moves().iter().all(|&mv| {
+            let mut back = Some(NO_REPETITION);
+            for &mv in pos.legal_moves().iter() {
                 let mut child = *pos;
                 child.play(mv);
-                self.node(&child)
-            })
+                match self.node(&child, ply + 1) {
+                    Some(b) => back = back.map(|a| a.min(b)),
+                    None => {
+                        back = None;
+                        break;
+                    }
+                }
+            }
+            back
         };
         self.path.remove(&key);
-        if ok {
-            self.done.insert(key);
-            self.done_log.push(key);
-        } else {
-            self.undo(moves_len, log_len);
+        self.line.pop();
+        match back {
+            Some(b) if b >= ply => {
+                self.done.insert(key);
+                self.done_log.push(key);
+            }
+            Some(_) => {}
+            None => self.undo(moves_len, log_len),
         }
-        ok
+        back
     }
 
     fn undo(&mut self, moves_len: usize, log_len: usize) {
@@ -314,12 +392,17 @@ impl<G: ProofGame> Extractor<'_, '_, G> {
         }
     }
 
-    /// Whether the search holds (or finds again) the proof that the winner wins at `pos`.
+    /// Whether the search holds (or finds again) that the goal is the prover's at `pos`.
     fn is_proven(&mut self, pos: &G::Pos) -> bool {
-        let attacker_to_move = pos.side_to_move() == self.winner;
+        let prover_to_move = pos.side_to_move() == self.winner;
         match self.prover.known(pos) {
-            Some(mover_wins) => mover_wins == attacker_to_move,
-            None => self.prover.solve(pos),
+            Some(mover_gets_its_way) => mover_gets_its_way == prover_to_move,
+            None => {
+                let line = std::mem::take(&mut self.line);
+                let won = self.prover.solve_after(&line, pos);
+                self.line = line;
+                won == (self.prover.attacker() == self.winner)
+            }
         }
     }
 }
