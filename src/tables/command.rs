@@ -211,10 +211,11 @@ fn solve_giuthi(pos: &Giuthi, max_plies: usize, out: &mut dyn Write) -> Result<(
     writeln!(out, "position {pos}")?;
     let me = pos.side_to_move();
     let (lower, upper) = table.bounds(pos).expect("the table reaches the position");
-    if lower == upper {
+    let value = table.value(pos);
+    if let Some(value) = value {
         writeln!(
             out,
-            "value {lower:+} for {me} from the {seeds} seeds on the board"
+            "value {value:+} for {me} from the {seeds} seeds on the board"
         )?;
         writeln!(
             out,
@@ -239,8 +240,8 @@ fn solve_giuthi(pos: &Giuthi, max_plies: usize, out: &mut dyn Write) -> Result<(
         Some(-1) => format!("{} wins", me.other()),
         _ => "draw".to_string(),
     };
-    if lower == upper {
-        let [south, north] = giuthi::totals(pos, lower);
+    if let Some(value) = value {
+        let [south, north] = giuthi::totals(pos, value);
         writeln!(
             out,
             "result {verdict}: {south}-{north} ({} {south}, {} {north})",
@@ -289,7 +290,7 @@ fn solve_giuthi(pos: &Giuthi, max_plies: usize, out: &mut dyn Write) -> Result<(
     writeln!(
         out,
         "table retrograde analysis of every board of {} holes with 0..{seeds} seeds: {positions} \
-         positions, {open} not forced, built in memory in {:.2} s",
+         positions, {open} with bounds that differ, built in memory in {:.2} s",
         2 * variant.holes(),
         elapsed.as_secs_f64()
     )?;

@@ -231,24 +231,31 @@ impl GiuthiTable {
             .collect()
     }
 
-    /// A line of best play from `pos` of at most `max_plies` plies: at each step a move whose
-    /// bounds equal the position's, the one capturing most first, never back to a position of
-    /// the line. It stops at the end of the game, where the bounds differ (no best move is
-    /// defined without a convention), or where every such move goes back into the line.
+    /// The margin of `pos` for its mover where it is forced: the two bounds meet, or one side
+    /// forces all the board's seeds (no rule can give them more, so the other bound, which may
+    /// be [`UNFORCED`], does not matter). None where the margin is open, or beyond the table.
+    pub fn value(&self, pos: &Giuthi) -> Option<i32> {
+        let (lower, upper) = self.bounds(pos)?;
+        forced_margin(lower, upper, pos.board_stones() as i32)
+    }
+
+    /// A line of best play from `pos` of at most `max_plies` plies: at each step a move that
+    /// keeps the position's forced margin ([`GiuthiTable::value`]), the one capturing most first,
+    /// never back to a position of the line. It stops at the end of the game, where the margin is
+    /// not forced (no best move is defined without a convention), or where every such move goes
+    /// back into the line.
     pub fn principal_variation(&self, pos: &Giuthi, max_plies: usize) -> Vec<Move> {
         let mut line = Vec::new();
         let mut seen = vec![(mover_board(pos), pos.side_to_move())];
         let mut p = *pos;
         while line.len() < max_plies {
-            let Some((lower, upper)) = self.bounds(&p) else {
+            let Some(value) = self.value(&p) else {
                 break;
             };
-            if lower != upper {
-                break;
-            }
+            let seeds = p.board_stones() as i32;
             let mut choice: Option<(Move, Giuthi, u32)> = None;
             for m in self.move_bounds(&p) {
-                if (m.lower, m.upper) != (lower, upper) {
+                if forced_margin(m.lower, m.upper, seeds) != Some(value) {
                     continue;
                 }
                 let mut child = p;
@@ -267,6 +274,17 @@ impl GiuthiTable {
             p = child;
         }
         line
+    }
+}
+
+/// The margin bounds `lower`/`upper` force on a board of `seeds` seeds ([`GiuthiTable::value`]).
+fn forced_margin(lower: i32, upper: i32, seeds: i32) -> Option<i32> {
+    if lower == upper || lower == seeds {
+        Some(lower)
+    } else if upper == -seeds {
+        Some(upper)
+    } else {
+        None
     }
 }
 
