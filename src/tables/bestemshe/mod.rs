@@ -10,8 +10,9 @@ pub mod play;
 pub mod proof;
 pub mod solve;
 
-use crate::games::{Final, Game, Outcome, Side, Toguz};
+use crate::games::{Final, Game, Side, Toguz};
 use crate::tables::proof_search::dfpn::Dfpn;
+pub use crate::tables::proof_search::wdl_of_final;
 use crate::tables::proof_search::ProofGame;
 use crate::tables::toguz::{StuckRule, Tables};
 
@@ -129,15 +130,6 @@ impl ProofGame for Bestemshe<'_> {
 
     fn exact_key(&self, pos: &Toguz) -> u128 {
         proof::exact_key(pos)
-    }
-}
-
-/// A final result from `side`'s view: 1 a win, 0 a draw, -1 a loss.
-pub fn wdl_of_final(fin: &Final, side: Side) -> i32 {
-    match fin.outcome {
-        Outcome::Win(s) if s == side => 1,
-        Outcome::Win(_) => -1,
-        Outcome::Draw => 0,
     }
 }
 

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use super::{Bestemshe, Rules, TableProbe};
-use crate::games::{Game, Move, Side, Toguz};
+use crate::games::{Move, Side, Toguz};
 use crate::tables::file::{self, Kind, Problem};
 use crate::tables::proof_search::dfpn::Dfpn;
 use crate::tables::proof_search::tree::{self, Goal, ProofTree};
@@ -37,15 +37,7 @@ impl Proof {
 /// A position exactly (hashes collide; a proof must not): 10 holes of 6 bits, the stores, the
 /// side to move.
 pub fn exact_key(pos: &Toguz) -> u128 {
-    let mut k = 0u128;
-    for side in Side::BOTH {
-        for &x in pos.row(side) {
-            k = k << 6 | x as u128;
-        }
-    }
-    k = k << 8 | pos.store(Side::South) as u128;
-    k = k << 8 | pos.store(Side::North) as u128;
-    k << 1 | (pos.side_to_move() == Side::North) as u128
+    crate::tables::proof_search::packed_key(pos, 6)
 }
 
 /// Replays `proof` from `root` under its rules with `tables`: every move legal, every leaf won

@@ -15,11 +15,12 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 
 use super::GiuthiTable;
-use crate::games::{Game, Giuthi, Outcome, Side, Variant};
+use crate::games::{Game, Giuthi, Side, Variant};
 use crate::tables::file::{self, Kind, Problem};
-use crate::tables::proof_search::dfpn::{Dfpn, SearchStats};
 use crate::tables::proof_search::tree::{self, Goal, ProofStats, ProofTree};
-use crate::tables::proof_search::{on_deep_stack, ProofGame, SearchFigures};
+use crate::tables::proof_search::{
+    on_deep_stack, packed_key, search_attacker, wdl_of_final, ProofGame, SearchFigures,
+};
 
 /// Giuthi as the proof search asks it: the game's rules, and a table of the same board size.
 #[derive(Clone, Copy)]
@@ -33,13 +34,7 @@ impl ProofGame for GiuthiProof<'_> {
     #[inline]
     fn decided(&self, pos: &Giuthi) -> Option<(i32, bool)> {
         if let Some(fin) = pos.final_result() {
-            let me = pos.side_to_move();
-            let w = match fin.outcome {
-                Outcome::Win(s) if s == me => 1,
-                Outcome::Win(_) => -1,
-                Outcome::Draw => 0,
-            };
-            return Some((w, false));
+            return Some((wdl_of_final(&fin, pos.side_to_move()), false));
         }
         self.table.result(pos).map(|w| (w, true))
     }
@@ -59,15 +54,7 @@ impl ProofGame for GiuthiProof<'_> {
     /// the side to move.
     fn exact_key(&self, pos: &Giuthi) -> u128 {
         assert!(pos.holes() <= 6, "exact keys of boards up to 6 holes a row");
-        let mut k = 0u128;
-        for side in Side::BOTH {
-            for &x in pos.row(side) {
-                k = k << 7 | x as u128;
-            }
-        }
-        k = k << 8 | pos.store(Side::South) as u128;
-        k = k << 8 | pos.store(Side::North) as u128;
-        k << 1 | (pos.side_to_move() == Side::North) as u128
+        packed_key(pos, 7)
     }
 }
 
@@ -210,46 +197,14 @@ pub fn prove_start(
     let mut trees = Vec::new();
     let mut figures = Vec::new();
     for attacker in [Side::South, Side::North] {
-        let (tree, f) = on_deep_stack("the search", || {
-            let started = Instant::now();
-            let progress = Box::new(move |st: &SearchStats| {
-                eprintln!(
-                    "search ({attacker} to win): {} expansions, {} table leaves, {} ends, \
-                     line {} (longest {}), {:.0} s",
-                    st.nodes,
-                    st.table_hits,
-                    st.ends,
-                    st.line,
-                    st.longest,
-                    started.elapsed().as_secs_f64()
-                )
-            });
-            let mut search = Dfpn::new(game, attacker, log2, progress);
-            let won = search.solve(&root);
-            let goal = if won { Goal::Win } else { Goal::Hold };
-            eprintln!(
-                "search: {attacker}'s win {} in {} expansions; extracting the proof tree",
-                if won { "proven" } else { "disproven" },
-                search.stats.nodes
-            );
-            let tree = tree::extract(&mut search, &root, goal)?;
-            let f = SearchFigures {
-                winner: attacker,
-                nodes: search.stats.nodes,
-                table_hits: search.stats.table_hits,
-                ends: search.stats.ends,
-                time: started.elapsed(),
-                disproved_first: !won,
-            };
-            Ok::<_, anyhow::Error>((tree, f))
-        })?;
-        let won = tree.goal == Goal::Win;
-        trees.push(tree);
+        let (tree, f) = search_attacker(game, &root, attacker, log2, true)?;
+        let tree = tree.expect("a proof of the win or of the draw held");
         figures.push(f);
-        if won {
-            trees.retain(|t| t.goal == Goal::Win);
+        if f.proven {
+            trees = vec![tree];
             break;
         }
+        trees.push(tree);
     }
     let proof = StartProof {
         variant,
@@ -348,11 +303,7 @@ pub fn run(variant: Variant, options: &StartOptions, out: &mut dyn Write) -> Res
             out,
             "search {} to win: {} in {} expansions ({} table leaves, {} game ends), {:.1} s",
             f.winner,
-            if f.disproved_first {
-                "disproven"
-            } else {
-                "proven"
-            },
+            if f.proven { "proven" } else { "disproven" },
             f.nodes,
             f.table_hits,
             f.ends,

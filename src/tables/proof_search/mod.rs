@@ -20,6 +20,7 @@ use crate::games::{Game, Side};
 
 use self::dfpn::{Dfpn, SearchStats};
 use self::tree::{ExtractError, ProofTree};
+use crate::games::{Final, Outcome};
 
 /// A game as the proof search asks it: its positions, and the ones decided without search.
 pub trait ProofGame: Sync {
@@ -42,21 +43,102 @@ pub trait ProofGame: Sync {
     fn exact_key(&self, pos: &Self::Pos) -> u128;
 }
 
-/// What the search that found a proof did.
+/// A final result from `side`'s view: 1 a win, 0 a draw, -1 a loss.
+pub fn wdl_of_final(fin: &Final, side: Side) -> i32 {
+    match fin.outcome {
+        Outcome::Win(s) if s == side => 1,
+        Outcome::Win(_) => -1,
+        Outcome::Draw => 0,
+    }
+}
+
+/// A position packed exactly into a key: every hole of both rows in `hole_bits` bits, South's
+/// then North's store in 8 bits each, the side to move in one: for boards whose holes and
+/// stores fit those widths.
+pub fn packed_key<P: Game>(pos: &P, hole_bits: u32) -> u128 {
+    debug_assert!(2 * pos.holes() as u32 * hole_bits + 17 <= 128);
+    let mut k = 0u128;
+    for side in Side::BOTH {
+        for &x in pos.row(side) {
+            k = k << hole_bits | x as u128;
+        }
+    }
+    k = k << 8 | pos.store(Side::South) as u128;
+    k = k << 8 | pos.store(Side::North) as u128;
+    k << 1 | (pos.side_to_move() == Side::North) as u128
+}
+
+/// What a search for an attacker's win did.
 #[derive(Clone, Copy, Debug)]
 pub struct SearchFigures {
+    /// The attacker (the winner when `proven`).
     pub winner: Side,
+    /// The win was proven (else disproven).
+    pub proven: bool,
     pub nodes: u64,
     pub table_hits: u64,
     pub ends: u64,
+    /// The search's and the extraction's time (and an earlier attacker's, after
+    /// [`search_and_extract`]'s disproof).
     pub time: std::time::Duration,
     /// The first attacker's win was disproven first.
     pub disproved_first: bool,
 }
 
-/// Searches `root` for a win of `attackers[0]`, then of `attackers[1]`, with a transposition
-/// table of `2^log2` entries, and extracts the proof of the first one found (None when both
-/// are disproven), with progress on stderr; on a thread with room for long lines.
+/// Searches `root` for `attacker`'s win with a transposition table of `2^log2` entries, with
+/// progress on stderr, on a thread with room for long lines; extracts the win's proof tree, or,
+/// when the win is disproven and `hold` is set, the defender's proof that they hold the draw.
+pub fn search_attacker<G: ProofGame + Copy + Send>(
+    game: G,
+    root: &G::Pos,
+    attacker: Side,
+    log2: u32,
+    hold: bool,
+) -> Result<(Option<ProofTree>, SearchFigures), ExtractError> {
+    on_deep_stack("the search", || {
+        let started = Instant::now();
+        let progress = Box::new(move |st: &SearchStats| {
+            eprintln!(
+                "search ({attacker} to win): {} expansions, {} table leaves, {} ends, \
+                 line {} (longest {}), {} stored ({} settled), {:.0} s",
+                st.nodes,
+                st.table_hits,
+                st.ends,
+                st.line,
+                st.longest,
+                st.stored,
+                st.settled,
+                started.elapsed().as_secs_f64()
+            )
+        });
+        let mut search = Dfpn::new(game, attacker, log2, progress);
+        let won = search.solve(root);
+        let stats = search.stats;
+        eprintln!(
+            "search: {attacker}'s win {} in {} expansions",
+            if won { "proven" } else { "disproven" },
+            stats.nodes
+        );
+        let tree = match (won, hold) {
+            (true, _) => Some(tree::extract(&mut search, root, tree::Goal::Win)?),
+            (false, true) => Some(tree::extract(&mut search, root, tree::Goal::Hold)?),
+            (false, false) => None,
+        };
+        let figures = SearchFigures {
+            winner: attacker,
+            proven: won,
+            nodes: stats.nodes,
+            table_hits: stats.table_hits,
+            ends: stats.ends,
+            time: started.elapsed(),
+            disproved_first: false,
+        };
+        Ok((tree, figures))
+    })
+}
+
+/// Searches `root` for a win of `attackers[0]`, then of `attackers[1]` ([`search_attacker`]),
+/// and extracts the proof of the first one found (None when both are disproven).
 pub fn search_and_extract<G: ProofGame + Copy + Send>(
     game: G,
     root: &G::Pos,
@@ -66,45 +148,14 @@ pub fn search_and_extract<G: ProofGame + Copy + Send>(
     let started = Instant::now();
     let mut disproved_first = false;
     for attacker in attackers {
-        let found = on_deep_stack("the search", || {
-            let t = Instant::now();
-            let progress = Box::new(move |st: &SearchStats| {
-                eprintln!(
-                    "search ({attacker} to win): {} expansions, {} table leaves, {} ends, \
-                     line {} (longest {}), {} stored ({} settled), {:.0} s",
-                    st.nodes,
-                    st.table_hits,
-                    st.ends,
-                    st.line,
-                    st.longest,
-                    st.stored,
-                    st.settled,
-                    t.elapsed().as_secs_f64()
-                )
-            });
-            let mut search = Dfpn::new(game, attacker, log2, progress);
-            if !search.solve(root) {
-                return Ok(None);
-            }
-            eprintln!("search: {attacker} wins; extracting the proof tree");
-            let stats = search.stats;
-            Ok(Some((
-                tree::extract(&mut search, root, tree::Goal::Win)?,
-                stats,
-            )))
-        })?;
-        if let Some((tree, stats)) = found {
+        if let (Some(tree), figures) = search_attacker(game, root, attacker, log2, false)? {
             let figures = SearchFigures {
-                winner: attacker,
-                nodes: stats.nodes,
-                table_hits: stats.table_hits,
-                ends: stats.ends,
                 time: started.elapsed(),
                 disproved_first,
+                ..figures
             };
             return Ok(Some((tree, figures)));
         }
-        eprintln!("search: {attacker}'s win disproven");
         disproved_first = true;
     }
     Ok(None)
