@@ -6,6 +6,7 @@
 use otau::games::{AnyGame, Game, Side, Toguz, Variant};
 use otau::tables::bestemshe::proof::{self, VerifyError};
 use otau::tables::bestemshe::{decided, Bestemshe, Rules, TableProbe};
+use otau::tables::proof_search::tree::{Goal, ProofTree};
 use otau::tables::toguz::{StuckRule, Tables};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -293,6 +294,36 @@ fn proof_files_round_trip_and_refuse_damage() {
     std::fs::write(&path, &bytes).unwrap();
     let err = proof::load(&path).unwrap_err().to_string();
     assert!(err.contains("p.proof"), "{err}");
+    // A draw: each side's proof that it holds it, in the same kind of file; `load`, which the
+    // engine reads a win with, refuses it as a draw.
+    let draw = proof::DrawProof {
+        rules: Rules::PlayStrategy,
+        table_stones: 28,
+        holds: vec![
+            ProofTree {
+                goal: Goal::Hold,
+                winner: Side::South,
+                moves: vec![0, 1],
+            },
+            ProofTree {
+                goal: Goal::Hold,
+                winner: Side::North,
+                moves: vec![4],
+            },
+        ],
+    };
+    proof::save_draw(&draw, &path).unwrap();
+    assert_eq!(
+        proof::load_saved(&path).unwrap(),
+        proof::Saved::Draw(draw.clone())
+    );
+    let err = proof::load(&path).unwrap_err().to_string();
+    assert!(err.contains("a proof of a draw"), "{err}");
+    let mut one_sided = draw;
+    one_sided.holds[1].winner = Side::South;
+    proof::save_draw(&one_sided, &path).unwrap();
+    let err = proof::load_saved(&path).unwrap_err().to_string();
+    assert!(err.contains("each side's proof"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

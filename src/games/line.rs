@@ -7,7 +7,7 @@ use std::fmt;
 
 use super::game::Game;
 use super::text::MoveError;
-use super::types::{Final, Move, MoveEffect};
+use super::types::{Final, Move, MoveEffect, Side};
 
 /// A move rejected by the referee.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -135,4 +135,22 @@ impl<G: Game> GameLine<G> {
         }
         Some(last)
     }
+}
+
+/// `moves` from `pos` numbered like a game record: " 1. 3 2  2. 3 2", or " 5... 2" when North
+/// starts.
+pub fn numbered<G: Game + Copy>(pos: &G, moves: &[Move]) -> String {
+    let mut pv = String::new();
+    let mut p = *pos;
+    for (i, &mv) in moves.iter().enumerate() {
+        if p.side_to_move() == Side::South {
+            pv += &format!(" {}. {}", p.fullmove(), p.move_name(mv));
+        } else if i == 0 {
+            pv += &format!(" {}... {}", p.fullmove(), p.move_name(mv));
+        } else {
+            pv += &format!(" {}", p.move_name(mv));
+        }
+        p.play(mv);
+    }
+    pv
 }

@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 
 use super::modiar::{ModiarTable, Provenance, POSITIONS};
 use super::{cache_dir, file_name, giuthi, toguz};
-use crate::games::{AnyGame, Game, Giuthi, Move, Outcome, Side, Variant};
+use crate::games::{AnyGame, Game, Giuthi, Outcome, Side, Variant};
 
 /// `otau tables`: builds the endgame tables of a Toguz board up to `max_stones` stones (default
 /// [`toguz::default_max_stones`]) into `dir` (default [`cache_dir`]) and prints what it did.
@@ -118,7 +118,7 @@ pub fn solve(
         .collect();
     writeln!(out, "moves {}", list.join(" "))?;
     let line = table.principal_variation(&pos, max_plies);
-    writeln!(out, "pv{}", numbered(&pos, line.moves()))?;
+    writeln!(out, "pv{}", crate::games::numbered(&pos, line.moves()))?;
     match line.result() {
         Some(fin) => writeln!(
             out,
@@ -168,24 +168,6 @@ pub fn solve(
         )?;
     }
     Ok(())
-}
-
-/// `moves` from `pos` numbered like a game record: " 1. 3 2  2. 3 2", or " 5... 2" when North
-/// starts.
-pub fn numbered<G: Game + Copy>(pos: &G, moves: &[Move]) -> String {
-    let mut pv = String::new();
-    let mut p = *pos;
-    for (i, &mv) in moves.iter().enumerate() {
-        if p.side_to_move() == Side::South {
-            pv += &format!(" {}. {}", p.fullmove(), p.move_name(mv));
-        } else if i == 0 {
-            pv += &format!(" {}... {}", p.fullmove(), p.move_name(mv));
-        } else {
-            pv += &format!(" {}", p.move_name(mv));
-        }
-        p.play(mv);
-    }
-    pv
 }
 
 /// A Giuthi bound as printed: the margin, or `none` where no normal end is forced.
@@ -268,7 +250,7 @@ fn solve_giuthi(pos: &Giuthi, max_plies: usize, out: &mut dyn Write) -> Result<(
         .collect();
     writeln!(out, "moves {}", list.join(" "))?;
     let line = table.principal_variation(pos, max_plies);
-    writeln!(out, "pv{}", numbered(pos, &line))?;
+    writeln!(out, "pv{}", crate::games::numbered(pos, &line))?;
     let mut end = *pos;
     for &mv in &line {
         end.play(mv);

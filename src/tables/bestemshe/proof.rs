@@ -97,23 +97,96 @@ pub fn save(proof: &Proof, path: &Path) -> Result<(), file::Error> {
     file::write(path, Kind::BestemsheProof, params, &proof.moves)
 }
 
-/// Reads a proof written by [`save`].
+/// Reads a proof of a win written by [`save`] (a file of a draw is refused as such).
 pub fn load(path: &Path) -> Result<Proof, file::Error> {
+    match load_saved(path)? {
+        Saved::Win(p) => Ok(p),
+        Saved::Draw(_) => Err(file::Error::new(
+            path,
+            Problem::Header("a proof of a draw, not of a win".into()),
+        )),
+    }
+}
+
+/// A proof of a draw from the start: each side's proof that it holds the draw.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DrawProof {
+    pub rules: Rules,
+    /// The stones on the board up to which the endgame tables the leaves lean on reach.
+    pub table_stones: u8,
+    /// The two proofs ([`Goal::Hold`]), one for each side.
+    pub holds: Vec<ProofTree>,
+}
+
+/// What a Bestemshe proof file holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Saved {
+    Win(Proof),
+    Draw(DrawProof),
+}
+
+/// The winner byte of a file that holds a draw.
+const DRAW: u8 = 2;
+
+/// Writes a proof of a draw (kind [`Kind::BestemsheProof`], winner byte 2, the two trees in the
+/// shared layout of [`tree::encode`]).
+pub fn save_draw(proof: &DrawProof, path: &Path) -> Result<(), file::Error> {
+    let params = [proof.rules.byte(), proof.table_stones, DRAW];
+    file::write(
+        path,
+        Kind::BestemsheProof,
+        params,
+        &tree::encode(&proof.holds),
+    )
+}
+
+/// Reads a proof written by [`save`] or [`save_draw`].
+pub fn load_saved(path: &Path) -> Result<Saved, file::Error> {
     let ([rules, table_stones, winner], moves) = file::read(path, Kind::BestemsheProof)?;
     let bad = |why: String| file::Error::new(path, Problem::Header(why));
     let rules = Rules::of(rules).ok_or_else(|| bad(format!("rules {rules}: 0 or 1")))?;
     let winner = match winner {
         0 => Side::South,
         1 => Side::North,
-        w => return Err(bad(format!("winner {w}: 0 (south) or 1 (north)"))),
+        DRAW => {
+            let holds = tree::decode(&moves, 2).map_err(bad)?;
+            let sides: Vec<Side> = holds.iter().map(|t| t.winner).collect();
+            if holds.iter().any(|t| t.goal != Goal::Hold) || sides[0] == sides[1] {
+                return Err(bad("a draw needs each side's proof that it holds it".into()));
+            }
+            return Ok(Saved::Draw(DrawProof {
+                rules,
+                table_stones,
+                holds,
+            }));
+        }
+        w => {
+            return Err(bad(format!(
+                "winner {w}: 0 (south), 1 (north) or 2 (a draw)"
+            )))
+        }
     };
     if let Some(&hole) = moves.iter().find(|&&h| h >= 5) {
         return Err(bad(format!("a move to hole {}: Bestemshe has 5", hole + 1)));
     }
-    Ok(Proof {
+    Ok(Saved::Win(Proof {
         rules,
         table_stones,
         winner,
         moves,
-    })
+    }))
+}
+
+/// Replays each proof of a draw from `root` with `tables` ([`tree::verify`]).
+pub fn verify_draw(
+    proof: &DrawProof,
+    root: &Toguz,
+    tables: &dyn TableProbe,
+) -> Result<Vec<ProofStats>, VerifyError> {
+    let game = Bestemshe::new(proof.rules, tables);
+    proof
+        .holds
+        .iter()
+        .map(|t| tree::verify(&game, t, root, &mut |_| {}, None))
+        .collect()
 }

@@ -8,10 +8,11 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
-use super::proof::{self, Proof, ProofStats};
+use super::proof::{self, DrawProof, Proof, ProofStats, Saved};
 use super::{Bestemshe, Rules};
 use crate::games::{Game, Side, Toguz, Variant};
-use crate::tables::proof_search::{self, on_deep_stack, SearchFigures};
+use crate::tables::proof_search::tree::Goal;
+use crate::tables::proof_search::{self, on_deep_stack, write_searches_and_trees, SearchFigures};
 use crate::tables::toguz::{Tables, WIDE_STONES_LIMIT};
 
 /// Stones on the board up to which the solve's endgame tables reach by default: 272 million
@@ -82,29 +83,6 @@ pub fn load_or_build_tables(rules: Rules, stones: usize, dir: &Path) -> Result<T
     Ok(tables)
 }
 
-/// Searches `root` for a win of North (the published winner), then of South, and extracts the
-/// proof of the one found.
-pub fn search_and_extract(
-    rules: Rules,
-    tables: &Tables,
-    root: &Toguz,
-    log2: u32,
-) -> Result<(Proof, SearchFigures)> {
-    let game = Bestemshe::new(rules, tables);
-    let Some((tree, figures)) =
-        proof_search::search_and_extract(game, root, [Side::North, Side::South], log2)?
-    else {
-        bail!("neither side's win is proven: the search finds a draw, which it cannot prove")
-    };
-    let proof = Proof {
-        rules,
-        table_stones: tables.max_stones() as u8,
-        winner: tree.winner,
-        moves: tree.moves,
-    };
-    Ok((proof, figures))
-}
-
 /// `otau solve --game bestemshe`.
 pub fn run(options: &SolveOptions, out: &mut dyn Write) -> Result<()> {
     let SolveOptions {
@@ -122,8 +100,8 @@ pub fn run(options: &SolveOptions, out: &mut dyn Write) -> Result<()> {
     let started = Instant::now();
     let tables = load_or_build_tables(rules, table_stones, dir)?;
     let tables_time = started.elapsed();
-    let saved = match proof::load(&proof_path) {
-        Ok(p) if p.rules == rules && p.table_stones as usize == table_stones => Some(p),
+    let saved = match proof::load_saved(&proof_path) {
+        Ok(p) if saved_for(&p) == (rules, table_stones) => Some(p),
         Ok(_) => bail!(
             "{} is a proof for other rules or tables",
             proof_path.display()
@@ -131,19 +109,72 @@ pub fn run(options: &SolveOptions, out: &mut dyn Write) -> Result<()> {
         Err(e) if e.is_missing() => None,
         Err(e) => return Err(e).context("the saved proof"),
     };
-    let (proof, search) = match saved {
+    let (saved, search) = match saved {
         Some(p) => {
             eprintln!("proof: read {}", proof_path.display());
-            (p, None)
+            (p, Vec::new())
         }
         None if verify_only => bail!("no proof to verify: {} is missing", proof_path.display()),
         None => {
             let log2 = (hash_mb.max(1) << 20).ilog2() - 4; // 16-byte entries
-            let (proof, figures) = search_and_extract(rules, &tables, &root, log2)?;
-            proof::save(&proof, &proof_path).with_context(|| proof_path.display().to_string())?;
-            (proof, Some(figures))
+            let game = Bestemshe::new(rules, &tables);
+            // North first: the published winner.
+            let (mut trees, figures) =
+                proof_search::prove_result(game, &root, [Side::North, Side::South], log2)?;
+            let table_stones = table_stones as u8;
+            let saved = if trees[0].goal == Goal::Win {
+                let tree = trees.remove(0);
+                Saved::Win(Proof {
+                    rules,
+                    table_stones,
+                    winner: tree.winner,
+                    moves: tree.moves,
+                })
+            } else {
+                Saved::Draw(DrawProof {
+                    rules,
+                    table_stones,
+                    holds: trees,
+                })
+            };
+            match &saved {
+                Saved::Win(p) => proof::save(p, &proof_path),
+                Saved::Draw(d) => proof::save_draw(d, &proof_path),
+            }
+            .with_context(|| proof_path.display().to_string())?;
+            (saved, figures)
         }
     };
+    let proof = match saved {
+        Saved::Win(proof) => proof,
+        Saved::Draw(draw) => {
+            let t = Instant::now();
+            let stats = on_deep_stack("the verification", || {
+                proof::verify_draw(&draw, &root, &tables)
+            })
+            .context("the proof does not check")?;
+            writeln!(out, "position {root}")?;
+            writeln!(out, "rules {}", rules.name())?;
+            writeln!(
+                out,
+                "value draw for south: neither side can force a win (each holds the draw)"
+            )?;
+            let game = Bestemshe::new(rules, &tables);
+            write_searches_and_trees(out, &game, &root, &draw.holds, &stats, &search)?;
+            writeln!(
+                out,
+                "proof {}: checked in {:.1} s (tables {:.1} s)",
+                proof_path.display(),
+                t.elapsed().as_secs_f64(),
+                tables_time.as_secs_f64()
+            )?;
+            return Ok(());
+        }
+    };
+    let search = search.last().map(|f| SearchFigures {
+        time: search.iter().map(|f| f.time).sum(),
+        ..*f
+    });
     let t = Instant::now();
     let stats = verify_deep(&proof, &root, &tables)?;
     let verify_time = t.elapsed();
@@ -157,6 +188,14 @@ pub fn run(options: &SolveOptions, out: &mut dyn Write) -> Result<()> {
         (tables_time, verify_time),
     )?;
     Ok(())
+}
+
+/// The rules and tables a saved proof is over.
+fn saved_for(saved: &Saved) -> (Rules, usize) {
+    match saved {
+        Saved::Win(p) => (p.rules, p.table_stones as usize),
+        Saved::Draw(d) => (d.rules, d.table_stones as usize),
+    }
 }
 
 /// [`proof::verify`] on a thread with room for the proof's longest lines.
@@ -249,7 +288,7 @@ fn report(
 /// as the proof gives them, up to the first leaf, numbered like a game record.
 pub fn principal_variation(proof: &Proof, root: &Toguz, tables: &Tables) -> String {
     let moves = proof::first_line(proof, root, tables);
-    crate::tables::command::numbered(root, &moves)
+    crate::games::numbered(root, &moves)
         .trim_start()
         .to_string()
 }

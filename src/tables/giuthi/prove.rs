@@ -19,7 +19,8 @@ use crate::games::{Game, Giuthi, Side, Variant};
 use crate::tables::file::{self, Kind, Problem};
 use crate::tables::proof_search::tree::{self, Goal, ProofStats, ProofTree};
 use crate::tables::proof_search::{
-    on_deep_stack, packed_key, search_attacker, wdl_of_final, ProofGame, SearchFigures,
+    on_deep_stack, packed_key, prove_result, wdl_of_final, write_searches_and_trees, ProofGame,
+    SearchFigures,
 };
 
 /// Giuthi as the proof search asks it: the game's rules, and a table of the same board size.
@@ -96,12 +97,7 @@ pub fn save(proof: &StartProof, path: &Path) -> Result<(), file::Error> {
     let Variant::Giuthi { holes, seeds } = proof.variant else {
         panic!("a Giuthi proof of {}", proof.variant)
     };
-    let mut payload = Vec::new();
-    for t in &proof.trees {
-        payload.push(t.winner.index() as u8 | ((t.goal == Goal::Hold) as u8) << 1);
-        payload.extend_from_slice(&(t.moves.len() as u32).to_le_bytes());
-        payload.extend_from_slice(&t.moves);
-    }
+    let payload = tree::encode(&proof.trees);
     let params = [
         holes << 4 | seeds,
         proof.table_seeds,
@@ -120,41 +116,7 @@ pub fn load(path: &Path) -> Result<StartProof, file::Error> {
             "board {holes}x{seeds}: 5..10 holes a row, 4..9 seeds a hole"
         ))
     })?;
-    let mut trees = Vec::new();
-    let mut at = 0;
-    for i in 0..count {
-        let head = payload
-            .get(at..at + 5)
-            .ok_or_else(|| bad(format!("tree {} of {count} is missing", i + 1)))?;
-        let (flags, len) = (
-            head[0],
-            u32::from_le_bytes(head[1..5].try_into().unwrap()) as usize,
-        );
-        if flags > 3 {
-            return Err(bad(format!("tree {}: flags {flags}: 0..=3", i + 1)));
-        }
-        at += 5;
-        let moves = payload
-            .get(at..at + len)
-            .ok_or_else(|| bad(format!("tree {}: {len} moves, past the file's end", i + 1)))?;
-        at += len;
-        trees.push(ProofTree {
-            goal: if flags & 2 != 0 {
-                Goal::Hold
-            } else {
-                Goal::Win
-            },
-            winner: if flags & 1 != 0 {
-                Side::North
-            } else {
-                Side::South
-            },
-            moves: moves.to_vec(),
-        });
-    }
-    if at != payload.len() {
-        return Err(bad(format!("{} bytes after the trees", payload.len() - at)));
-    }
+    let trees = tree::decode(&payload, count as usize).map_err(bad)?;
     Ok(StartProof {
         variant,
         table_seeds,
@@ -194,18 +156,7 @@ pub fn prove_start(
     );
     let root = Giuthi::start(variant);
     let game = GiuthiProof { table };
-    let mut trees = Vec::new();
-    let mut figures = Vec::new();
-    for attacker in [Side::South, Side::North] {
-        let (tree, f) = search_attacker(game, &root, attacker, log2, true)?;
-        let tree = tree.expect("a proof of the win or of the draw held");
-        figures.push(f);
-        if f.proven {
-            trees = vec![tree];
-            break;
-        }
-        trees.push(tree);
-    }
+    let (trees, figures) = prove_result(game, &root, [Side::South, Side::North], log2)?;
     let proof = StartProof {
         variant,
         table_seeds: table.max_seeds() as u8,
@@ -226,16 +177,9 @@ pub fn verify_start(proof: &StartProof, table: &GiuthiTable) -> Result<Vec<Proof
             on_deep_stack("the verification", || {
                 tree::verify(&game, t, &root, &mut |_| {}, None)
             })
-            .with_context(|| format!("the proof that {} {}", t.winner, goal_words(t.goal)))
+            .with_context(|| format!("the proof that {} {}", t.winner, t.goal.words()))
         })
         .collect()
-}
-
-fn goal_words(goal: Goal) -> &'static str {
-    match goal {
-        Goal::Win => "wins",
-        Goal::Hold => "holds the draw",
-    }
 }
 
 /// `otau solve --game giuthi-<holes>x<seeds>` from the start: the table (built in memory), the
@@ -298,41 +242,14 @@ pub fn run(variant: Variant, options: &StartOptions, out: &mut dyn Write) -> Res
         }
         None => bail!("{}: the trees prove no result", path.display()),
     }
-    for f in &figures {
-        writeln!(
-            out,
-            "search {} to win: {} in {} expansions ({} table leaves, {} game ends), {:.1} s",
-            f.winner,
-            if f.proven { "proven" } else { "disproven" },
-            f.nodes,
-            f.table_hits,
-            f.ends,
-            f.time.as_secs_f64()
-        )?;
-    }
-    let game = GiuthiProof { table: &table };
-    for (t, st) in proof.trees.iter().zip(&stats) {
-        let line = tree::first_line(&game, t, &root);
-        writeln!(
-            out,
-            "proof that {} {}: {} prover moves, {} opponent positions, leaves: {} game ends, \
-             {} table, {} repetitions, {} transpositions; longest line {} plies",
-            t.winner,
-            goal_words(t.goal),
-            st.winner_nodes,
-            st.loser_nodes,
-            st.ends,
-            st.table_leaves,
-            st.repetitions,
-            st.transpositions,
-            st.depth
-        )?;
-        writeln!(
-            out,
-            "  line (the opponent's first move each turn): {}",
-            crate::tables::command::numbered(&root, &line).trim_start()
-        )?;
-    }
+    write_searches_and_trees(
+        out,
+        &GiuthiProof { table: &table },
+        &root,
+        &proof.trees,
+        &stats,
+        &figures,
+    )?;
     writeln!(
         out,
         "proof {}: checked in {:.1} s (table of {table_seeds} seeds: {:.1} s)",

@@ -137,28 +137,79 @@ pub fn search_attacker<G: ProofGame + Copy + Send>(
     })
 }
 
-/// Searches `root` for a win of `attackers[0]`, then of `attackers[1]` ([`search_attacker`]),
-/// and extracts the proof of the first one found (None when both are disproven).
-pub fn search_and_extract<G: ProofGame + Copy + Send>(
+/// Proves the result of `root`: a df-pn search for `attackers[0]`'s win, then for
+/// `attackers[1]`'s ([`search_attacker`]). A win proven is the one tree returned; each win
+/// disproven gives the defender's proof that they hold the draw, so two such trees prove a
+/// draw. The figures of each search, in order.
+pub fn prove_result<G: ProofGame + Copy + Send>(
     game: G,
     root: &G::Pos,
     attackers: [Side; 2],
     log2: u32,
-) -> Result<Option<(ProofTree, SearchFigures)>, ExtractError> {
-    let started = Instant::now();
-    let mut disproved_first = false;
+) -> Result<(Vec<ProofTree>, Vec<SearchFigures>), ExtractError> {
+    let mut trees = Vec::new();
+    let mut figures: Vec<SearchFigures> = Vec::new();
     for attacker in attackers {
-        if let (Some(tree), figures) = search_attacker(game, root, attacker, log2, false)? {
-            let figures = SearchFigures {
-                time: started.elapsed(),
-                disproved_first,
-                ..figures
-            };
-            return Ok(Some((tree, figures)));
+        let (tree, f) = search_attacker(game, root, attacker, log2, true)?;
+        let tree = tree.expect("a proof of the win or of the draw held");
+        figures.push(SearchFigures {
+            disproved_first: figures.first().is_some_and(|f| !f.proven),
+            ..f
+        });
+        if f.proven {
+            return Ok((vec![tree], figures));
         }
-        disproved_first = true;
+        trees.push(tree);
     }
-    Ok(None)
+    Ok((trees, figures))
+}
+
+/// The lines the solve commands print for their searches and proofs: each search's outcome and
+/// figures, then each tree's figures and its first line (the opponent's first legal move at each
+/// of their turns).
+pub fn write_searches_and_trees<G: ProofGame>(
+    out: &mut dyn std::io::Write,
+    game: &G,
+    root: &G::Pos,
+    trees: &[ProofTree],
+    stats: &[tree::ProofStats],
+    figures: &[SearchFigures],
+) -> std::io::Result<()> {
+    for f in figures {
+        writeln!(
+            out,
+            "search {} to win: {} in {} expansions ({} table leaves, {} game ends), {:.1} s",
+            f.winner,
+            if f.proven { "proven" } else { "disproven" },
+            f.nodes,
+            f.table_hits,
+            f.ends,
+            f.time.as_secs_f64()
+        )?;
+    }
+    for (t, st) in trees.iter().zip(stats) {
+        let line = tree::first_line(game, t, root);
+        writeln!(
+            out,
+            "proof that {} {}: {} prover moves, {} opponent positions, leaves: {} game ends, \
+             {} table, {} repetitions, {} transpositions; longest line {} plies",
+            t.winner,
+            t.goal.words(),
+            st.winner_nodes,
+            st.loser_nodes,
+            st.ends,
+            st.table_leaves,
+            st.repetitions,
+            st.transpositions,
+            st.depth
+        )?;
+        writeln!(
+            out,
+            "  line (the opponent's first move each turn): {}",
+            crate::games::numbered(root, &line).trim_start()
+        )?;
+    }
+    Ok(())
 }
 
 /// Runs `work` on a thread of its own with a stack of 1 GiB: the search, the extraction and the

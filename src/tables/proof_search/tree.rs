@@ -36,6 +36,14 @@ pub enum Goal {
 }
 
 impl Goal {
+    /// What the prover does, as the solve commands print it.
+    pub fn words(self) -> &'static str {
+        match self {
+            Goal::Win => "wins",
+            Goal::Hold => "holds the draw",
+        }
+    }
+
     /// Whether a leaf's result (for its side to move) is the goal's for the prover.
     fn met_by(self, result: i32, prover_to_move: bool) -> bool {
         let result = if prover_to_move { result } else { -result };
@@ -405,6 +413,57 @@ impl<G: ProofGame> Extractor<'_, '_, G> {
             }
         }
     }
+}
+
+/// Proof trees as files keep them, one after the other: a byte `winner | hold << 1` (winner 0
+/// South, 1 North; hold 1 for [`Goal::Hold`]), the moves' count (4 bytes, little-endian), the
+/// moves.
+pub fn encode(trees: &[ProofTree]) -> Vec<u8> {
+    let mut payload = Vec::new();
+    for t in trees {
+        payload.push(t.winner.index() as u8 | ((t.goal == Goal::Hold) as u8) << 1);
+        payload.extend_from_slice(&(t.moves.len() as u32).to_le_bytes());
+        payload.extend_from_slice(&t.moves);
+    }
+    payload
+}
+
+/// The `count` trees [`encode`] wrote, or what is wrong with them.
+pub fn decode(payload: &[u8], count: usize) -> Result<Vec<ProofTree>, String> {
+    let mut trees = Vec::new();
+    let mut at = 0;
+    for i in 1..=count {
+        let head = payload
+            .get(at..at + 5)
+            .ok_or_else(|| format!("tree {i} of {count} is missing"))?;
+        let flags = head[0];
+        let len = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
+        if flags > 3 {
+            return Err(format!("tree {i}: flags {flags}: 0..=3"));
+        }
+        at += 5;
+        let moves = payload
+            .get(at..at + len)
+            .ok_or_else(|| format!("tree {i}: {len} moves, past the file's end"))?;
+        at += len;
+        trees.push(ProofTree {
+            goal: if flags & 2 != 0 {
+                Goal::Hold
+            } else {
+                Goal::Win
+            },
+            winner: if flags & 1 != 0 {
+                Side::North
+            } else {
+                Side::South
+            },
+            moves: moves.to_vec(),
+        });
+    }
+    if at != payload.len() {
+        return Err(format!("{} bytes after the trees", payload.len() - at));
+    }
+    Ok(trees)
 }
 
 /// The proof's first line: the winner's moves as the file gives them, the loser's first legal
