@@ -2,10 +2,12 @@
 //! (`otau::tables::modiar::RealRule`) checked against a plain search, and measured over the
 //! positions whose table value rests on the endless-play convention.
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
 use std::time::Instant;
 
 use otau::games::modiar::Board;
+use otau::games::{AnyGame, Game, GameLine, Modiar, Side};
 use otau::tables::modiar::{ModiarTable, RealRule};
 
 fn table() -> &'static ModiarTable {
@@ -84,6 +86,277 @@ fn measure() {
     eprintln!(
         "solved {solved} of {}, {differ} differ from the table {diffs:?}, nodes {}, {:?}",
         boards.len(),
+        solver.nodes(),
+        started.elapsed()
+    );
+}
+
+fn pos(text: &str) -> Modiar {
+    match AnyGame::from_position(text).unwrap_or_else(|e| panic!("{text}: {e}")) {
+        AnyGame::Modiar(m) => m,
+        other => panic!("not modiar: {other}"),
+    }
+}
+
+/// South to move on a mover-relative board, the captured stones in South's pile.
+fn south_to_move(b: &Board) -> Modiar {
+    let n: u32 = b.iter().map(|&x| x as u32).sum();
+    pos(&format!(
+        "modiar {},{},{}/{},{},{} {}/0 s 9",
+        b[0],
+        b[1],
+        b[2],
+        b[3],
+        b[4],
+        b[5],
+        42 - n
+    ))
+}
+
+/// A position's board from its mover's point of view.
+fn mover_board(p: &Modiar) -> Board {
+    let b = p.board();
+    match p.side_to_move() {
+        Side::South => b,
+        Side::North => [b[3], b[4], b[5], b[0], b[1], b[2]],
+    }
+}
+
+/// The margin if the game ended at `p`: the mover's row minus the opponent's.
+fn own_rows(p: &Modiar) -> i32 {
+    let me = p.side_to_move();
+    let row = |s: Side| p.row(s).iter().map(|&x| x as i32).sum::<i32>();
+    row(me) - row(me.other())
+}
+
+/// A plain negamax alpha-beta under the real rule, independent of the solver: the positions of
+/// the capture-free stretch counted by the game's own repetition keys in `line` (the current one
+/// included), the third occurrence ending the game with each side's own row. A capture starts a
+/// fresh stretch; one that reaches a board whose game bounds meet counts at the table's value
+/// (exact under the real rule with a fresh history: the table's forcing strategies repeat
+/// nothing), any other is searched. Within the stretch, while no position but the current one
+/// has occurred twice, the game bounds hold (the strategies could only run into a position met
+/// twice already): a position whose bounds meet counts at that value, and the others' bounds cut
+/// where they fall outside the window. No components, no transpositions, no memo: only the
+/// soundness argument of the bounds is shared with the solver. None when the budget runs out.
+fn plain(
+    t: &ModiarTable,
+    p: &Modiar,
+    line: &mut HashMap<u64, u8>,
+    mut alpha: i32,
+    beta: i32,
+    budget: &mut u64,
+) -> Option<i32> {
+    if *budget == 0 {
+        return None;
+    }
+    *budget -= 1;
+    let moves = p.legal_moves();
+    if moves.is_empty() {
+        return Some(own_rows(p));
+    }
+    let here = p.repetition_key();
+    let e = t.entry(&mover_board(p));
+    if line.iter().all(|(&k, &c)| c < 2 || k == here) {
+        if e.game_lower == e.game_upper || e.game_lower >= beta {
+            return Some(e.game_lower);
+        }
+        if e.game_upper <= alpha {
+            return Some(e.game_upper);
+        }
+    }
+    let mut best = i32::MIN;
+    for &mv in moves.iter() {
+        let mut child = *p;
+        let c = child.play(mv).captured as i32;
+        let v = if c > 0 {
+            let e = t.entry(&mover_board(&child));
+            if e.game_lower == e.game_upper {
+                c - e.game_lower
+            } else {
+                let mut fresh = HashMap::from([(child.repetition_key(), 1)]);
+                c - plain(t, &child, &mut fresh, c - beta, c - alpha, budget)?
+            }
+        } else {
+            let key = child.repetition_key();
+            let seen = line.get(&key).copied().unwrap_or(0);
+            if seen == 2 {
+                -own_rows(&child)
+            } else {
+                line.insert(key, seen + 1);
+                let r = plain(t, &child, line, -beta, -alpha, budget);
+                line.insert(key, seen);
+                -r?
+            }
+        };
+        best = best.max(v);
+        alpha = alpha.max(v);
+        if alpha >= beta {
+            break;
+        }
+    }
+    Some(best)
+}
+
+/// Runs `plain` from `p` after the stretch `line` (counts, `p` included) on a deep stack.
+fn plain_value(
+    t: &ModiarTable,
+    p: &Modiar,
+    line: &mut HashMap<u64, u8>,
+    budget: u64,
+) -> Option<i32> {
+    let n = p.board_stones() as i32;
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(1 << 30)
+            .spawn_scoped(s, || plain(t, p, line, -n - 1, n + 1, &mut { budget }))
+            .unwrap()
+            .join()
+            .unwrap()
+    })
+}
+
+/// Where the plain search finishes from a convention-dependent position as the first of its
+/// stretch, the solver finds the same value; and it finds one everywhere.
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "builds the whole table: cargo test --release"
+)]
+fn the_solver_agrees_with_a_plain_search_from_fresh_positions() {
+    let t = table();
+    let mut solver = RealRule::new(t);
+    let (mut compared, mut solved) = (0, 0);
+    for b in convention_dependent() {
+        let v = solver.fresh_value(&b, 1_000_000);
+        solved += v.is_some() as usize;
+        let p = south_to_move(&b);
+        let mut line = HashMap::from([(p.repetition_key(), 1)]);
+        if let Some(plain) = plain_value(t, &p, &mut line, 200_000) {
+            assert_eq!(v, Some(plain), "{p}");
+            compared += 1;
+        }
+    }
+    eprintln!("fresh: {solved} solved, {compared} compared with the plain search");
+    assert_eq!(solved, 3306);
+    assert!(compared >= 100, "{compared}");
+}
+
+/// The engine on both sides from every convention-dependent position, under the real rule
+/// (`GameLine` ends the game at the third occurrence): at every ply whose table value rests on
+/// the convention its move keeps the real-rule value given the game so far (by a solver of its
+/// own), and the game ends with the start's real-rule value. Where the plain search finishes
+/// from a state of these games, with its history, it finds the solver's value.
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "builds the whole table: cargo test --release"
+)]
+fn self_play_keeps_the_real_rule_value() {
+    let t = table();
+    t.prepare_real_rule();
+    let mut judge = RealRule::new(t);
+    let (mut checked, mut compared, mut plies) = (0, 0, 0);
+    let started = Instant::now();
+    for (k, b) in convention_dependent().into_iter().enumerate() {
+        if k % 250 == 0 {
+            eprintln!(
+                "{k}: {plies} plies, {checked} checked, {compared} compared, {:?}",
+                started.elapsed()
+            );
+        }
+        let start = south_to_move(&b);
+        let value = judge.fresh_value(&b, 1_000_000).expect("solved");
+        let mut line = GameLine::new(start);
+        while !line.is_over() {
+            let p = *line.position();
+            let mv = t.best_moves_after(&p, line.keys(), None)[0];
+            let (low, high) = t.game_bounds(&p);
+            if low < high {
+                let values = judge
+                    .move_values_after(&p, line.keys(), 1_000_000, None)
+                    .expect("solved");
+                let best = values.iter().map(|v| v.1).max().unwrap();
+                let chosen = values.iter().find(|v| v.0 == mv).unwrap().1;
+                assert_eq!(chosen, best, "{p} after {:?}: {values:?}", line.moves());
+                checked += 1;
+                if checked % 25 == 0 {
+                    let mut counts = HashMap::new();
+                    for &k in line.keys() {
+                        *counts.entry(k).or_insert(0u8) += 1;
+                    }
+                    if let Some(v) = plain_value(t, &p, &mut counts, 20_000) {
+                        assert_eq!(v, best, "{p} after {:?}", line.moves());
+                        compared += 1;
+                    }
+                }
+            }
+            line.play(mv).unwrap();
+            plies += 1;
+        }
+        let fin = line.result().unwrap();
+        let n = b.iter().map(|&x| x as i32).sum::<i32>();
+        let margin = fin.south as i32 - fin.north as i32 - (42 - n);
+        assert_eq!(margin, value, "{start}: {:?}", line.moves());
+    }
+    eprintln!(
+        "{plies} plies, {checked} convention-dependent, {compared} compared with the plain search, {:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+#[ignore]
+fn debug_plain() {
+    let t = table();
+    let mut solver = RealRule::new(t);
+    for b in convention_dependent().into_iter().step_by(300) {
+        let v = solver.fresh_value(&b, 1_000_000);
+        let p = south_to_move(&b);
+        for budget in [10_000u64, 100_000, 1_000_000] {
+            let mut line = HashMap::from([(p.repetition_key(), 1)]);
+            let r = plain_value(t, &p, &mut line, budget);
+            eprintln!(
+                "{p} {:?} solver {v:?} plain {r:?} budget {budget}",
+                t.entry(&b)
+            );
+            if r.is_some() {
+                break;
+            }
+        }
+    }
+}
+
+#[test]
+#[ignore]
+fn debug_engine_move() {
+    let t = table();
+    let mut solver = RealRule::new(t);
+    let (mut kept, mut lost, mut unknown) = (0, 0, 0);
+    let started = Instant::now();
+    for b in convention_dependent() {
+        let v = solver.fresh_value(&b, 1_000_000).unwrap();
+        let p = south_to_move(&b);
+        let mv = t.best_moves(&p)[0];
+        let mut child = p;
+        let c = child.play(mv).captured as i32;
+        let cb = mover_board(&child);
+        let r = if c > 0 {
+            solver.fresh_value(&cb, 1_000_000)
+        } else {
+            solver.value_after(&[b, cb], 1_000_000)
+        };
+        match r {
+            Some(r) if c - r == v => kept += 1,
+            Some(r) => {
+                lost += 1;
+                eprintln!("{p}: value {v}, move {mv:?} gives {}", c - r);
+            }
+            None => unknown += 1,
+        }
+    }
+    eprintln!(
+        "kept {kept} lost {lost} unknown {unknown} nodes {} {:?}",
         solver.nodes(),
         started.elapsed()
     );

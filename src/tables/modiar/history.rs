@@ -27,11 +27,14 @@
 //! board (as the table's), with a node budget: it answers exactly or not at all.
 
 use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Instant;
 
 use super::build::quiet_graph;
-use super::index::{index, own_rows, rank, turned};
+use super::index::{for_each_board, index, own_rows, rank, turned, MAX_STONES};
 use super::ModiarTable;
 use crate::games::modiar::{analyse, Board, HoleStatus, HOLES};
+use crate::games::{Game, Modiar, Move, MoveList, Side};
 use crate::tables::fixpoint::Components;
 
 /// A position of a capture-free stretch: its board's table index (from the mover's point of
@@ -41,6 +44,9 @@ type Place = (u32, bool);
 
 /// The most transposition entries kept (about 50 bytes each); the table is cleared when full.
 const TT_CAPACITY: usize = 4_000_000;
+
+/// Nodes between two looks at the clock.
+const CLOCK_CHECK: u64 = 1024;
 
 /// The counts of the positions met in the current component since the stretch began.
 #[derive(Default)]
@@ -97,6 +103,15 @@ impl History {
     }
 }
 
+/// The positions of one component with given piles by their repetition keys (the board's table
+/// index, the side to move), to count a game's history from the keys the engine keeps.
+struct KeyIndex {
+    stones: usize,
+    component: u32,
+    piles: [u32; 2],
+    places: HashMap<u64, (u32, Side)>,
+}
+
 /// The real-rule solver: the table, the components of the stone counts it met, the fresh values
 /// found and the transposition table. Values are margins from the stones on the board, for the
 /// side to move, as the table's.
@@ -105,8 +120,12 @@ pub struct RealRule<'t> {
     components: HashMap<usize, Components>,
     fresh: HashMap<u32, i8>,
     tt: HashMap<(Place, u128), (i8, i8)>,
+    /// The last component's positions by key (a game's stretch asks again move after move).
+    keys: Option<KeyIndex>,
     nodes: u64,
     limit: u64,
+    /// When the current call gives up (checked every [`CLOCK_CHECK`] nodes).
+    deadline: Option<Instant>,
     /// Whether the table's game bounds prune (always, but for the cross-check against a search
     /// without them).
     use_bounds: bool,
@@ -119,8 +138,10 @@ impl<'t> RealRule<'t> {
             components: HashMap::new(),
             fresh: HashMap::new(),
             tt: HashMap::new(),
+            keys: None,
             nodes: 0,
             limit: 0,
+            deadline: None,
             use_bounds: true,
         }
     }
@@ -170,6 +191,104 @@ impl<'t> RealRule<'t> {
             return on_deep_stack(|| self.fresh(&board));
         }
         on_deep_stack(|| self.search(&board, here, &mut history, -(n as i32) - 1, n as i32 + 1))
+    }
+
+    /// What each legal move of `pos` is worth under the real rule (the mover's margin from the
+    /// stones on the board, as [`ModiarTable::move_values`]), after the game's positions whose
+    /// repetition keys are `history` (`pos`'s own last, as `GameLine::keys` gives them). None
+    /// when `budget` nodes or the `deadline` run out first, or on the game's first move (which
+    /// the table's values answer exactly). Of the history only the positions of `pos`'s
+    /// capture-free stretch and component count; they are found by their keys, so the search
+    /// needs no positions, only the keys the engine keeps anyway.
+    pub fn move_values_after(
+        &mut self,
+        pos: &Modiar,
+        history: &[u64],
+        budget: u64,
+        deadline: Option<Instant>,
+    ) -> Option<Vec<(Move, i32)>> {
+        if pos.is_first_move() {
+            return None;
+        }
+        self.limit = self.nodes.saturating_add(budget);
+        self.deadline = deadline;
+        let values = on_deep_stack(|| self.values_after(pos, history));
+        self.deadline = None;
+        values
+    }
+
+    fn values_after(&mut self, pos: &Modiar, history: &[u64]) -> Option<Vec<(Move, i32)>> {
+        let board = ModiarTable::mover_board(pos);
+        let (n, r) = rank(&board);
+        let me = pos.side_to_move();
+        let mut counts = History::default();
+        let comp = self.component(n, r);
+        if self.cyclic(n, r) {
+            let piles = [pos.store(Side::South), pos.store(Side::North)];
+            if self
+                .keys
+                .as_ref()
+                .is_none_or(|k| (k.stones, k.component, k.piles) != (n, comp, piles))
+            {
+                self.keys = Some(self.key_index(pos, n, comp));
+            }
+            let keys = self.keys.as_ref().expect("just made");
+            for k in history {
+                if let Some(&(i, side)) = keys.places.get(k) {
+                    counts.push((i, side != me));
+                }
+            }
+        }
+        let here = (index(&board) as u32, false);
+        if counts.count(here) == 0 {
+            counts.push(here);
+        }
+        if counts.count(here) >= 3 {
+            return None; // the game is over
+        }
+        let a = analyse(&board, 0, true);
+        let mut out = Vec::new();
+        for h in (0..HOLES).filter(|&h| a.status[h] == HoleStatus::Legal) {
+            let child = turned(&a.after[h]);
+            let captured = a.sowing[h].captured as i32;
+            let v = if captured > 0 || self.component(n, rank(&child).1) != comp {
+                captured - self.fresh(&child)?
+            } else {
+                let next = (index(&child) as u32, true);
+                if counts.count(next) == 2 {
+                    -own_rows(&child)
+                } else {
+                    counts.push(next);
+                    let v = self.search(&child, next, &mut counts, -(n as i32) - 1, n as i32 + 1);
+                    counts.pop(next);
+                    -v?
+                }
+            };
+            out.push((Move::hole(h), v));
+        }
+        Some(out)
+    }
+
+    /// The positions of component `comp` of `n` stones with `pos`'s piles, by repetition key.
+    fn key_index(&mut self, pos: &Modiar, n: usize, comp: u32) -> KeyIndex {
+        let ids = &self.components[&n].id;
+        let mut places = HashMap::new();
+        for_each_board(n, |b| {
+            if ids[rank(b).1] != comp {
+                return;
+            }
+            for side in Side::BOTH {
+                let holes = if side == Side::South { *b } else { turned(b) };
+                let key = pos.with_holes(holes, side).repetition_key();
+                places.insert(key, (index(b) as u32, side));
+            }
+        });
+        KeyIndex {
+            stones: n,
+            component: comp,
+            piles: [pos.store(Side::South), pos.store(Side::North)],
+            places,
+        }
     }
 
     /// The components of the boards of `n` stones (computed on first use: about a second for a
@@ -237,6 +356,10 @@ impl<'t> RealRule<'t> {
     ) -> Option<i32> {
         self.nodes += 1;
         if self.nodes > self.limit {
+            return None;
+        }
+        if self.nodes % CLOCK_CHECK == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.limit = self.nodes; // the rest of this call gives up at once
             return None;
         }
         let (n, r) = rank(board);
@@ -322,6 +445,73 @@ impl<'t> RealRule<'t> {
         }
         self.tt.insert(key, (bounds.0 as i8, bounds.1 as i8));
         Some(best)
+    }
+}
+
+/// The process's solver for the engine: its memo of fresh values, components and
+/// transpositions serve every move of the process.
+static ENGINE: Mutex<Option<RealRule<'static>>> = Mutex::new(None);
+
+/// The fewest stones on a board whose table value rests on the endless-play convention.
+const CONVENTION_STONES: usize = 36;
+
+/// Most nodes the engine's real-rule search takes for one move (about a second here), whatever
+/// the clock allows.
+pub const ENGINE_NODES: u64 = 200_000;
+
+impl ModiarTable {
+    /// Prepares the engine's real-rule solver: the components of every reachable stone count
+    /// where the table's values rest on the convention (36 to 42, even), about 1.5 s of CPU and
+    /// 30 MB. For `Probe::prepare_tables`, on its thread, never on a search's clock.
+    pub fn prepare_real_rule(&'static self) {
+        let mut slot = ENGINE.lock().unwrap_or_else(|e| e.into_inner());
+        if slot.is_none() {
+            let mut solver = RealRule::new(self);
+            for n in (CONVENTION_STONES..=MAX_STONES).step_by(2) {
+                solver.component(n, 0);
+            }
+            *slot = Some(solver);
+        }
+    }
+
+    /// The engine's moves after the game's positions `history` (repetition keys, `pos`'s last):
+    /// where the table's value rests on the endless-play convention (its game bounds differ),
+    /// the moves of the best value under the real repetition rule given that history, in the
+    /// order of [`ModiarTable::best_moves`] where it has them; everywhere else, and when the
+    /// real-rule search runs out of its nodes or of the `deadline` (or another thread holds the
+    /// solver), [`ModiarTable::best_moves`] itself.
+    pub fn best_moves_after(
+        &'static self,
+        pos: &Modiar,
+        history: &[u64],
+        deadline: Option<Instant>,
+    ) -> MoveList {
+        let table_moves = self.best_moves(pos);
+        let (low, high) = self.game_bounds(pos);
+        if low == high || pos.is_first_move() {
+            return table_moves;
+        }
+        let Ok(mut slot) = ENGINE.try_lock() else {
+            return table_moves;
+        };
+        let Some(solver) = slot.as_mut() else {
+            return table_moves; // not prepared: the components take a second or two
+        };
+        let Some(values) = solver.move_values_after(pos, history, ENGINE_NODES, deadline) else {
+            return table_moves;
+        };
+        let best = values.iter().map(|&(_, v)| v).max();
+        let keeps = |m: &Move| values.iter().any(|&(mv, v)| mv == *m && Some(v) == best);
+        let mut out = MoveList::new();
+        for m in table_moves.iter().filter(|m| keeps(m)) {
+            out.push(*m);
+        }
+        for &(m, _) in &values {
+            if keeps(&m) && !out.contains(m) {
+                out.push(m);
+            }
+        }
+        out
     }
 }
 
