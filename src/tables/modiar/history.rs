@@ -291,6 +291,13 @@ impl<'t> RealRule<'t> {
         }
     }
 
+    /// Whether two boards (each from its mover's point of view) lie in one strongly connected
+    /// component of the capture-free move graph (the history of one matters to the other).
+    pub fn same_component(&mut self, a: &Board, b: &Board) -> bool {
+        let ((n, r), (m, s)) = (rank(a), rank(b));
+        n == m && self.component(n, r) == self.component(n, s)
+    }
+
     /// The components of the boards of `n` stones (computed on first use: about a second for a
     /// stone count of 42).
     fn component(&mut self, n: usize, rank: usize) -> u32 {
