@@ -106,11 +106,11 @@ impl History {
 /// The positions of one component with given piles by their repetition keys (the board's table
 /// index, the side to move), to count a game's history from the keys the engine keeps.
 struct KeyIndex {
-    stones: usize,
-    component: u32,
-    piles: [u32; 2],
     places: HashMap<u64, (u32, Side)>,
 }
+
+/// The most key indexes kept (up to 10 MB each); all are dropped when full.
+const KEY_INDEXES: usize = 16;
 
 /// The real-rule solver: the table, the components of the stone counts it met, the fresh values
 /// found and the transposition table. Values are margins from the stones on the board, for the
@@ -120,8 +120,9 @@ pub struct RealRule<'t> {
     components: HashMap<usize, Components>,
     fresh: HashMap<u32, i8>,
     tt: HashMap<(Place, u128), (i8, i8)>,
-    /// The last component's positions by key (a game's stretch asks again move after move).
-    keys: Option<KeyIndex>,
+    /// The positions of the last components met by key (a game's stretch asks again move after
+    /// move), by stone count, component and piles.
+    keys: HashMap<(usize, u32, [u32; 2]), KeyIndex>,
     nodes: u64,
     limit: u64,
     /// When the current call gives up (checked every [`CLOCK_CHECK`] nodes).
@@ -138,7 +139,7 @@ impl<'t> RealRule<'t> {
             components: HashMap::new(),
             fresh: HashMap::new(),
             tt: HashMap::new(),
-            keys: None,
+            keys: HashMap::new(),
             nodes: 0,
             limit: 0,
             deadline: None,
@@ -224,15 +225,15 @@ impl<'t> RealRule<'t> {
         let mut counts = History::default();
         let comp = self.component(n, r);
         if self.cyclic(n, r) {
-            let piles = [pos.store(Side::South), pos.store(Side::North)];
-            if self
-                .keys
-                .as_ref()
-                .is_none_or(|k| (k.stones, k.component, k.piles) != (n, comp, piles))
-            {
-                self.keys = Some(self.key_index(pos, n, comp));
+            let which = (n, comp, [pos.store(Side::South), pos.store(Side::North)]);
+            if !self.keys.contains_key(&which) {
+                if self.keys.len() >= KEY_INDEXES {
+                    self.keys.clear();
+                }
+                let index = self.key_index(pos, n, comp);
+                self.keys.insert(which, index);
             }
-            let keys = self.keys.as_ref().expect("just made");
+            let keys = &self.keys[&which];
             for k in history {
                 if let Some(&(i, side)) = keys.places.get(k) {
                     counts.push((i, side != me));
@@ -283,12 +284,7 @@ impl<'t> RealRule<'t> {
                 places.insert(key, (index(b) as u32, side));
             }
         });
-        KeyIndex {
-            stones: n,
-            component: comp,
-            piles: [pos.store(Side::South), pos.store(Side::North)],
-            places,
-        }
+        KeyIndex { places }
     }
 
     /// Whether two boards (each from its mover's point of view) lie in one strongly connected
@@ -483,12 +479,13 @@ impl ModiarTable {
 
     /// The engine's moves after the game's positions `history` (repetition keys, `pos`'s last):
     /// where the table's value rests on the endless-play convention (its game bounds differ),
-    /// the moves of the best value under the real repetition rule given that history, in the
-    /// order of [`ModiarTable::best_moves`] where it has them; everywhere else, and when the
-    /// real-rule search runs out of its nodes or of the `deadline` (or another thread holds the
-    /// solver), [`ModiarTable::best_moves`] itself.
+    /// the moves of the best value under the real repetition rule given that history, by
+    /// `solver`, in the order of [`ModiarTable::best_moves`] where it has them; everywhere else,
+    /// and when the real-rule search runs out of its nodes or of the `deadline`,
+    /// [`ModiarTable::best_moves`] itself.
     pub fn best_moves_after(
-        &'static self,
+        &self,
+        solver: &mut RealRule,
         pos: &Modiar,
         history: &[u64],
         deadline: Option<Instant>,
@@ -498,12 +495,6 @@ impl ModiarTable {
         if low == high || pos.is_first_move() {
             return table_moves;
         }
-        let Ok(mut slot) = ENGINE.try_lock() else {
-            return table_moves;
-        };
-        let Some(solver) = slot.as_mut() else {
-            return table_moves; // not prepared: the components take a second or two
-        };
         let Some(values) = solver.move_values_after(pos, history, ENGINE_NODES, deadline) else {
             return table_moves;
         };
@@ -519,6 +510,24 @@ impl ModiarTable {
             }
         }
         out
+    }
+
+    /// [`ModiarTable::best_moves_after`] with the process's solver, for the engine: the table's
+    /// moves while it is being prepared ([`ModiarTable::prepare_real_rule`]) or busy.
+    pub fn engine_moves_after(
+        &'static self,
+        pos: &Modiar,
+        history: &[u64],
+        deadline: Option<Instant>,
+    ) -> MoveList {
+        let (low, high) = self.game_bounds(pos);
+        if low == high {
+            return self.best_moves(pos);
+        }
+        match ENGINE.try_lock().as_deref_mut() {
+            Ok(Some(solver)) => self.best_moves_after(solver, pos, history, deadline),
+            _ => self.best_moves(pos),
+        }
     }
 }
 

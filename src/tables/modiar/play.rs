@@ -252,7 +252,7 @@ impl Probe for Modiar {
     /// time), else the table's ([`ModiarTable::best_moves_after`]).
     fn solved_after(&self, history: &[u64], deadline: Option<Instant>) -> Option<Solved> {
         let table = ModiarTable::loaded()?;
-        let best = *table.best_moves_after(self, history, deadline).first()?;
+        let best = *table.engine_moves_after(self, history, deadline).first()?;
         solved_by(table, self, best)
     }
 }
