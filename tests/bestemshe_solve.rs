@@ -4,9 +4,8 @@
 //! the two rule sets where they differ (the stuck side).
 
 use otau::games::{AnyGame, Game, Side, Toguz, Variant};
-use otau::tables::bestemshe::dfpn::Dfpn;
 use otau::tables::bestemshe::proof::{self, VerifyError};
-use otau::tables::bestemshe::{decided, Rules, TableProbe};
+use otau::tables::bestemshe::{decided, Bestemshe, Rules, TableProbe};
 use otau::tables::toguz::{StuckRule, Tables};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -202,7 +201,8 @@ fn the_proof_search_agrees_with_alpha_beta_to_the_end() {
             };
             let mover = p.side_to_move();
             for attacker in [mover, mover.other()] {
-                let mut search = Dfpn::new(rules, &none, attacker, 16, Box::new(|_| {}));
+                let mut search =
+                    Bestemshe::new(rules, &none).search(attacker, 16, Box::new(|_| {}));
                 let won = search.solve(&p);
                 let expected = if attacker == mover { ab == 1 } else { ab == -1 };
                 assert_eq!(won, expected, "{rules:?} {attacker} {p}");
@@ -235,7 +235,7 @@ fn proofs_over_the_tables_pass_the_verifier_and_damage_is_refused() {
             }
             let mover = p.side_to_move();
             for attacker in [mover, mover.other()] {
-                let mut search = Dfpn::new(rules, t, attacker, 20, Box::new(|_| {}));
+                let mut search = Bestemshe::new(rules, t).search(attacker, 20, Box::new(|_| {}));
                 if !search.solve(&p) {
                     continue;
                 }
@@ -252,7 +252,7 @@ fn proofs_over_the_tables_pass_the_verifier_and_damage_is_refused() {
                     bent.moves[0] = 7;
                     assert!(matches!(
                         proof::verify(&bent, &p, t, &mut |_| {}),
-                        Err(VerifyError::IllegalMove { hole: 7, .. })
+                        Err(VerifyError::IllegalMove { code: 7, .. })
                     ));
                 }
                 let mut short = proof.clone();
@@ -312,7 +312,8 @@ fn the_solution_wins_every_game_from_a_won_position() {
         if decided(Rules::Otau, t, &p).is_some() {
             continue;
         }
-        let mut search = Dfpn::new(Rules::Otau, t, p.side_to_move(), 20, Box::new(|_| {}));
+        let mut search =
+            Bestemshe::new(Rules::Otau, t).search(p.side_to_move(), 20, Box::new(|_| {}));
         if !search.solve(&p) {
             continue;
         }

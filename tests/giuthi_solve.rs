@@ -6,7 +6,7 @@
 use std::sync::OnceLock;
 
 use otau::games::{AnyGame, Game, Giuthi, Side, Variant};
-use otau::tables::giuthi::{fits, totals, GiuthiTable, SolveError};
+use otau::tables::giuthi::{fits, totals, GiuthiTable, SolveError, UNFORCED};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -31,8 +31,9 @@ fn pos(text: &str) -> Giuthi {
 /// The mover's margin on the board's seeds with best play, by plain alpha-beta to the end of the
 /// game on the reference rules (exact: the game with its history is a finite tree): the second
 /// occurrence of the holes with the same side to move (`path`: the positions so far) ends the
-/// game with the board's seeds to the mover when `to_mover`, else to the opponent, the conventions
-/// of the table's two bounds. No table, no move ordering: obvious and exponential.
+/// game worth [`ENDLESS`] to the mover when `to_mover`, else to the opponent: a result beyond any
+/// margin, the table's two bounds counting only normal ends ([`clamped`] turns it back into the
+/// table's [`UNFORCED`]). No table, no move ordering: obvious and exponential.
 fn alpha_beta(p: &Pos, to_mover: bool, mut alpha: i32, beta: i32, path: &mut Vec<String>) -> i32 {
     let text = p.to_text();
     let fields: Vec<&str> = text.split(' ').collect();
@@ -49,8 +50,7 @@ fn alpha_beta(p: &Pos, to_mover: bool, mut alpha: i32, beta: i32, path: &mut Vec
     };
     let key = format!("{} {}", fields[1], fields[3]);
     if path.contains(&key) {
-        let board = own + theirs;
-        return if to_mover { board } else { -board };
+        return if to_mover { ENDLESS } else { -ENDLESS };
     }
     let legal = p.legal();
     if legal.is_empty() {
@@ -76,9 +76,29 @@ fn alpha_beta(p: &Pos, to_mover: bool, mut alpha: i32, beta: i32, path: &mut Vec
     best
 }
 
-/// The exact margin under one convention (a window wider than any margin).
+/// The exact margin under one convention (a window wider than any result), as the table
+/// keeps it: a result that leans on endless play is [`UNFORCED`].
 fn exact(p: &Pos, to_mover: bool) -> i32 {
-    alpha_beta(p, to_mover, -41, 41, &mut Vec::new())
+    clamped(raw(p, to_mover))
+}
+
+/// [`exact`] before it is clamped: endless play's worth shifted by the captures on the way.
+fn raw(p: &Pos, to_mover: bool) -> i32 {
+    alpha_beta(p, to_mover, -2 * ENDLESS, 2 * ENDLESS, &mut Vec::new())
+}
+
+/// What endless play is worth in the reference search: more than any margin (at most the 40
+/// seeds of `giuthi-5x4`) plus any captures on the way, so the two stay apart; small, so the
+/// search's window stays narrow.
+const ENDLESS: i32 = 100;
+
+/// A reference result as the table keeps it.
+fn clamped(v: i32) -> i32 {
+    if v.abs() > ENDLESS / 2 {
+        v.signum() * UNFORCED as i32
+    } else {
+        v
+    }
 }
 
 /// A random `giuthi-5x4` position with `seeds` seeds on the board and `side` to move.
@@ -138,7 +158,10 @@ fn move_bounds_agree_with_plain_alpha_beta() {
                 (exact(&played.pos, false), exact(&played.pos, true))
             } else {
                 let c = played.captured as i32;
-                (c - exact(&played.pos, true), c - exact(&played.pos, false))
+                (
+                    clamped(c - raw(&played.pos, true)),
+                    clamped(c - raw(&played.pos, false)),
+                )
             };
             assert_eq!((m.lower, m.upper), (lo, hi), "{p} {}", p.move_name(m.mv));
         }
@@ -196,8 +219,14 @@ fn every_entry_satisfies_its_equations() {
         for _ in 0..400 {
             let p = random_position(&mut rng, seeds, Side::South);
             let (lower, upper) = table.bounds(&p).expect("in the table");
-            assert!(lower <= upper && -(seeds as i32) <= lower && upper <= seeds as i32);
-            assert_eq!((lower + seeds as i32) % 2, 0, "{p}");
+            let margin = |b: i32| b.abs() <= seeds as i32;
+            let unforced = UNFORCED as i32;
+            assert!(lower <= upper, "{p}");
+            assert!(margin(lower) || lower == -unforced, "{p}");
+            assert!(margin(upper) || upper == unforced, "{p}");
+            for b in [lower, upper].into_iter().filter(|&b| margin(b)) {
+                assert_eq!((b + seeds as i32) % 2, 0, "{p}");
+            }
             let moves = table.move_bounds(&p);
             if moves.is_empty() {
                 let own: i32 = p.row(Side::South).iter().map(|&s| s as i32).sum();
@@ -215,6 +244,20 @@ fn every_entry_satisfies_its_equations() {
     assert_eq!(checked, 3600);
 }
 
+/// Found by the proof search from the start: South, 9 behind on the piles with 7 seeds on the
+/// board, loses by every normal end, but North has no hole of two and must pass while South
+/// sows, so South can keep the game going until a position repeats: a draw. The table says so
+/// (North forces no end: upper bound `UNFORCED`), where scoring endless play as all the board's
+/// seeds to one side called it a loss.
+#[test]
+fn a_side_behind_on_the_piles_holds_the_draw_by_repetition() {
+    let p = pos("giuthi-5x4 0,0,2,2,1/1,0,1,0,0 12/21 s 2");
+    let (lower, upper) = table().bounds(&p).unwrap();
+    assert_eq!(upper, UNFORCED as i32, "North forces no end");
+    assert!(lower <= 7);
+    assert_eq!(table().result(&p), Some(0));
+}
+
 /// A principal variation keeps the value at every step and ends the game where the value is
 /// forced, for a sample of forced positions: replayed by the game's rules, it reaches the totals
 /// the value gives.
@@ -224,10 +267,9 @@ fn principal_variations_reach_the_value() {
     let mut ended = 0;
     for i in 0..200 {
         let p = random_position(&mut rng, 2 + i % 7, Side::South);
-        let (lower, upper) = table().bounds(&p).unwrap();
-        if lower != upper {
+        let Some(value) = table().value(&p) else {
             continue;
-        }
+        };
         let line = table().principal_variation(&p, 400);
         let mut end = p;
         for &mv in &line {
@@ -235,7 +277,7 @@ fn principal_variations_reach_the_value() {
             end.play(mv);
         }
         if let Some(fin) = end.final_result() {
-            assert_eq!([fin.south, fin.north], totals(&p, lower), "{p}");
+            assert_eq!([fin.south, fin.north], totals(&p, value), "{p}");
             ended += 1;
         }
     }
@@ -293,9 +335,9 @@ fn the_solve_command_prints_a_giuthi_position() {
     }
 }
 
-/// A position whose bounds differ (South can only pass; 7 seeds): the command prints the bounds,
-/// says the margin is not forced, and still gives the result the repetition rule leaves: North
-/// wins, since even `upper` leaves South behind.
+/// A position whose bounds differ (South can only pass; 7 seeds): the command prints the bounds
+/// (South forces no end at all), says the margin is not forced, and still gives the result the
+/// repetition rule leaves: North wins, since North forces an end that leaves South behind.
 #[test]
 fn the_solve_command_prints_open_bounds_and_the_result() {
     let p = "giuthi-5x4 0,1,1,1,0/0,1,2,1,0 16/17 s 1";
@@ -303,10 +345,11 @@ fn the_solve_command_prints_open_bounds_and_the_result() {
     otau::tables::command::solve(G54, Some(p), 10, &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     for line in [
-        "bounds -7..-5 for south from the 7 seeds on the board",
-        "not forced: each side can force the game to end only within -7..-5",
+        "bounds none..-5 for south from the 7 seeds on the board",
+        "not forced: south can force the game to a normal end with a margin of at least none, \
+         north with at most -5 (none: cannot force it to end)",
         "result north wins under the repetition rule (the margin rests on the convention)",
-        "moves pass:-7..-5",
+        "moves pass:none..-5",
     ] {
         assert!(text.contains(line), "{line:?} missing from:\n{text}");
     }

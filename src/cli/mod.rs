@@ -175,16 +175,19 @@ pub enum OtauCommand {
         /// a stuck side ends the game with the stores as they stand).
         #[arg(long, default_value = "otau", value_parser = ["otau", "playstrategy"])]
         rules: String,
-        /// Bestemshe: stones on the board up to which the endgame tables reach.
-        #[arg(long, default_value_t = crate::tables::bestemshe::solve::DEFAULT_TABLE_STONES)]
-        table_stones: usize,
-        /// Bestemshe: the proof search's transposition table, in MiB.
+        /// Bestemshe and a Giuthi start: stones (seeds) on the board up to which the endgame
+        /// tables reach (default: 28 for Bestemshe, 20 for Giuthi).
+        #[arg(long)]
+        table_stones: Option<usize>,
+        /// Bestemshe and a Giuthi start: the proof search's transposition table, in MiB.
         #[arg(long, default_value_t = 4096)]
         hash: usize,
-        /// Bestemshe: where the tables and the proof are kept (default: the cache directory).
+        /// Bestemshe and a Giuthi start: where the proof (and Bestemshe's tables) are kept
+        /// (default: the cache directory).
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
-        /// Bestemshe: re-check the saved proof (never search); fails if there is none.
+        /// Bestemshe and a Giuthi start: re-check the saved proof (never search); fails if
+        /// there is none.
         #[arg(long)]
         verify: bool,
     },
@@ -304,12 +307,32 @@ pub fn run(game: Variant, command: Option<OtauCommand>) -> Result<()> {
                 } else {
                     Rules::Otau
                 },
-                table_stones,
+                table_stones: table_stones.unwrap_or(solve::DEFAULT_TABLE_STONES),
                 hash_mb: hash,
                 dir,
                 verify_only: verify,
             };
             solve::run(&options, &mut std::io::stdout().lock())
+        }
+        Some(OtauCommand::Solve {
+            position: None,
+            table_stones,
+            hash,
+            dir,
+            verify,
+            ..
+        }) if matches!(game, Variant::Giuthi { .. }) => {
+            use crate::tables::giuthi::prove;
+            let dir = dir
+                .or_else(crate::tables::cache_dir)
+                .context("no cache directory: give --dir")?;
+            let options = prove::StartOptions {
+                table_seeds: table_stones.unwrap_or(prove::DEFAULT_TABLE_SEEDS),
+                hash_mb: hash,
+                dir,
+                verify_only: verify,
+            };
+            prove::run(game, &options, &mut std::io::stdout().lock())
         }
         Some(OtauCommand::Solve {
             position,

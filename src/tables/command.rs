@@ -188,6 +188,15 @@ pub fn numbered<G: Game + Copy>(pos: &G, moves: &[Move]) -> String {
     pv
 }
 
+/// A Giuthi bound as printed: the margin, or `none` where no normal end is forced.
+fn bound_text(bound: i32) -> String {
+    if bound.abs() == giuthi::UNFORCED as i32 {
+        "none".to_string()
+    } else {
+        format!("{bound:+}")
+    }
+}
+
 /// `otau solve` on a Giuthi position: builds the retrograde table of its board size up to its
 /// seeds on the board (refused, naming the size and why, when that does not fit), then prints
 /// its bounds, its result under the real rules, its moves' values and a line of best play.
@@ -202,39 +211,37 @@ fn solve_giuthi(pos: &Giuthi, max_plies: usize, out: &mut dyn Write) -> Result<(
     writeln!(out, "position {pos}")?;
     let me = pos.side_to_move();
     let (lower, upper) = table.bounds(pos).expect("the table reaches the position");
-    if lower == upper {
+    let value = table.value(pos);
+    if let Some(value) = value {
         writeln!(
             out,
-            "value {lower:+} for {me} from the {seeds} seeds on the board"
+            "value {value:+} for {me} from the {seeds} seeds on the board"
         )?;
         writeln!(
             out,
             "forced: the value holds whatever the convention for endless play"
         )?;
     } else {
+        let (lo, hi) = (bound_text(lower), bound_text(upper));
         writeln!(
             out,
-            "bounds {lower:+}..{upper:+} for {me} from the {seeds} seeds on the board"
+            "bounds {lo}..{hi} for {me} from the {seeds} seeds on the board"
         )?;
         writeln!(
             out,
-            "not forced: each side can force the game to end only within {lower:+}..{upper:+}; \
-             a margin inside rests on the convention for endless play (protocol/rules-giuthi.md)"
+            "not forced: {me} can force the game to a normal end with a margin of at least \
+             {lo}, {} with at most {hi} (none: cannot force it to end); a repetition draws \
+             (protocol/rules-giuthi.md)",
+            me.other()
         )?;
     }
-    // A win needs a normal end: the mover wins when the piles and `lower` put them ahead, loses
-    // when the piles and `upper` leave them behind, and neither can force more than a draw
-    // otherwise (by repetition if need be).
-    let piles = pos.store(me) as i32 - pos.store(me.other()) as i32;
-    let verdict = if piles + lower > 0 {
-        format!("{me} wins")
-    } else if piles + upper < 0 {
-        format!("{} wins", me.other())
-    } else {
-        "draw".to_string()
+    let verdict = match table.result(pos) {
+        Some(1) => format!("{me} wins"),
+        Some(-1) => format!("{} wins", me.other()),
+        _ => "draw".to_string(),
     };
-    if lower == upper {
-        let [south, north] = giuthi::totals(pos, lower);
+    if let Some(value) = value {
+        let [south, north] = giuthi::totals(pos, value);
         writeln!(
             out,
             "result {verdict}: {south}-{north} ({} {south}, {} {north})",
@@ -254,7 +261,8 @@ fn solve_giuthi(pos: &Giuthi, max_plies: usize, out: &mut dyn Write) -> Result<(
             if m.lower == m.upper {
                 format!("{}:{:+}", pos.move_name(m.mv), m.lower)
             } else {
-                format!("{}:{:+}..{:+}", pos.move_name(m.mv), m.lower, m.upper)
+                let (lo, hi) = (bound_text(m.lower), bound_text(m.upper));
+                format!("{}:{lo}..{hi}", pos.move_name(m.mv))
             }
         })
         .collect();
@@ -282,7 +290,7 @@ fn solve_giuthi(pos: &Giuthi, max_plies: usize, out: &mut dyn Write) -> Result<(
     writeln!(
         out,
         "table retrograde analysis of every board of {} holes with 0..{seeds} seeds: {positions} \
-         positions, {open} not forced, built in memory in {:.2} s",
+         positions, {open} with bounds that differ, built in memory in {:.2} s",
         2 * variant.holes(),
         elapsed.as_secs_f64()
     )?;

@@ -46,6 +46,8 @@ pub enum Kind {
     Modiar = 2,
     /// A proof of Bestemshe's result from the start (the winner's moves of a proof tree).
     BestemsheProof = 3,
+    /// Proofs of a Giuthi start's result (the provers' moves of one or two proof trees).
+    GiuthiProof = 4,
 }
 
 impl Kind {
@@ -54,6 +56,7 @@ impl Kind {
             1 => Some(Kind::Toguz),
             2 => Some(Kind::Modiar),
             3 => Some(Kind::BestemsheProof),
+            4 => Some(Kind::GiuthiProof),
             _ => None,
         }
     }
@@ -65,6 +68,7 @@ impl fmt::Display for Kind {
             Kind::Toguz => "Toguz Kumalak endgame tables",
             Kind::Modiar => "Modiar solution",
             Kind::BestemsheProof => "Bestemshe proof",
+            Kind::GiuthiProof => "Giuthi proof",
         })
     }
 }

@@ -169,6 +169,11 @@ pub struct Fixpoint<const W: usize> {
 /// Solves the pairs of bounds of a stone count with `n` stones on the board: `exits[p]` is the
 /// best capture of `p` for each bound (each pair may count captures its own way), `terminal(p)`
 /// the margin of a position without moves (the game is over there).
+///
+/// `n` is also where the bounds start: what neither side forces is worth `-n`/`+n`, all the
+/// board's stones to the opponent, as in games that share the board out when play goes on for
+/// ever (Toguz Kumalak, Modiar). A game that draws it instead (Giuthi) passes a number beyond any
+/// margin, so that "nothing forced" stays apart from every margin (`super::giuthi::UNFORCED`).
 pub fn solve<const W: usize>(
     graph: &Graph,
     n: usize,

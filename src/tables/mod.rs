@@ -20,6 +20,7 @@ pub mod fixpoint;
 pub mod giuthi;
 pub mod modiar;
 pub mod probe;
+pub mod proof_search;
 pub mod slot;
 pub mod toguz;
 

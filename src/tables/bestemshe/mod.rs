@@ -6,12 +6,13 @@
 //! in the published solution this is checked against: a store above 25 ends the game, so
 //! margins beyond the result are not what either side plays for.
 
-pub mod dfpn;
 pub mod play;
 pub mod proof;
 pub mod solve;
 
 use crate::games::{Final, Game, Outcome, Side, Toguz};
+use crate::tables::proof_search::dfpn::Dfpn;
+use crate::tables::proof_search::ProofGame;
 use crate::tables::toguz::{StuckRule, Tables};
 
 /// The rule set a solution is computed under: otau's, or PlayStrategy's (where the published
@@ -81,6 +82,54 @@ pub fn decided(rules: Rules, tables: &dyn TableProbe, pos: &Toguz) -> Option<(i3
         return Some((wdl_of_final(&fin, pos.side_to_move()), false));
     }
     tables.decide(pos).map(|w| (w, true))
+}
+
+/// Bestemshe as the proof search asks it: one rule set, one set of endgame tables.
+#[derive(Clone, Copy)]
+pub struct Bestemshe<'t> {
+    pub rules: Rules,
+    pub tables: &'t dyn TableProbe,
+}
+
+impl<'t> Bestemshe<'t> {
+    pub fn new(rules: Rules, tables: &'t dyn TableProbe) -> Bestemshe<'t> {
+        Bestemshe { rules, tables }
+    }
+
+    /// A df-pn search for `attacker`'s win under these rules over these tables, with a
+    /// transposition table of `2^log2_entries` entries.
+    pub fn search<'p>(
+        self,
+        attacker: Side,
+        log2_entries: u32,
+        progress: Box<dyn FnMut(&crate::tables::proof_search::dfpn::SearchStats) + 'p>,
+    ) -> Dfpn<'p, Bestemshe<'t>> {
+        Dfpn::new(self, attacker, log2_entries, progress)
+    }
+}
+
+impl ProofGame for Bestemshe<'_> {
+    type Pos = Toguz;
+
+    #[inline]
+    fn decided(&self, pos: &Toguz) -> Option<(i32, bool)> {
+        decided(self.rules, self.tables, pos)
+    }
+
+    /// Ahead means the stores (two stones of store a step), and a quarter as much the stones
+    /// on one's own row, which one plays with.
+    fn initial_numbers(&self, pos: &Toguz) -> (u32, u32) {
+        let me = pos.side_to_move();
+        let row = |s: Side| pos.row(s).iter().map(|&x| x as i32).sum::<i32>();
+        let lead =
+            4 * (pos.store(me) as i32 - pos.store(me.other()) as i32) + row(me) - row(me.other());
+        let scale = |x: i32| 1 + (x.clamp(0, 160) / 8) as u32;
+        (scale(-lead), scale(lead))
+    }
+
+    fn exact_key(&self, pos: &Toguz) -> u128 {
+        proof::exact_key(pos)
+    }
 }
 
 /// A final result from `side`'s view: 1 a win, 0 a draw, -1 a loss.

@@ -13,10 +13,9 @@ use std::sync::Mutex;
 
 use anyhow::{Context, Result};
 
-use super::dfpn::Dfpn;
 use super::proof::{self, exact_key, Proof};
 use super::solve::{proof_file, table_file, verify_deep_recording, DEFAULT_TABLE_STONES};
-use super::{decided, Rules, TableProbe};
+use super::{decided, Bestemshe, Rules, TableProbe};
 use crate::games::{Game, Move, Toguz, Variant};
 use crate::tables::probe::Solved;
 use crate::tables::slot::Slot;
@@ -136,13 +135,8 @@ impl Solution {
             tables: &self.tables,
             stones: pos.board_stones(),
         };
-        let mut search = Dfpn::new(
-            Rules::Otau,
-            &below,
-            pos.side_to_move(),
-            16,
-            Box::new(|_| {}),
-        );
+        let mut search =
+            Bestemshe::new(Rules::Otau, &below).search(pos.side_to_move(), 16, Box::new(|_| {}));
         search.set_budget(PROGRESS_BUDGET);
         if search.solve_within(pos) != Some(true) {
             return None;

@@ -8,10 +8,10 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
-use super::dfpn::Dfpn;
 use super::proof::{self, Proof, ProofStats};
-use super::Rules;
+use super::{Bestemshe, Rules};
 use crate::games::{Game, Side, Toguz, Variant};
+use crate::tables::proof_search::{self, on_deep_stack, SearchFigures};
 use crate::tables::toguz::{Tables, WIDE_STONES_LIMIT};
 
 /// Stones on the board up to which the solve's endgame tables reach by default: 272 million
@@ -82,69 +82,27 @@ pub fn load_or_build_tables(rules: Rules, stones: usize, dir: &Path) -> Result<T
     Ok(tables)
 }
 
-/// What the search that found a proof did.
-#[derive(Clone, Copy, Debug)]
-pub struct SearchFigures {
-    pub winner: Side,
-    pub nodes: u64,
-    pub table_hits: u64,
-    pub ends: u64,
-    pub time: std::time::Duration,
-    /// The first attacker's (North's, the published winner's) win was disproven first.
-    pub disproved_first: bool,
-}
-
 /// Searches `root` for a win of North (the published winner), then of South, and extracts the
-/// proof of the one found (on a thread with room for long lines).
+/// proof of the one found.
 pub fn search_and_extract(
     rules: Rules,
     tables: &Tables,
     root: &Toguz,
     log2: u32,
 ) -> Result<(Proof, SearchFigures)> {
-    let started = Instant::now();
-    let mut disproved_first = false;
-    for attacker in [Side::North, Side::South] {
-        let found = on_deep_stack("the search", || {
-            let t = Instant::now();
-            let progress = Box::new(move |st: &super::dfpn::SearchStats| {
-                eprintln!(
-                    "search ({attacker} to win): {} expansions, {} table leaves, {} ends, \
-                             line {} (longest {}), {} stored ({} settled), {:.0} s",
-                    st.nodes,
-                    st.table_hits,
-                    st.ends,
-                    st.line,
-                    st.longest,
-                    st.stored,
-                    st.settled,
-                    t.elapsed().as_secs_f64()
-                )
-            });
-            let mut search = Dfpn::new(rules, tables, attacker, log2, progress);
-            if !search.solve(root) {
-                return Ok(None);
-            }
-            eprintln!("search: {attacker} wins; extracting the proof tree");
-            let stats = search.stats;
-            let proof = proof::extract(&mut search, root, tables.max_stones() as u8)?;
-            Ok::<_, anyhow::Error>(Some((proof, stats)))
-        })?;
-        if let Some((proof, stats)) = found {
-            let figures = SearchFigures {
-                winner: attacker,
-                nodes: stats.nodes,
-                table_hits: stats.table_hits,
-                ends: stats.ends,
-                time: started.elapsed(),
-                disproved_first,
-            };
-            return Ok((proof, figures));
-        }
-        eprintln!("search: {attacker}'s win disproven");
-        disproved_first = true;
-    }
-    bail!("neither side's win is proven: the search finds a draw, which it cannot prove")
+    let game = Bestemshe::new(rules, tables);
+    let Some((tree, figures)) =
+        proof_search::search_and_extract(game, root, [Side::North, Side::South], log2)?
+    else {
+        bail!("neither side's win is proven: the search finds a draw, which it cannot prove")
+    };
+    let proof = Proof {
+        rules,
+        table_stones: tables.max_stones() as u8,
+        winner: tree.winner,
+        moves: tree.moves,
+    };
+    Ok((proof, figures))
 }
 
 /// `otau solve --game bestemshe`.
@@ -228,19 +186,6 @@ pub fn verify_deep_recording(
         )
     })
     .context("the proof does not check")
-}
-
-/// Runs `work` on a thread of its own with a stack of 1 GiB: the search, the extraction and the
-/// verification recurse once a ply of their longest line, hundreds of plies deep.
-fn on_deep_stack<T: Send>(what: &str, work: impl FnOnce() -> T + Send) -> T {
-    std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .stack_size(1 << 30)
-            .spawn_scoped(s, work)
-            .unwrap_or_else(|e| panic!("no thread for {what}: {e}"))
-            .join()
-            .unwrap_or_else(|_| panic!("{what} panicked"))
-    })
 }
 
 fn report(

@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use super::index::{for_each_board, layer_size, rank};
-use super::GiuthiTable;
+use super::{GiuthiTable, UNFORCED};
 use crate::games::{BoardState, Game, Giuthi, Side, Variant};
 use crate::tables::fixpoint::{self, Graph, NO_EXIT};
 
@@ -63,6 +63,24 @@ pub(super) fn successors(pos: &Giuthi) -> Vec<(crate::games::Move, Next)> {
             (mv, next)
         })
         .collect()
+}
+
+/// The mover's bounds for a move that captures `captured` seeds into a board whose mover (the
+/// opponent) has bounds `(lo, hi)`: the mover's lower bound from the reply's upper, and the
+/// other way; "nothing forced" stays so whatever was captured on the way.
+pub(super) fn after_capture(captured: i32, (lo, hi): (i32, i32)) -> (i32, i32) {
+    let unforced = UNFORCED as i32;
+    let lower = if hi == unforced {
+        -unforced
+    } else {
+        captured - hi
+    };
+    let upper = if lo == -unforced {
+        unforced
+    } else {
+        captured - lo
+    };
+    (lower, upper)
 }
 
 /// Most moves a position has: both directions of every hole, or a pass.
@@ -137,11 +155,10 @@ impl GiuthiTable {
                         child[slots * r + slot] = rank(&board) as u32;
                     }
                     Next::Turn { board, captured } => {
-                        let (lo, hi) = self.bounds_of(&board);
+                        let (lo, hi) = after_capture(captured, self.bounds_of(&board));
                         let e = &mut exits[r];
-                        // The mover's lower bound from the reply's upper, and the other way.
-                        e[0] = e[0].max((captured - hi) as i16);
-                        e[1] = e[1].max((captured - lo) as i16);
+                        e[0] = e[0].max(lo as i16);
+                        e[1] = e[1].max(hi as i16);
                     }
                 }
             }
@@ -160,7 +177,7 @@ impl GiuthiTable {
             start.push(succ.len() as u32);
         }
         let graph = Graph::new(start, succ);
-        let fix = fixpoint::solve(&graph, seeds, &exits, |p| {
+        let fix = fixpoint::solve(&graph, UNFORCED as usize, &exits, |p| {
             (p < size && terminal[p]).then(|| rows[p])
         });
         let lower: Vec<i8> = fix.bounds[..size].iter().map(|b| b[0]).collect();

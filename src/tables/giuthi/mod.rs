@@ -10,17 +10,22 @@
 //! The solver computes instead two numbers that do not:
 //!
 //! - `lower`: the margin the mover can force **with the game ending normally in finite time**
-//!   (no repetition), whatever the opponent does: the value when endless play would give every
-//!   seed on the board to the opponent;
-//! - `upper`: the margin the opponent can hold the mover to, the same way.
+//!   (no repetition), whatever the opponent does; [`UNFORCED`] below every margin when the
+//!   mover cannot force a normal end at all;
+//! - `upper`: the margin the opponent can hold the mover to, the same way; [`UNFORCED`] when
+//!   the opponent cannot force a normal end.
 //!
-//! Where `lower == upper` that number is the position's value under any rule that ends endless
-//! play with some sharing of the board's seeds, the real repetition rule included: the forcing
-//! strategies never repeat a position. Where they differ, the result under the real rule still
-//! follows (a side wins only by ending the game normally): the mover wins if the piles plus
-//! `lower` put them ahead, loses if the piles plus `upper` put them behind, and otherwise neither
-//! can force a win and the game is a draw, by repetition if need be; the margin is then a matter of
-//! convention.
+//! Where `lower == upper` that number is the position's value under any rule for endless play,
+//! the real repetition rule included: the forcing strategies never repeat a position. Where they
+//! differ, the result under the real rule still follows (a side wins only by ending the game
+//! normally): the mover wins if the piles plus `lower` put them ahead, loses if the piles plus
+//! `upper` put them behind, and otherwise neither can force a win and the game is a draw, by
+//! repetition if need be ([`GiuthiTable::result`]). "Nothing forced" must stay apart from every
+//! margin for that: a side far behind on the piles loses by every normal end, yet holds the
+//! draw if it can keep the game going (sowing round a cycle while the opponent must pass, say).
+//! Scoring what is not forced as all the board's seeds to the other side, as a share-out rule
+//! would, called such positions lost; the proof search from the start found the case
+//! (`giuthi-5x4 0,0,2,2,1/1,0,1,0,0 12/21 s 2`, a draw).
 //!
 //! **How.** By retrograde analysis, as Modiar's table: every board of the size's holes with 0, 1,
 //! 2, ... seeds on it, the mover's row first (one entry serves South to move and the mirrored
@@ -43,6 +48,7 @@
 
 mod build;
 mod index;
+pub mod prove;
 
 pub use build::LayerStats;
 pub use index::{binomial, layer_size};
@@ -59,6 +65,12 @@ pub const MAX_BOARD_SEEDS: usize = 20;
 /// count of [`MAX_BOARD_SEEDS`] on 2 x 5 holes): the time and memory of the analysis grow with
 /// it, about 93 bytes a board of the largest seed count.
 pub const MAX_LAYER: u64 = 10_015_005;
+
+/// The bound of a side that cannot force the game to a normal end: beyond every margin, so
+/// that a draw by repetition, which no margin scores, is never mistaken for a share-out of the
+/// board (a `lower` of `-UNFORCED`: the mover forces no end; an `upper` of `UNFORCED`: the
+/// opponent forces none).
+pub const UNFORCED: i8 = i8::MAX;
 
 /// Why a position is not solved.
 #[derive(Debug, PartialEq, Eq)]
@@ -182,6 +194,25 @@ impl GiuthiTable {
         (pos.board_stones() as usize <= self.max_seeds()).then(|| self.bounds_of(&mover_board(pos)))
     }
 
+    /// The result under the real rules for the side to move of `pos` (1 a win, 0 a draw, -1 a
+    /// loss; None: more seeds on the board than the table holds). A win needs a normal end: the
+    /// mover wins when the piles and `lower` put them ahead, loses when the piles and `upper`
+    /// leave them behind, and neither can force more than a draw otherwise (by repetition if need
+    /// be). Each side reaches its result whatever came before: a forcing strategy never repeats a
+    /// position, and a repetition is a draw.
+    pub fn result(&self, pos: &Giuthi) -> Option<i32> {
+        let (lower, upper) = self.bounds(pos)?;
+        let me = pos.side_to_move();
+        let piles = pos.store(me) as i32 - pos.store(me.other()) as i32;
+        Some(if piles + lower > 0 {
+            1
+        } else if piles + upper < 0 {
+            -1
+        } else {
+            0
+        })
+    }
+
     /// Each move's bounds for the mover of `pos`, in move-list order (the position must be in
     /// the table).
     pub fn move_bounds(&self, pos: &Giuthi) -> Vec<MoveBounds> {
@@ -192,8 +223,7 @@ impl GiuthiTable {
                 let (lower, upper) = match next {
                     build::Next::Again(board) => self.bounds_of(&board),
                     build::Next::Turn { board, captured } => {
-                        let (lo, hi) = self.bounds_of(&board);
-                        (captured - hi, captured - lo)
+                        build::after_capture(captured, self.bounds_of(&board))
                     }
                 };
                 MoveBounds { mv, lower, upper }
@@ -201,24 +231,31 @@ impl GiuthiTable {
             .collect()
     }
 
-    /// A line of best play from `pos` of at most `max_plies` plies: at each step a move whose
-    /// bounds equal the position's, the one capturing most first, never back to a position of
-    /// the line. It stops at the end of the game, where the bounds differ (no best move is
-    /// defined without a convention), or where every such move goes back into the line.
+    /// The margin of `pos` for its mover where it is forced: the two bounds meet, or one side
+    /// forces all the board's seeds (no rule can give them more, so the other bound, which may
+    /// be [`UNFORCED`], does not matter). None where the margin is open, or beyond the table.
+    pub fn value(&self, pos: &Giuthi) -> Option<i32> {
+        let (lower, upper) = self.bounds(pos)?;
+        forced_margin(lower, upper, pos.board_stones() as i32)
+    }
+
+    /// A line of best play from `pos` of at most `max_plies` plies: at each step a move that
+    /// keeps the position's forced margin ([`GiuthiTable::value`]), the one capturing most first,
+    /// never back to a position of the line. It stops at the end of the game, where the margin is
+    /// not forced (no best move is defined without a convention), or where every such move goes
+    /// back into the line.
     pub fn principal_variation(&self, pos: &Giuthi, max_plies: usize) -> Vec<Move> {
         let mut line = Vec::new();
         let mut seen = vec![(mover_board(pos), pos.side_to_move())];
         let mut p = *pos;
         while line.len() < max_plies {
-            let Some((lower, upper)) = self.bounds(&p) else {
+            let Some(value) = self.value(&p) else {
                 break;
             };
-            if lower != upper {
-                break;
-            }
+            let seeds = p.board_stones() as i32;
             let mut choice: Option<(Move, Giuthi, u32)> = None;
             for m in self.move_bounds(&p) {
-                if (m.lower, m.upper) != (lower, upper) {
+                if forced_margin(m.lower, m.upper, seeds) != Some(value) {
                     continue;
                 }
                 let mut child = p;
@@ -237,6 +274,17 @@ impl GiuthiTable {
             p = child;
         }
         line
+    }
+}
+
+/// The margin bounds `lower`/`upper` force on a board of `seeds` seeds ([`GiuthiTable::value`]).
+fn forced_margin(lower: i32, upper: i32, seeds: i32) -> Option<i32> {
+    if lower == upper || lower == seeds {
+        Some(lower)
+    } else if upper == -seeds {
+        Some(upper)
+    } else {
+        None
     }
 }
 
