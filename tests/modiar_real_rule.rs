@@ -140,11 +140,14 @@ fn own_rows(p: &Modiar) -> i32 {
 /// table's game bounds hold: a position whose bounds meet counts at that value, and the others'
 /// bounds cut where they fall outside the window. Transpositions are keyed by the position's key
 /// and the whole history spelled out (no hashing of it); no window narrowing.
+/// A position's repetition key and its stretch's counts, sorted.
+type State = (u64, Vec<(u64, u8)>);
+
 struct Plain<'t> {
     t: &'t ModiarTable,
     components: RealRule<'t>,
     fresh: HashMap<Board, i32>,
-    seen: HashMap<(u64, Vec<(u64, u8)>), (i32, i32)>,
+    seen: HashMap<State, (i32, i32)>,
     budget: u64,
 }
 

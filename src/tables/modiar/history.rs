@@ -361,7 +361,9 @@ impl<'t> RealRule<'t> {
         if self.nodes > self.limit {
             return None;
         }
-        if self.nodes % CLOCK_CHECK == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.nodes.is_multiple_of(CLOCK_CHECK)
+            && self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
             self.limit = self.nodes; // the rest of this call gives up at once
             return None;
         }
