@@ -12,6 +12,8 @@ use otau::tables::modiar::{ModiarTable, RealRule};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+mod ugi_support;
+
 fn table() -> &'static ModiarTable {
     static TABLE: OnceLock<ModiarTable> = OnceLock::new();
     TABLE.get_or_init(ModiarTable::build)
@@ -526,4 +528,48 @@ fn the_engines_move_keeps_the_real_rule_value_after_random_play() {
     }
     eprintln!("random play: {positions} positions, {checked} convention-dependent");
     assert!(checked >= 500, "{checked} of {positions}");
+}
+
+/// Through the protocol: in `modiar 9,4,7/5,9,2 6/0 s 9` the table's move (hole 2) loses the
+/// real-rule value of 4; the engine, asked by UGI, plays a move that keeps it.
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "builds the whole table: cargo test --release"
+)]
+fn the_engine_plays_the_real_rule_move_through_ugi() {
+    let t = table();
+    let text = "modiar 9,4,7/5,9,2 6/0 s 9";
+    let p = pos(text);
+    let mut judge = RealRule::new(t);
+    let values = judge
+        .move_values_after(&p, &[p.repetition_key()], 1_000_000, None)
+        .unwrap();
+    let best = values.iter().map(|v| v.1).max().unwrap();
+    assert_eq!(best, 4);
+    assert_eq!(
+        t.best_moves(&p)[0],
+        otau::games::Move::hole(1),
+        "the table's own move"
+    );
+    let dir = std::env::temp_dir().join(format!("otau-modiar-real-{}", std::process::id()));
+    t.save(&dir.join(otau::tables::modiar::cache_file_name()))
+        .unwrap();
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_otau"));
+    command.env("OTAU_CACHE_DIR", &dir);
+    let mut engine = ugi_support::Engine::start_command(command);
+    engine.send("ugi");
+    engine.expect("ugiok");
+    engine.send(&format!("position fen {text}"));
+    assert!(engine.fence().is_empty());
+    let (mv, _) = engine.go("depth 1");
+    let kept: Vec<String> = values
+        .iter()
+        .filter(|v| v.1 == best)
+        .map(|v| (v.0.index() + 1).to_string())
+        .collect();
+    assert!(kept.contains(&mv), "{mv} not among {kept:?}");
+    engine.send("quit");
+    engine.wait_exit(ugi_support::TIMEOUT);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

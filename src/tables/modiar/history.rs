@@ -471,12 +471,18 @@ impl ModiarTable {
     pub fn prepare_real_rule(&'static self) {
         let mut slot = ENGINE.lock().unwrap_or_else(|e| e.into_inner());
         if slot.is_none() {
-            let mut solver = RealRule::new(self);
-            for n in (CONVENTION_STONES..=MAX_STONES).step_by(2) {
-                solver.component(n, 0);
-            }
-            *slot = Some(solver);
+            *slot = Some(self.prepared_solver());
         }
+    }
+
+    /// A real-rule solver with the components of every reachable stone count where the table's
+    /// values rest on the convention computed.
+    fn prepared_solver(&'static self) -> RealRule<'static> {
+        let mut solver = RealRule::new(self);
+        for n in (CONVENTION_STONES..=MAX_STONES).step_by(2) {
+            solver.component(n, 0);
+        }
+        solver
     }
 
     /// The engine's moves after the game's positions `history` (repetition keys, `pos`'s last):
@@ -514,8 +520,10 @@ impl ModiarTable {
         out
     }
 
-    /// [`ModiarTable::best_moves_after`] with the process's solver, for the engine: the table's
-    /// moves while it is being prepared ([`ModiarTable::prepare_real_rule`]) or busy.
+    /// [`ModiarTable::best_moves_after`] with the process's solver, for the engine. Without a
+    /// deadline (an untimed search, which may wait for the tables) it waits for the solver, and
+    /// prepares it if nobody has yet; with one, the table's moves while the solver is being
+    /// prepared ([`ModiarTable::prepare_real_rule`]) or busy.
     pub fn engine_moves_after(
         &'static self,
         pos: &Modiar,
@@ -526,9 +534,19 @@ impl ModiarTable {
         if low == high {
             return self.best_moves(pos);
         }
-        match ENGINE.try_lock().as_deref_mut() {
-            Ok(Some(solver)) => self.best_moves_after(solver, pos, history, deadline),
-            _ => self.best_moves(pos),
+        let slot = match deadline {
+            None => Some(ENGINE.lock().unwrap_or_else(|e| e.into_inner())),
+            Some(_) => ENGINE.try_lock().ok(),
+        };
+        let Some(mut slot) = slot else {
+            return self.best_moves(pos);
+        };
+        if slot.is_none() && deadline.is_none() {
+            *slot = Some(self.prepared_solver());
+        }
+        match slot.as_mut() {
+            Some(solver) => self.best_moves_after(solver, pos, history, deadline),
+            None => self.best_moves(pos),
         }
     }
 }
