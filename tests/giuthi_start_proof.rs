@@ -210,3 +210,54 @@ fn proof_files_round_trip() {
     assert!(err.contains(&path.display().to_string()), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `otau solve --game giuthi-5x4` end to end, over a table of 12 seeds (seconds; the default 20
+/// seeds take minutes): the start is a draw, both proofs are saved, a second run re-checks the
+/// saved file instead of searching, a damaged file is refused naming it, and `--verify` without
+/// a file says so.
+#[test]
+fn the_solve_command_proves_the_start_drawn() {
+    let dir = std::env::temp_dir().join(format!("otau-giuthi-start-{}", std::process::id()));
+    let run = |extra: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_otau"))
+            .args(["solve", "--game", "giuthi-5x4", "--table-stones", "12"])
+            .args(["--hash", "64", "--dir"])
+            .arg(&dir)
+            .args(extra)
+            .env("OTAU_NO_TABLES", "1")
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (ok, _, err) = run(&["--verify"]);
+    assert!(!ok && err.contains("no proof to verify"), "{err}");
+    let (ok, out, err) = run(&[]);
+    assert!(ok, "{err}");
+    for line in [
+        "position giuthi-5x4 4,4,4,4,4/4,4,4,4,4 0/0 s 1",
+        "value draw for south: neither side can force a win",
+        "search south to win: disproven",
+        "search north to win: disproven",
+        "proof that north holds the draw:",
+        "proof that south holds the draw:",
+    ] {
+        assert!(out.contains(line), "{line:?} missing from:\n{out}");
+    }
+    let path = dir.join("giuthi-5x4-12.proof");
+    assert!(path.is_file());
+    let (ok, again, err) = run(&["--verify"]);
+    assert!(ok, "{err}");
+    assert!(err.contains("proof: read"), "{err}");
+    assert!(again.contains("value draw for south") && !again.contains("search south"));
+    let mut bytes = std::fs::read(&path).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 0x40;
+    std::fs::write(&path, &bytes).unwrap();
+    let (ok, _, err) = run(&["--verify"]);
+    assert!(!ok && err.contains(&path.display().to_string()), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -191,11 +191,20 @@ pub struct StartOptions {
 /// takes on a 5-hole board ([`super::MAX_BOARD_SEEDS`]).
 pub const DEFAULT_TABLE_SEEDS: usize = super::MAX_BOARD_SEEDS;
 
-/// Proves the result of `variant`'s start: for South, then North, a df-pn search for the win;
-/// a win proven is extracted as the proof, a win disproven as the defender's proof that they
-/// hold the draw. Progress on stderr.
-pub fn prove_start(table: &GiuthiTable, log2: u32) -> Result<(StartProof, Vec<SearchFigures>)> {
-    let variant = table.variant();
+/// Proves the result of `variant`'s start over `table` (of the same holes a row: on 5 holes the
+/// rules do not depend on the seeds a hole had at the start, so one table serves every size):
+/// for South, then North, a df-pn search for the win; a win proven is extracted as the proof, a
+/// win disproven as the defender's proof that they hold the draw. Progress on stderr.
+pub fn prove_start(
+    table: &GiuthiTable,
+    variant: Variant,
+    log2: u32,
+) -> Result<(StartProof, Vec<SearchFigures>)> {
+    assert_eq!(
+        variant.holes(),
+        table.variant().holes(),
+        "a table of another board"
+    );
     let root = Giuthi::start(variant);
     let game = GiuthiProof { table };
     let mut trees = Vec::new();
@@ -307,7 +316,7 @@ pub fn run(variant: Variant, options: &StartOptions, out: &mut dyn Write) -> Res
         }
         None => {
             let log2 = (hash_mb.max(1) << 20).ilog2() - 4; // 16-byte entries
-            let (proof, figures) = prove_start(&table, log2)?;
+            let (proof, figures) = prove_start(&table, variant, log2)?;
             std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
             save(&proof, &path).with_context(|| path.display().to_string())?;
             (proof, figures)
