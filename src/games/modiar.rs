@@ -238,6 +238,23 @@ impl Modiar {
         b
     }
 
+    /// The same piles with other holes (South's row first, as many stones in all) and `side` to
+    /// move, past the first move: a position of the same capture-free stretch, for its
+    /// repetition key.
+    pub fn with_holes(&self, holes: Board, side: Side) -> Modiar {
+        debug_assert_eq!(
+            holes.iter().map(|&x| x as u32).sum::<u32>(),
+            self.board().iter().map(|&x| x as u32).sum::<u32>()
+        );
+        let mut state = self.state;
+        state.ring[..RING].copy_from_slice(&holes);
+        state.side = side;
+        Modiar {
+            state,
+            first_move: false,
+        }
+    }
+
     /// Whether this is the game's first move, on which nothing is captured.
     #[inline]
     pub fn is_first_move(&self) -> bool {

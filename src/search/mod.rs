@@ -276,7 +276,12 @@ impl Searcher {
             match self.options.player {
                 Player::Search => {
                     let tables = self.features.tables && tables_for_search(pos, limits, stop);
-                    let mut report = match tables.then(|| pos.solved()).flatten() {
+                    // A solved game's move may depend on the game so far (Modiar's repetition
+                    // rule): its search gets the move's soft budget at most.
+                    let budget = Budget::new(limits, self.options.move_overhead, false);
+                    let deadline = budget.soft.or(budget.hard).map(|d| started + d);
+                    let solved = tables.then(|| pos.solved_after(history, deadline));
+                    let mut report = match solved.flatten() {
                         Some(solved) => Self::solved_report(&solved, started),
                         None => {
                             self.search_game(pos, history, limits, stop, on_info, started, tables)

@@ -72,6 +72,86 @@ impl Graph {
     }
 }
 
+/// The strongly connected components of a graph's positions for which `include` holds, the
+/// moves to other positions left out (Tarjan's algorithm, iterative: Modiar's components are
+/// hundreds of thousands of positions deep).
+pub struct Components {
+    /// Each position's component, numbered in the order Tarjan completes them: a component's
+    /// successors come before it. `NOT_INCLUDED` for a position left out.
+    pub id: Vec<u32>,
+    /// Per component: whether play can come back to its positions (more than one position, or a
+    /// move from the position to itself).
+    pub cyclic: Vec<bool>,
+}
+
+/// The component of a position left out of [`Graph::components`].
+pub const NOT_INCLUDED: u32 = u32::MAX;
+
+impl Graph {
+    /// The strongly connected components among the positions for which `include` holds.
+    pub fn components(&self, include: impl Fn(usize) -> bool) -> Components {
+        let size = self.len();
+        let mut id = vec![NOT_INCLUDED; size];
+        let mut cyclic = Vec::new();
+        let mut order = vec![NOT_INCLUDED; size];
+        let mut low = vec![0u32; size];
+        let mut on_stack = vec![false; size];
+        let mut stack: Vec<u32> = Vec::new();
+        let mut calls: Vec<(u32, u32)> = Vec::new();
+        let mut counter = 0u32;
+        for root in 0..size {
+            if !include(root) || order[root] != NOT_INCLUDED {
+                continue;
+            }
+            calls.push((root as u32, 0));
+            while let Some(&mut (v, ref mut slot)) = calls.last_mut() {
+                let v = v as usize;
+                if order[v] == NOT_INCLUDED {
+                    order[v] = counter;
+                    low[v] = counter;
+                    counter += 1;
+                    stack.push(v as u32);
+                    on_stack[v] = true;
+                }
+                if let Some(&w) = self.children(v).get(*slot as usize) {
+                    *slot += 1;
+                    let w = w as usize;
+                    if !include(w) {
+                        continue;
+                    }
+                    if order[w] == NOT_INCLUDED {
+                        calls.push((w as u32, 0));
+                    } else if on_stack[w] {
+                        low[v] = low[v].min(order[w]);
+                    }
+                    continue;
+                }
+                calls.pop();
+                if let Some(&(parent, _)) = calls.last() {
+                    let parent = parent as usize;
+                    low[parent] = low[parent].min(low[v]);
+                }
+                if low[v] != order[v] {
+                    continue;
+                }
+                // v roots a component: pop it.
+                let top = stack
+                    .iter()
+                    .rposition(|&x| x as usize == v)
+                    .expect("component root on the stack");
+                let c = cyclic.len() as u32;
+                cyclic.push(stack.len() - top > 1 || self.children(v).contains(&(v as u32)));
+                for &m in &stack[top..] {
+                    on_stack[m as usize] = false;
+                    id[m as usize] = c;
+                }
+                stack.truncate(top);
+            }
+        }
+        Components { id, cyclic }
+    }
+}
+
 /// No capture among a position's moves: the exit bound that never wins a `max`.
 pub const NO_EXIT: i16 = i16::MIN;
 
@@ -197,5 +277,19 @@ mod tests {
         // A cycle without exits: nobody forces anything.
         let fix = solve(&graph, 2, &[[NO_EXIT; 2]; 2], |_| None);
         assert_eq!(fix.bounds, vec![[-2, 2], [-2, 2]]);
+    }
+
+    /// 0 -> 1 -> 2 -> 1, 2 -> 3 -> 3, 4 alone: components {3} (a self-loop), {1, 2}, {0}, {4},
+    /// successors first; leaving out 2 breaks the cycle.
+    #[test]
+    fn components_come_successors_first() {
+        let graph = Graph::new(vec![0, 1, 2, 4, 5, 5], vec![1, 2, 1, 3, 3]);
+        let c = graph.components(|_| true);
+        assert_eq!(c.id, vec![2, 1, 1, 0, 3]);
+        assert_eq!(c.cyclic, vec![true, true, false, false]);
+        let c = graph.components(|p| p != 2);
+        assert_eq!(c.id[2], NOT_INCLUDED);
+        assert_eq!(c.cyclic.iter().filter(|&&x| x).count(), 1, "only {{3}}");
+        assert!(c.id[1] < c.id[0]);
     }
 }

@@ -73,6 +73,18 @@ pub trait Probe: Game {
     fn solved(&self) -> Option<Solved> {
         None
     }
+
+    /// [`Probe::solved`] after the game's positions whose repetition keys are `history` (this
+    /// position's own last, as `GameLine::keys` gives them), for a game whose perfect move
+    /// depends on them (Modiar under its repetition rule), spending no time past `deadline`.
+    fn solved_after(
+        &self,
+        history: &[u64],
+        deadline: Option<std::time::Instant>,
+    ) -> Option<Solved> {
+        let _ = (history, deadline);
+        self.solved()
+    }
 }
 
 /// Toguz Kumalak's endgame tables (`otau tables`), and on Bestemshe the solution.
@@ -136,5 +148,13 @@ impl Probe for AnyGame {
 
     fn solved(&self) -> Option<Solved> {
         crate::with_game!(self, g => g.solved())
+    }
+
+    fn solved_after(
+        &self,
+        history: &[u64],
+        deadline: Option<std::time::Instant>,
+    ) -> Option<Solved> {
+        crate::with_game!(self, g => g.solved_after(history, deadline))
     }
 }

@@ -12,8 +12,8 @@ use super::{
     ModiarTable, BLOB, CYCLIC_BIT, GAME_LOWER, GAME_ROUND_LOWER, GAME_ROUND_UPPER, GAME_UPPER,
     LOWER, ROUND_LOWER, ROUND_UPPER, UPPER, VALUE,
 };
-use crate::games::modiar::{analyse, HoleStatus, HOLES};
-use crate::tables::fixpoint::{self, Graph, NO_EXIT};
+use crate::games::modiar::{analyse, Analysis, Board, HoleStatus, HOLES};
+use crate::tables::fixpoint::{self, Graph, NOT_INCLUDED, NO_EXIT};
 
 /// Counts from solving Modiar, for `otau solve` and the tests (Toguz's endgame build counts
 /// other things: `ToguzBuildStats`).
@@ -50,7 +50,7 @@ impl ModiarTable {
     }
 }
 
-/// Not numbered yet (Tarjan), no child in a move slot.
+/// No child in a move slot.
 const NONE: u32 = u32::MAX;
 
 /// Forced bounds of one stone count and the round each became final in: the solver's working
@@ -103,42 +103,18 @@ impl Layer {
     }
 }
 
-/// Solves the boards of `n` stones, all smaller boards being solved.
-fn solve_layer(blob: &mut [u8], n: usize, stats: &mut ModiarBuildStats) {
+/// The capture-free moves of the boards of `n` stones, by layer rank, in move order; `visit` sees
+/// each board (with its rank and its moves analysed) on the way.
+pub(super) fn quiet_graph(n: usize, mut visit: impl FnMut(usize, &Board, &Analysis)) -> Graph {
     let size = layer_size(n);
-    let base = layer_offset(n);
     let mut child = vec![NONE; HOLES * size];
-    let mut terminal = vec![false; size];
-    let mut rows = vec![0i8; size];
-    // Best capture by the table's values (twice: lower and upper), and by the game-forced bounds.
-    let mut exits = vec![[NO_EXIT; 4]; size];
-    let get = |section: usize, i: usize| blob[section + i] as i8 as i16;
     for_each_board(n, |b| {
         let (_, r) = rank(b);
-        rows[r] = own_rows(b) as i8;
         let a = analyse(b, 0, true);
-        if !a.has_moves() {
-            terminal[r] = true;
-            return;
-        }
+        visit(r, b, &a);
         for h in 0..HOLES {
-            if a.status[h] != HoleStatus::Legal {
-                continue;
-            }
-            let next = turned(&a.after[h]);
-            let captured = a.sowing[h].captured as i16;
-            if captured > 0 {
-                let i = index(&next);
-                let v = captured - get(VALUE, i);
-                let e = &mut exits[r];
-                *e = [
-                    e[0].max(v),
-                    e[1].max(v),
-                    e[2].max(captured - get(GAME_UPPER, i)),
-                    e[3].max(captured - get(GAME_LOWER, i)),
-                ];
-            } else {
-                child[HOLES * r + h] = rank(&next).1 as u32;
+            if a.status[h] == HoleStatus::Legal && a.sowing[h].captured == 0 {
+                child[HOLES * r + h] = rank(&turned(&a.after[h])).1 as u32;
             }
         }
     });
@@ -149,9 +125,42 @@ fn solve_layer(blob: &mut [u8], n: usize, stats: &mut ModiarBuildStats) {
         succ.extend(slots.iter().filter(|&&c| c != NONE));
         start.push(succ.len() as u32);
     }
-    drop(child);
+    Graph::new(start, succ)
+}
+
+/// Solves the boards of `n` stones, all smaller boards being solved.
+fn solve_layer(blob: &mut [u8], n: usize, stats: &mut ModiarBuildStats) {
+    let size = layer_size(n);
+    let base = layer_offset(n);
+    let mut terminal = vec![false; size];
+    let mut rows = vec![0i8; size];
+    // Best capture by the table's values (twice: lower and upper), and by the game-forced bounds.
+    let mut exits = vec![[NO_EXIT; 4]; size];
+    let get = |section: usize, i: usize| blob[section + i] as i8 as i16;
+    let graph = quiet_graph(n, |r, b, a| {
+        rows[r] = own_rows(b) as i8;
+        if !a.has_moves() {
+            terminal[r] = true;
+            return;
+        }
+        for h in 0..HOLES {
+            let captured = a.sowing[h].captured as i16;
+            if a.status[h] != HoleStatus::Legal || captured == 0 {
+                continue;
+            }
+            let i = index(&turned(&a.after[h]));
+            let v = captured - get(VALUE, i);
+            let e = &mut exits[r];
+            *e = [
+                e[0].max(v),
+                e[1].max(v),
+                e[2].max(captured - get(GAME_UPPER, i)),
+                e[3].max(captured - get(GAME_LOWER, i)),
+            ];
+        }
+    });
     let layer = Layer {
-        graph: Graph::new(start, succ),
+        graph,
         terminal,
         rows,
     };
@@ -178,9 +187,9 @@ fn solve_layer(blob: &mut [u8], n: usize, stats: &mut ModiarBuildStats) {
 }
 
 /// The values of one stone count: the forced value where the bounds meet; where they do not,
-/// Tarjan's strongly connected components over the unforced positions decide: a component with
+/// the strongly connected components over the unforced positions decide: a component with
 /// a cycle takes the own-row margin clamped into the bounds (and is marked cyclic in
-/// `round_lower`), any other position its minimax value (components come out successors first).
+/// `round_lower`), any other position its minimax value (components come successors first).
 fn values(
     layer: &Layer,
     exit: &[i16],
@@ -189,78 +198,43 @@ fn values(
 ) -> Vec<i8> {
     let size = layer.rows.len();
     let mut value = b.lower.clone();
-    let unforced = |p: usize| b.lower[p] < b.upper[p];
-    let mut order = vec![NONE; size];
-    let mut low = vec![0u32; size];
-    let mut on_stack = vec![false; size];
-    let mut stack: Vec<u32> = Vec::new();
-    let mut calls: Vec<(u32, u8)> = Vec::new();
-    let mut counter = 0u32;
-    let mut cyclic: Vec<u32> = Vec::new();
-    for root in 0..size {
-        if !unforced(root) || order[root] != NONE {
-            continue;
-        }
-        calls.push((root as u32, 0));
-        while let Some(&mut (v, ref mut slot)) = calls.last_mut() {
-            let v = v as usize;
-            if order[v] == NONE {
-                // First visit: number it.
-                order[v] = counter;
-                low[v] = counter;
-                counter += 1;
-                stack.push(v as u32);
-                on_stack[v] = true;
-            }
-            if let Some(&w) = layer.graph.children(v).get(*slot as usize) {
-                *slot += 1;
-                if !unforced(w as usize) {
-                    continue;
-                }
-                let w = w as usize;
-                if order[w] == NONE {
-                    calls.push((w as u32, 0));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(order[w]);
-                }
-                continue;
-            }
-            calls.pop();
-            if let Some(&(parent, _)) = calls.last() {
-                let parent = parent as usize;
-                low[parent] = low[parent].min(low[v]);
-            }
-            if low[v] != order[v] {
-                continue;
-            }
-            // v roots a component: pop it.
-            let top = stack
-                .iter()
-                .rposition(|&x| x as usize == v)
-                .expect("component root on the stack");
-            stats.unforced += stack.len() - top;
-            let self_loop = layer.children(v).any(|c| c == v);
-            if stack.len() - top > 1 || self_loop {
-                for &m in &stack[top..] {
-                    let m = m as usize;
-                    on_stack[m] = false;
-                    value[m] = layer.rows[m].clamp(b.lower[m], b.upper[m]);
-                    cyclic.push(m as u32);
-                }
-            } else {
-                on_stack[v] = false;
-                let mut best = exit[v];
-                for c in layer.children(v) {
-                    best = best.max(-(value[c] as i16));
-                }
-                value[v] = best as i8;
-            }
-            stack.truncate(top);
+    let comps = layer.graph.components(|p| b.lower[p] < b.upper[p]);
+    // The members of each component, components in order.
+    let count = comps.cyclic.len();
+    let mut start = vec![0usize; count + 1];
+    for &c in comps.id.iter().filter(|&&c| c != NOT_INCLUDED) {
+        start[c as usize + 1] += 1;
+    }
+    for c in 0..count {
+        start[c + 1] += start[c];
+    }
+    let mut fill = start.clone();
+    let mut members = vec![0u32; start[count]];
+    for p in 0..size {
+        let c = comps.id[p];
+        if c != NOT_INCLUDED {
+            members[fill[c as usize]] = p as u32;
+            fill[c as usize] += 1;
         }
     }
-    stats.cyclic += cyclic.len();
-    for m in cyclic {
-        b.round_lower[m as usize] |= CYCLIC_BIT;
+    stats.unforced += members.len();
+    for c in 0..count {
+        let component = &members[start[c]..start[c + 1]];
+        if comps.cyclic[c] {
+            stats.cyclic += component.len();
+            for &m in component {
+                let m = m as usize;
+                value[m] = layer.rows[m].clamp(b.lower[m], b.upper[m]);
+                b.round_lower[m] |= CYCLIC_BIT;
+            }
+        } else {
+            let v = component[0] as usize;
+            let mut best = exit[v];
+            for c in layer.children(v) {
+                best = best.max(-(value[c] as i16));
+            }
+            value[v] = best as i8;
+        }
     }
     value
 }

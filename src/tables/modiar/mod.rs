@@ -40,14 +40,18 @@
 //! start, and [`ModiarTable::value`] takes the best of its three moves.
 //!
 //! The files: [`index`] (the index of a board), [`build`] (the retrograde analysis), [`play`]
-//! (values and the engine's choice of move), [`store`] (the cache file and the process's table).
+//! (values and the engine's choice of move), [`history`] (exact values under the real,
+//! history-based repetition rule where the table's rest on the convention), [`store`] (the cache
+//! file and the process's table).
 
 pub mod build;
+pub mod history;
 pub mod index;
 pub mod play;
 pub mod store;
 
 pub use build::ModiarBuildStats;
+pub use history::RealRule;
 pub use index::{index, layer_offset, layer_size, MAX_STONES, POSITIONS};
 pub use play::MoveValue;
 pub use store::{cache_file_name, Provenance};

@@ -9,6 +9,7 @@ use super::{
 use crate::games::modiar::{analyse, HoleStatus, Modiar, HOLES};
 use crate::games::{Game, GameLine, Move, MoveList, Side};
 use crate::tables::probe::{Probe, Solved};
+use std::time::Instant;
 
 /// What a legal move is worth by the table.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -234,7 +235,7 @@ impl ModiarTable {
 /// longer than a move at a fast time control.
 impl Probe for Modiar {
     fn prepare_tables(&self) {
-        let _ = ModiarTable::get();
+        ModiarTable::get().prepare_real_rule();
     }
 
     fn tables_ready(&self) -> bool {
@@ -243,24 +244,42 @@ impl Probe for Modiar {
 
     fn solved(&self) -> Option<Solved> {
         let table = ModiarTable::loaded()?;
-        let best = *table.best_moves(self).first()?;
-        let me = self.side_to_move();
-        let piles = self.store(me) as i32 - self.store(me.other()) as i32;
-        let (low, high) = table.game_bounds(self);
-        let decided = if low + piles > 0 {
-            Some(1)
-        } else if high + piles < 0 {
-            Some(-1)
-        } else if low == high {
-            Some(0)
-        } else {
-            None
-        };
-        Some(Solved {
-            best,
-            margin: table.final_margin(self),
-            decided,
-            pv: table.principal_variation(self, 32).moves().to_vec(),
-        })
+        solved_by(table, self, *table.best_moves(self).first()?)
     }
+
+    /// The move that keeps the exact value under the real repetition rule given the game so far
+    /// where the table's value rests on the convention (and the real-rule search answers in
+    /// time), else the table's ([`ModiarTable::best_moves_after`]).
+    fn solved_after(&self, history: &[u64], deadline: Option<Instant>) -> Option<Solved> {
+        let table = ModiarTable::loaded()?;
+        let best = *table.engine_moves_after(self, history, deadline).first()?;
+        solved_by(table, self, best)
+    }
+}
+
+/// What the engine reports in a solved position where it plays `best`: the table's margin,
+/// whether the game bounds decide the result, its principal variation.
+fn solved_by(table: &ModiarTable, pos: &Modiar, best: Move) -> Option<Solved> {
+    let me = pos.side_to_move();
+    let piles = pos.store(me) as i32 - pos.store(me.other()) as i32;
+    let (low, high) = table.game_bounds(pos);
+    let decided = if low + piles > 0 {
+        Some(1)
+    } else if high + piles < 0 {
+        Some(-1)
+    } else if low == high {
+        Some(0)
+    } else {
+        None
+    };
+    let mut after = *pos;
+    after.play(best);
+    let mut pv = vec![best];
+    pv.extend_from_slice(table.principal_variation(&after, 31).moves());
+    Some(Solved {
+        best,
+        margin: table.final_margin(pos),
+        decided,
+        pv,
+    })
 }
