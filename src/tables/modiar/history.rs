@@ -26,6 +26,7 @@
 //! The search is negamax alpha-beta over those states, margins counted from the stones on the
 //! board (as the table's), with a node budget: it answers exactly or not at all.
 
+use crate::tables::proof_search::on_deep_stack;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -167,7 +168,7 @@ impl<'t> RealRule<'t> {
     /// `budget` nodes; None when the budget runs out.
     pub fn fresh_value(&mut self, board: &Board, budget: u64) -> Option<i32> {
         self.limit = self.nodes.saturating_add(budget);
-        on_deep_stack(|| self.fresh(board))
+        on_deep_stack("the real-rule search", || self.fresh(board))
     }
 
     /// The real-rule value of the last of `stretch`, the boards (each from its mover's point of
@@ -189,9 +190,11 @@ impl<'t> RealRule<'t> {
             return Some(own_rows(&board));
         }
         if !self.cyclic(n, r) {
-            return on_deep_stack(|| self.fresh(&board));
+            return on_deep_stack("the real-rule search", || self.fresh(&board));
         }
-        on_deep_stack(|| self.search(&board, here, &mut history, -(n as i32) - 1, n as i32 + 1))
+        on_deep_stack("the real-rule search", || {
+            self.search(&board, here, &mut history, -(n as i32) - 1, n as i32 + 1)
+        })
     }
 
     /// What each legal move of `pos` is worth under the real rule (the mover's margin from the
@@ -213,7 +216,7 @@ impl<'t> RealRule<'t> {
         }
         self.limit = self.nodes.saturating_add(budget);
         self.deadline = deadline;
-        let values = on_deep_stack(|| self.values_after(pos, history));
+        let values = on_deep_stack("the real-rule search", || self.values_after(pos, history));
         self.deadline = None;
         values
     }
@@ -549,17 +552,4 @@ impl ModiarTable {
             None => self.best_moves(pos),
         }
     }
-}
-
-/// Runs `work` on a thread of its own with a stack of 1 GiB: the search recurses once a ply of
-/// its line, which within a component can be thousands of plies.
-fn on_deep_stack<T: Send>(work: impl FnOnce() -> T + Send) -> T {
-    std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .stack_size(1 << 30)
-            .spawn_scoped(s, work)
-            .expect("a thread for the real-rule search")
-            .join()
-            .expect("the real-rule search panicked")
-    })
 }
