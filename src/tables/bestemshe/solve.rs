@@ -122,20 +122,22 @@ pub fn run(options: &SolveOptions, out: &mut dyn Write) -> Result<()> {
             let (mut trees, figures) =
                 proof_search::prove_result(game, &root, [Side::North, Side::South], log2)?;
             let table_stones = table_stones as u8;
-            let saved = if trees[0].goal == Goal::Win {
-                let tree = trees.remove(0);
-                Saved::Win(Proof {
-                    rules,
-                    table_stones,
-                    winner: tree.winner,
-                    moves: tree.moves,
-                })
-            } else {
-                Saved::Draw(DrawProof {
+            let saved = match trees.len() {
+                1 if trees[0].goal == Goal::Win => {
+                    let tree = trees.remove(0);
+                    Saved::Win(Proof {
+                        rules,
+                        table_stones,
+                        winner: tree.winner,
+                        moves: tree.moves,
+                    })
+                }
+                2 => Saved::Draw(DrawProof {
                     rules,
                     table_stones,
                     holds: trees,
-                })
+                }),
+                _ => bail!("{}", proof_search::partial_result(&game, &root, &trees)),
             };
             match &saved {
                 Saved::Win(p) => proof::save(p, &proof_path),

@@ -19,8 +19,8 @@ use crate::games::{Game, Giuthi, Side, Variant};
 use crate::tables::file::{self, Kind, Problem};
 use crate::tables::proof_search::tree::{self, Goal, ProofStats, ProofTree};
 use crate::tables::proof_search::{
-    on_deep_stack, packed_key, prove_result, wdl_of_final, write_searches_and_trees, ProofGame,
-    SearchFigures,
+    on_deep_stack, packed_key, partial_result, prove_result, wdl_of_final,
+    write_searches_and_trees, ProofGame, SearchFigures,
 };
 
 /// Giuthi as the proof search asks it: the game's rules, and a table of the same board size.
@@ -216,6 +216,11 @@ pub fn run(variant: Variant, options: &StartOptions, out: &mut dyn Write) -> Res
         None => {
             let log2 = (hash_mb.max(1) << 20).ilog2() - 4; // 16-byte entries
             let (proof, figures) = prove_start(&table, variant, log2)?;
+            if proof.result().is_none() {
+                let game = GiuthiProof { table: &table };
+                let root = Giuthi::start(variant);
+                bail!("{}", partial_result(&game, &root, &proof.trees));
+            }
             std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
             save(&proof, &path).with_context(|| path.display().to_string())?;
             (proof, figures)

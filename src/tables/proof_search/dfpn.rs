@@ -114,12 +114,12 @@ impl<'t, G: ProofGame> Dfpn<'t, G> {
         (self.stats.nodes <= self.budget).then_some(won)
     }
 
-    /// [`Dfpn::solve`] with `line` (the positions' [`Game::hash`]es) played before `pos`: a
-    /// position of it met again counts as a draw, as on the search's own line. What a proof
-    /// extraction asks, whose line from the game's start is the game's history.
-    pub fn solve_after(&mut self, line: &[u64], pos: &G::Pos) -> bool {
+    /// [`Dfpn::solve_within`] with `line` (the positions' [`Game::hash`]es) played before
+    /// `pos`: a position of it met again counts as a draw, as on the search's own line. What a
+    /// proof extraction asks, whose line from the game's start is the game's history.
+    pub fn solve_after(&mut self, line: &[u64], pos: &G::Pos) -> Option<bool> {
         let own = std::mem::replace(&mut self.line, line.to_vec());
-        let won = self.solve(pos);
+        let won = self.solve_within(pos);
         self.line = own;
         won
     }

@@ -88,6 +88,9 @@ pub struct SearchFigures {
 /// Searches `root` for `attacker`'s win with a transposition table of `2^log2` entries, with
 /// progress on stderr, on a thread with room for long lines; extracts the win's proof tree, or,
 /// when the win is disproven and `hold` is set, the defender's proof that they hold the draw.
+/// That extraction searches again where a result leaned on its line, which can cost far more
+/// than the disproof did: it stops after [`HOLD_BUDGET_FACTOR`] times the disproof's expansions
+/// (and a million more), and the tree is then None.
 pub fn search_attacker<G: ProofGame + Copy + Send>(
     game: G,
     root: &G::Pos,
@@ -121,7 +124,19 @@ pub fn search_attacker<G: ProofGame + Copy + Send>(
         );
         let tree = match (won, hold) {
             (true, _) => Some(tree::extract(&mut search, root, tree::Goal::Win)?),
-            (false, true) => Some(tree::extract(&mut search, root, tree::Goal::Hold)?),
+            (false, true) => {
+                let budget = HOLD_BUDGET_FACTOR * stats.nodes + 1_000_000;
+                search.set_budget(budget);
+                let tree = tree::extract(&mut search, root, tree::Goal::Hold).ok();
+                if tree.is_none() {
+                    eprintln!(
+                        "search: {}'s proof that it holds the draw not found within {budget} \
+                         more expansions",
+                        attacker.other()
+                    );
+                }
+                tree
+            }
             (false, false) => None,
         };
         let figures = SearchFigures {
@@ -137,10 +152,15 @@ pub fn search_attacker<G: ProofGame + Copy + Send>(
     })
 }
 
+/// How many times the disproof's expansions a proof that the defender holds the draw may take
+/// to extract ([`search_attacker`]).
+pub const HOLD_BUDGET_FACTOR: u64 = 10;
+
 /// Proves the result of `root`: a df-pn search for `attackers[0]`'s win, then for
 /// `attackers[1]`'s ([`search_attacker`]). A win proven is the one tree returned; each win
 /// disproven gives the defender's proof that they hold the draw, so two such trees prove a
-/// draw. The figures of each search, in order.
+/// draw (a proof not extracted within its budget is missing, and the draw is then not
+/// proven). The figures of each search, in order.
 pub fn prove_result<G: ProofGame + Copy + Send>(
     game: G,
     root: &G::Pos,
@@ -151,17 +171,46 @@ pub fn prove_result<G: ProofGame + Copy + Send>(
     let mut figures: Vec<SearchFigures> = Vec::new();
     for attacker in attackers {
         let (tree, f) = search_attacker(game, root, attacker, log2, true)?;
-        let tree = tree.expect("a proof of the win or of the draw held");
         figures.push(SearchFigures {
             disproved_first: figures.first().is_some_and(|f| !f.proven),
             ..f
         });
-        if f.proven {
-            return Ok((vec![tree], figures));
+        match tree {
+            Some(tree) if f.proven => return Ok((vec![tree], figures)),
+            Some(tree) => trees.push(tree),
+            None => {}
         }
-        trees.push(tree);
     }
     Ok((trees, figures))
+}
+
+/// What [`prove_result`]'s trees show when they prove no result (both wins disproven, a proof
+/// that a side holds the draw missing): the proofs found, each checked here, and what is
+/// missing, as an error's text.
+pub fn partial_result<G: ProofGame>(game: &G, root: &G::Pos, trees: &[ProofTree]) -> String {
+    let mut text = "neither side's win is proven, nor the draw: ".to_string();
+    for t in trees {
+        match on_deep_stack("the verification", || {
+            tree::verify(game, t, root, &mut |_| {}, None)
+        }) {
+            Ok(st) => {
+                text += &format!(
+                    "{} {} (proof checked: {} prover moves); ",
+                    t.winner,
+                    t.goal.words(),
+                    st.winner_nodes
+                )
+            }
+            Err(e) => {
+                text += &format!(
+                    "{} {}: the proof does not check ({e}); ",
+                    t.winner,
+                    t.goal.words()
+                )
+            }
+        }
+    }
+    text + "the other side's proof that it holds the draw was not found within its budget"
 }
 
 /// The lines the solve commands print for their searches and proofs: each search's outcome and
