@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 
 use super::modiar::{ModiarTable, Provenance, POSITIONS};
 use super::{cache_dir, file_name, giuthi, toguz};
-use crate::games::{AnyGame, Game, Giuthi, Outcome, Side, Variant};
+use crate::games::{AnyGame, Final, Game, Giuthi, Outcome, Side, Variant};
 
 /// `otau tables`: builds the endgame tables of a Toguz board up to `max_stones` stones (default
 /// [`toguz::default_max_stones`]) into `dir` (default [`cache_dir`]) and prints what it did.
@@ -119,24 +119,13 @@ pub fn solve(
     writeln!(out, "moves {}", list.join(" "))?;
     let line = table.principal_variation(&pos, max_plies);
     writeln!(out, "pv{}", crate::games::numbered(&pos, line.moves()))?;
-    match line.result() {
-        Some(fin) => writeln!(
-            out,
-            "pv ends {} {}-{} ({:?}) after {} plies at {}",
-            fin.outcome.ugi(),
-            fin.south,
-            fin.north,
-            fin.reason,
-            line.moves().len(),
-            line.position()
-        )?,
-        None => writeln!(
-            out,
-            "pv cut after {} plies at {}",
-            line.moves().len(),
-            line.position()
-        )?,
-    }
+    write_pv_end(
+        out,
+        line.result(),
+        line.moves().len(),
+        line.position(),
+        "cut",
+    )?;
     let source = match table.provenance() {
         Provenance::Loaded(path) => format!("loaded from {}", path.display()),
         Provenance::Saved(path) => format!("built and saved to {}", path.display()),
@@ -168,6 +157,29 @@ pub fn solve(
         )?;
     }
     Ok(())
+}
+
+/// The line after a principal variation: how the game ends at `end` after `plies` plies, or that
+/// the line `unfinished` there (Modiar's is cut at the length asked, Giuthi's stops where the
+/// margin is no longer forced).
+fn write_pv_end(
+    out: &mut dyn Write,
+    result: Option<Final>,
+    plies: usize,
+    end: &dyn std::fmt::Display,
+    unfinished: &str,
+) -> std::io::Result<()> {
+    match result {
+        Some(fin) => writeln!(
+            out,
+            "pv ends {} {}-{} ({:?}) after {plies} plies at {end}",
+            fin.outcome.ugi(),
+            fin.south,
+            fin.north,
+            fin.reason,
+        ),
+        None => writeln!(out, "pv {unfinished} after {plies} plies at {end}"),
+    }
 }
 
 /// A Giuthi bound as printed: the margin, or `none` where no normal end is forced.
@@ -255,18 +267,7 @@ fn solve_giuthi(pos: &Giuthi, max_plies: usize, out: &mut dyn Write) -> Result<(
     for &mv in &line {
         end.play(mv);
     }
-    match end.final_result() {
-        Some(fin) => writeln!(
-            out,
-            "pv ends {} {}-{} ({:?}) after {} plies at {end}",
-            fin.outcome.ugi(),
-            fin.south,
-            fin.north,
-            fin.reason,
-            line.len()
-        )?,
-        None => writeln!(out, "pv stops after {} plies at {end}", line.len())?,
-    }
+    write_pv_end(out, end.final_result(), line.len(), &end, "stops")?;
     let positions: u64 = table.layers().iter().map(|l| l.positions).sum();
     let open: u64 = table.layers().iter().map(|l| l.open).sum();
     writeln!(
