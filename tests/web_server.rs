@@ -1,11 +1,16 @@
 //! The HTTP server under the pages (`otau::web::server`), spoken to with plain sockets: routes,
 //! 404 and 405, the loopback Host check, bounded heads, and event streams that drop to the
-//! latest state.
+//! latest state; hostile clients (issue 27, item 2) and the addresses served (item 8).
+
+mod web_support;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+use web_support::{visit, Hostile, Mix};
 
 use otau::web::server::{parse_addr, Latest, Reply, Server, Site};
 
@@ -24,10 +29,14 @@ impl Site for Test {
 }
 
 fn start() -> (Server, Arc<Latest>) {
+    start_at(None)
+}
+
+fn start_at(addr: Option<&str>) -> (Server, Arc<Latest>) {
     let feed = Arc::new(Latest::new());
     let site = Arc::new(Test { feed: feed.clone() });
     (
-        Server::start(parse_addr(None).unwrap(), site).unwrap(),
+        Server::start(parse_addr(addr).unwrap(), site).unwrap(),
         feed,
     )
 }
@@ -149,4 +158,181 @@ fn event_streams_send_the_latest_state_to_every_viewer() {
     );
     drop(stalled);
     assert!(server.connections() >= 3);
+}
+
+/// Waits (at most `limit`) until `done` holds; whether it did.
+fn eventually(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    done()
+}
+
+#[test]
+fn a_request_head_sent_a_byte_at_a_time_is_cut_off() {
+    let (server, _) = start();
+    let addr = server.addr();
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    write!(s, "GET / HTTP/1.1\r\nHost: {addr}\r\nX-Slow: ").unwrap();
+    // A byte every 50 ms, each well within the per-read timeout: only a deadline for the whole
+    // head ends it (the head's byte bound would take 400 s).
+    let mut writer = s.try_clone().unwrap();
+    let sent = std::thread::spawn(move || {
+        let mut sent = 0;
+        while sent < 2400 && writer.write_all(b"a").is_ok() {
+            sent += 1;
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        sent
+    });
+    let mut answer = String::new();
+    let _ = s.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 408 "), "{answer:?}");
+    drop(s);
+    let sent = sent.join().unwrap();
+    assert!(sent < 2400, "the slow client was never cut off");
+    assert!(eventually(Duration::from_secs(30), || server.connections() == 0));
+}
+
+#[test]
+fn a_client_that_keeps_sending_after_its_request_is_cut_off() {
+    let (server, _) = start();
+    let addr = server.addr();
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    s.set_write_timeout(Some(Duration::from_secs(2))).unwrap();
+    write!(s, "GET / HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
+    let mut writer = s.try_clone().unwrap();
+    // Keeps sending (each pause far shorter than any read timeout) until the server cuts it off
+    // or 64 MB have gone.
+    let flood = std::thread::spawn(move || {
+        let chunk = [b'x'; 1024];
+        let mut sent = 0usize;
+        while sent < 64 << 20 {
+            match writer.write(&chunk) {
+                Ok(n) => sent += n,
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {}
+                Err(_) => return Some(sent),
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        None
+    });
+    let mut status = [0u8; 12];
+    s.read_exact(&mut status).unwrap();
+    assert_eq!(&status, b"HTTP/1.1 200");
+    let sent = flood.join().unwrap();
+    assert!(sent.is_some(), "the server read 64 MB after its answer");
+    assert!(eventually(Duration::from_secs(30), || server.connections() == 0));
+}
+
+#[test]
+fn a_viewer_that_falls_behind_is_dropped() {
+    let (server, feed) = start();
+    let addr = server.addr();
+    // States of 128 KB, fifty a second, for a viewer that reads 40 KB a second: it can never
+    // take a state before newer ones are due.
+    let stop = Arc::new(AtomicBool::new(false));
+    let publisher = {
+        let (feed, stop) = (feed.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let mut n = 0u64;
+            while !stop.load(Ordering::SeqCst) {
+                n += 1;
+                feed.publish(format!("{n} {}", "x".repeat(128 << 10)));
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        })
+    };
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    write!(s, "GET /events HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
+    let started = Instant::now();
+    let mut buf = [0u8; 4096];
+    let mut received = 0usize;
+    let ended = loop {
+        match s.read(&mut buf) {
+            Ok(0) | Err(_) => break true,
+            Ok(n) => received += n,
+        }
+        if started.elapsed() > Duration::from_secs(120) {
+            break false;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    stop.store(true, Ordering::SeqCst);
+    publisher.join().unwrap();
+    assert!(
+        ended,
+        "a viewer far behind was kept for 120 s ({received} bytes read)"
+    );
+    // Other viewers are not affected: a new one gets the newest state.
+    assert_eq!(visit(addr, "/", Duration::from_secs(20)).0, 200);
+}
+
+#[test]
+fn pages_are_answered_while_64_hostile_clients_of_each_kind_are_connected() {
+    let (server, feed) = start();
+    let addr = server.addr();
+    feed.publish("one".into());
+    let mut hostile = Hostile::start(
+        addr,
+        Mix {
+            slow_heads: 64,
+            endless: 64,
+            unread_streams: 64,
+        },
+    );
+    // A visitor among them: every page answered (within a generous limit: the rule is about
+    // room, not speed).
+    for _ in 0..10 {
+        let (status, _) = visit(addr, "/", Duration::from_secs(20));
+        assert_eq!(status, 200);
+    }
+    // A reading viewer too, unless every viewer's place is held (then refused at once).
+    let (status, _) = visit(addr, "/board.js", Duration::from_secs(20));
+    assert_eq!(status, 200);
+    assert!(server.connections() <= otau::web::server::MAX_CONNECTIONS);
+    // Publishing never waits on the unread streams.
+    let big = "x".repeat(1 << 20);
+    for _ in 0..20 {
+        feed.publish(big.clone());
+    }
+    let (served, refused) = hostile.stream_outcomes();
+    assert_eq!(served, otau::web::server::MAX_STREAMS, "streams served");
+    assert_eq!(refused, 64 - served, "streams refused");
+}
+
+#[test]
+fn a_loopback_server_answers_its_own_address_and_one_host() {
+    let (server, _) = start_at(Some("127.0.0.2:0"));
+    let addr = server.addr();
+    assert_eq!(addr.ip().to_string(), "127.0.0.2");
+    assert_eq!(server.url(), format!("http://{addr}/"));
+    assert!(request(addr, "GET", "/").starts_with("HTTP/1.1 200 "));
+    let port = addr.port();
+    let r = raw(
+        addr,
+        &format!("GET / HTTP/1.1\r\nHost: {addr}\r\nHost: evil.example:{port}\r\n\r\n"),
+    );
+    assert!(r.starts_with("HTTP/1.1 400 "), "two Host headers: {r}");
+    let r = raw(
+        addr,
+        &format!("GET / HTTP/1.1\r\nHost: {addr}\r\nhost: {addr}\r\n\r\n"),
+    );
+    assert!(r.starts_with("HTTP/1.1 400 "), "the same Host twice: {r}");
+    let r = raw(
+        addr,
+        &format!(
+            "GET / HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 0\r\nContent-Length: 5\r\n\r\n"
+        ),
+    );
+    assert!(r.starts_with("HTTP/1.1 400 "), "two lengths: {r}");
+    assert!(server.exposure().is_none());
 }

@@ -721,7 +721,12 @@ fn report_command(
 /// Starts a page server at `addr` (as `flag` gave it).
 fn serve(flag: &str, addr: &str, site: Arc<dyn web::server::Site>) -> Result<web::server::Server> {
     let at = web::server::parse_addr(Some(addr)).map_err(|e| anyhow::anyhow!("{flag} {e}"))?;
-    web::server::Server::start(at, site).with_context(|| format!("{flag}: cannot listen on {at}"))
+    let server = web::server::Server::start(at, site)
+        .with_context(|| format!("{flag}: cannot listen on {at}"))?;
+    if let Some(warning) = server.exposure() {
+        interrupt::err(format_args!("otau-arena: {flag} {warning}\n"));
+    }
+    Ok(server)
 }
 
 /// `otau-arena view FILE`: the live page of a recorded run, until Ctrl-C.

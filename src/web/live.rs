@@ -151,6 +151,10 @@ impl EventSource for LiveEvents {
         }
         Some(cache.clone())
     }
+
+    fn newest(&self) -> u64 {
+        self.watch.generation()
+    }
 }
 
 /// The state as the page reads it (`protocol/arena.md`, "Watching a run").

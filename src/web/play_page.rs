@@ -48,6 +48,9 @@ pub fn run(
     let worker = PlayWorker::start(PlayGame::new(variant, configs.clone(), STARTUP));
     let server =
         PlaySite::serve(worker, addr).with_context(|| format!("cannot listen on {addr}"))?;
+    if let Some(warning) = server.exposure() {
+        writeln!(out, "otau web: --addr {warning}")?;
+    }
     writeln!(
         out,
         "otau web: {variant} against {} at {}",

@@ -3,19 +3,29 @@
 //!
 //! The request head is read by this file into a buffer of [`MAX_HEAD`] bytes and parsed by
 //! `httparse` (the parser under hyper: no I/O of its own, so every bound is ours); a body is read
-//! only for POST, at most [`MAX_BODY`] bytes. Each connection has its own thread, at most
-//! [`MAX_CONNECTIONS`] at once (the next is answered 503 and closed), and read and write
-//! timeouts: a client that sends nothing, or stops reading, is dropped after [`IO_TIMEOUT`].
+//! only for POST, at most [`MAX_BODY`] bytes. The whole request (head and body) must arrive
+//! within [`REQUEST_DEADLINE`] (a client sending a byte a second is answered 408 and dropped),
+//! and what a client sends after its request is read for at most [`DRAIN_DEADLINE`] and
+//! [`DRAIN_BYTES`] before the connection closes.
+//!
+//! Room for visitors: each connection has its own thread, at most [`MAX_CONNECTIONS`] at once,
+//! of which at most [`MAX_STREAMS`] event streams (the next stream is answered 503). When every
+//! place is taken, a new connection takes the place of the oldest one that is not an event
+//! stream (a client still sending its request, or one being answered): a normal request is
+//! read and answered in milliseconds, so what is pushed out is the clients that hold a place
+//! longest, and a page is answered however many slow clients are connected.
 //!
 //! Events: a [`Reply::Events`] stream asks its [`EventSource`] for the state after the last one
 //! it sent. A source keeps only its latest state (a [`Latest`]), so a slow viewer skips states
 //! instead of queueing them, and the publisher (the arena) never waits on a socket: it writes
-//! its state and returns. A viewer is sent at most one state per [`MIN_EVENT_GAP`].
+//! its state and returns. A viewer is sent at most one state per [`MIN_EVENT_GAP`], written
+//! without blocking; a viewer whose socket has not taken the last state while [`MAX_BEHIND`]
+//! newer ones were due is dropped (a browser reconnects and gets the newest state).
 
 use std::borrow::Cow;
 use std::io::{self, Read, Write};
-use std::net::{IpAddr, Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -29,10 +39,27 @@ pub const DEFAULT_ADDR: SocketAddr = SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALH
 pub const MAX_HEAD: usize = 8 << 10;
 /// Bytes of a POST body.
 pub const MAX_BODY: usize = 64 << 10;
-/// Connections served at once (event streams included).
-pub const MAX_CONNECTIONS: usize = 64;
+/// Connections served at once (event streams included): when all are taken, a new connection
+/// pushes out the oldest that is not an event stream.
+pub const MAX_CONNECTIONS: usize = 128;
+/// Event streams served at once (the next is answered 503 "too many viewers"); the other places
+/// stay for pages.
+pub const MAX_STREAMS: usize = 32;
 /// A read or write that makes no progress for this long ends the connection.
 pub const IO_TIMEOUT: Duration = Duration::from_secs(10);
+/// The whole request, head and body, must arrive within this (else 408).
+pub const REQUEST_DEADLINE: Duration = Duration::from_secs(5);
+/// After its answer, what a client still sends is read (so that the answer is not reset away)
+/// for at most this long...
+pub const DRAIN_DEADLINE: Duration = Duration::from_secs(1);
+/// ... and at most this many bytes; then the connection closes.
+pub const DRAIN_BYTES: usize = 64 << 10;
+/// An event-stream viewer whose socket has not taken the last state sent while this many newer
+/// states were due (one per [`MIN_EVENT_GAP`]) is dropped.
+pub const MAX_BEHIND: u32 = 16;
+/// The kernel's send buffer of an event stream (what a viewer that reads nothing holds of the
+/// server's memory, besides the state being sent).
+pub const STREAM_SEND_BUFFER: usize = 64 << 10;
 /// The shortest time between two states sent to one viewer.
 pub const MIN_EVENT_GAP: Duration = Duration::from_millis(200);
 /// A comment line is sent to an idle event stream this often (a proxy or browser then knows the
@@ -103,6 +130,10 @@ pub trait EventSource: Send + Sync {
     /// The newest state if it is newer than generation `seen`, waiting for one at most `wait`:
     /// its generation and its data (one line; JSON has no raw newline). None: nothing newer yet.
     fn next_after(&self, seen: u64, wait: Duration) -> Option<(u64, Arc<str>)>;
+
+    /// The generation of the newest state, without waiting or making its data (asked often of a
+    /// viewer that falls behind).
+    fn newest(&self) -> u64;
 }
 
 /// The latest state of something, for any number of event streams: publishing replaces it (and
@@ -142,6 +173,10 @@ impl EventSource for Latest {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         (state.0 > seen).then(|| state.clone())
     }
+
+    fn newest(&self) -> u64 {
+        lock(&self.state).0
+    }
 }
 
 /// The address of `--live ADDR` and `--addr ADDR`: `PORT` (on loopback), `HOST:PORT` or
@@ -177,10 +212,86 @@ struct Shared {
     stop: AtomicBool,
     /// Event streams send the newest state and end ([`Server::finish`]).
     closing: AtomicBool,
-    connections: AtomicUsize,
+    /// The connections open now, each with a handle to shut its socket down when a new
+    /// connection needs its place.
+    open: Mutex<Vec<Open>>,
+    next_id: AtomicU64,
     /// The Host values a loopback server answers (a page elsewhere that rebinds a name to
     /// 127.0.0.1 sends its own name and gets 400).
     hosts: Option<Vec<String>>,
+}
+
+/// One open connection, as the accept loop sees it.
+struct Open {
+    id: u64,
+    since: Instant,
+    phase: Phase,
+    /// Shut down (both ways) to push the connection out: its thread's next read or write fails.
+    socket: TcpStream,
+    /// Pushed out: no longer counted, its thread is ending.
+    evicted: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Reading the request, answering it, or reading what the client sends after.
+    Request,
+    /// An event stream.
+    Stream,
+}
+
+impl Shared {
+    /// Registers a new connection, pushing out the oldest that is not an event stream if all
+    /// [`MAX_CONNECTIONS`] places are taken. None: no place (every place an event stream, or
+    /// too many threads still ending).
+    fn admit(&self, socket: &TcpStream) -> Option<u64> {
+        let mut open = lock(&self.open);
+        let live = open.iter().filter(|c| !c.evicted).count();
+        // Pushed-out threads end at their next read or write; this bounds them all the same.
+        if open.len() >= 2 * MAX_CONNECTIONS {
+            return None;
+        }
+        if live >= MAX_CONNECTIONS {
+            let oldest = open
+                .iter_mut()
+                .filter(|c| !c.evicted && c.phase == Phase::Request)
+                .min_by_key(|c| c.since)?;
+            oldest.evicted = true;
+            let _ = oldest.socket.shutdown(Shutdown::Both);
+        }
+        let id = self.next_id.fetch_add(1, Ordering::SeqCst);
+        open.push(Open {
+            id,
+            since: Instant::now(),
+            phase: Phase::Request,
+            socket: socket.try_clone().ok()?,
+            evicted: false,
+        });
+        Some(id)
+    }
+
+    /// Makes connection `id` an event stream if fewer than [`MAX_STREAMS`] are open.
+    fn become_stream(&self, id: u64) -> bool {
+        let mut open = lock(&self.open);
+        let streams = open
+            .iter()
+            .filter(|c| !c.evicted && c.phase == Phase::Stream)
+            .count();
+        if streams >= MAX_STREAMS {
+            return false;
+        }
+        match open.iter_mut().find(|c| c.id == id) {
+            Some(c) if !c.evicted => {
+                c.phase = Phase::Stream;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn leave(&self, id: u64) {
+        lock(&self.open).retain(|c| c.id != id);
+    }
 }
 
 impl Server {
@@ -190,17 +301,21 @@ impl Server {
         let addr = listener.local_addr()?;
         let hosts = addr.ip().is_loopback().then(|| {
             let port = addr.port();
-            vec![
+            let mut hosts = vec![
+                addr.to_string(),
                 format!("127.0.0.1:{port}"),
                 format!("localhost:{port}"),
                 format!("[::1]:{port}"),
-            ]
+            ];
+            hosts.dedup();
+            hosts
         });
         let shared = Arc::new(Shared {
             site,
             stop: AtomicBool::new(false),
             closing: AtomicBool::new(false),
-            connections: AtomicUsize::new(0),
+            open: Mutex::new(Vec::new()),
+            next_id: AtomicU64::new(0),
             hosts,
         });
         let inner = shared.clone();
@@ -218,19 +333,24 @@ impl Server {
         self.addr
     }
 
-    /// `http://127.0.0.1:PORT/` (an unspecified address `0.0.0.0` is shown as loopback, where it
-    /// is reached too).
+    /// The URL to print: the bound address, or for an unspecified one (`0.0.0.0`, `[::]`) the
+    /// loopback address of its family, where it is reached too.
     pub fn url(&self) -> String {
-        let mut addr = self.addr;
-        if addr.ip().is_unspecified() {
-            addr.set_ip(IpAddr::V4(Ipv4Addr::LOCALHOST));
-        }
-        format!("http://{addr}/")
+        format!("http://{}/", reachable(self.addr))
+    }
+
+    /// For a server that is not on loopback, the warning to print beside its URL: who else can
+    /// open the pages.
+    pub fn exposure(&self) -> Option<String> {
+        exposure(self.addr)
     }
 
     /// Connections open now (event streams included).
     pub fn connections(&self) -> usize {
-        self.shared.connections.load(Ordering::SeqCst)
+        lock(&self.shared.open)
+            .iter()
+            .filter(|c| !c.evicted)
+            .count()
     }
 
     /// Stops accepting and tells the event streams to end.
@@ -262,14 +382,39 @@ impl Server {
         self.shared.stop.store(true, Ordering::SeqCst);
         if let Some(accept) = self.accept.take() {
             // Wake the accept call with a connection of our own.
-            let mut wake = self.addr;
-            if wake.ip().is_unspecified() {
-                wake.set_ip(IpAddr::V4(Ipv4Addr::LOCALHOST));
-            }
+            let wake = reachable(self.addr);
             let _ = TcpStream::connect_timeout(&wake, Duration::from_secs(1));
             let _ = accept.join();
         }
     }
+}
+
+/// `addr`, or for an unspecified address the loopback address of its family with its port.
+fn reachable(mut addr: SocketAddr) -> SocketAddr {
+    match addr.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => addr.set_ip(IpAddr::V4(Ipv4Addr::LOCALHOST)),
+        IpAddr::V6(ip) if ip.is_unspecified() => addr.set_ip(IpAddr::V6(Ipv6Addr::LOCALHOST)),
+        _ => {}
+    }
+    addr
+}
+
+/// The warning for pages served on `addr` when it is not loopback.
+fn exposure(addr: SocketAddr) -> Option<String> {
+    if addr.ip().is_loopback() {
+        return None;
+    }
+    let port = addr.port();
+    let whom = if addr.ip().is_unspecified() {
+        format!("listening on {addr}, every network interface of this machine")
+    } else {
+        format!("listening on {addr}")
+    };
+    Some(format!(
+        "warning: {whom}: the pages are reachable from the network, by anyone who can connect \
+         to this machine's port {port}, with no password; give 127.0.0.1:{port} (or PORT) to \
+         keep them on this machine"
+    ))
 }
 
 impl Drop for Server {
@@ -287,8 +432,7 @@ fn accept_loop(listener: &TcpListener, shared: &Arc<Shared>) {
         let _ = stream.set_read_timeout(Some(IO_TIMEOUT));
         let _ = stream.set_write_timeout(Some(IO_TIMEOUT));
         let _ = stream.set_nodelay(true);
-        if shared.connections.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
-            shared.connections.fetch_sub(1, Ordering::SeqCst);
+        let Some(id) = shared.admit(&stream) else {
             let _ = stream.set_write_timeout(Some(Duration::from_millis(200)));
             let _ = respond(
                 &mut stream,
@@ -298,26 +442,31 @@ fn accept_loop(listener: &TcpListener, shared: &Arc<Shared>) {
                 &[],
             );
             continue;
-        }
+        };
         let inner = shared.clone();
         let spawned = std::thread::Builder::new()
             .name("web connection".into())
             .spawn(move || {
-                serve_connection(stream, &inner);
-                inner.connections.fetch_sub(1, Ordering::SeqCst);
+                serve_connection(stream, id, &inner);
+                inner.leave(id);
             });
         if spawned.is_err() {
-            shared.connections.fetch_sub(1, Ordering::SeqCst);
+            shared.leave(id);
         }
     }
 }
 
 /// One request, answered, then the connection is closed.
-fn serve_connection(mut stream: TcpStream, shared: &Shared) {
+fn serve_connection(mut stream: TcpStream, id: u64, shared: &Shared) {
     let reply = match read_request(&mut stream) {
         Ok(req) => route(&req, shared),
         Err(status) => {
-            let _ = respond(&mut stream, status, "text/plain", b"bad request\n", &[]);
+            let why: &[u8] = match status {
+                408 => b"the request did not arrive in time\n",
+                _ => b"bad request\n",
+            };
+            let _ = respond(&mut stream, status, "text/plain", why, &[]);
+            close(&mut stream);
             return;
         }
     };
@@ -325,7 +474,12 @@ fn serve_connection(mut stream: TcpStream, shared: &Shared) {
         Reply::Body { content_type, body } => {
             let _ = respond(&mut stream, 200, content_type, body.as_bytes(), &[]);
         }
-        Reply::Events(source) => stream_events(&mut stream, &*source, shared),
+        Reply::Events(source) if shared.become_stream(id) => {
+            stream_events(&mut stream, &*source, shared);
+        }
+        Reply::Events(_) => {
+            let _ = respond(&mut stream, 503, "text/plain", b"too many viewers\n", &[]);
+        }
         Reply::NotFound => {
             let _ = respond(&mut stream, 404, "text/plain", b"not found\n", &[]);
         }
@@ -349,12 +503,29 @@ fn serve_connection(mut stream: TcpStream, shared: &Shared) {
             );
         }
     }
+    close(&mut stream);
+}
+
+/// Ends a connection after its answer. What the client still sends is read first (closing a
+/// socket with unread input resets it, and the client may lose the answer), but only for
+/// [`DRAIN_DEADLINE`] and [`DRAIN_BYTES`]: a client that keeps sending is cut off.
+fn close(stream: &mut TcpStream) {
+    let _ = stream.set_nonblocking(false);
     let _ = stream.flush();
     let _ = stream.shutdown(Shutdown::Write);
-    // Let the client read the answer before the socket closes (closing with unread input resets).
-    let mut sink = [0u8; 512];
-    let _ = stream.set_read_timeout(Some(Duration::from_millis(200)));
-    while matches!(stream.read(&mut sink), Ok(n) if n > 0) {}
+    let deadline = Instant::now() + DRAIN_DEADLINE;
+    let mut sink = [0u8; 4096];
+    let mut drained = 0;
+    while drained < DRAIN_BYTES {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() || stream.set_read_timeout(Some(left)).is_err() {
+            break;
+        }
+        match stream.read(&mut sink) {
+            Ok(n) if n > 0 => drained += n,
+            _ => break,
+        }
+    }
 }
 
 /// A request as read: method, path, query, Host header, body.
@@ -366,13 +537,40 @@ struct Request {
     body: Vec<u8>,
 }
 
-/// Reads one request: the head within [`MAX_HEAD`] bytes (else 431), a POST body within
-/// [`MAX_BODY`] (else 413); an unreadable request is 400.
+/// Reads `buf` from `stream` before `deadline` (each read waits at most [`IO_TIMEOUT`]): the
+/// bytes read, 0 at the end of the stream; 408 when the deadline passes, 400 on another error.
+fn read_before(stream: &mut TcpStream, buf: &mut [u8], deadline: Instant) -> Result<usize, u16> {
+    let left = deadline.saturating_duration_since(Instant::now());
+    if left.is_zero() {
+        return Err(408);
+    }
+    stream
+        .set_read_timeout(Some(left.min(IO_TIMEOUT)))
+        .map_err(|_| 400u16)?;
+    match stream.read(buf) {
+        Ok(n) => Ok(n),
+        Err(e)
+            if matches!(
+                e.kind(),
+                io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+            ) =>
+        {
+            Err(if Instant::now() >= deadline { 408 } else { 400 })
+        }
+        Err(_) => Err(400),
+    }
+}
+
+/// Reads one request within [`REQUEST_DEADLINE`] (else 408): the head within [`MAX_HEAD`]
+/// bytes (else 431), a POST body within [`MAX_BODY`] (else 413); an unreadable request, or one
+/// that repeats its Host or Content-Length header (two values, one of which the server would
+/// ignore), is 400.
 fn read_request(stream: &mut TcpStream) -> Result<Request, u16> {
+    let deadline = Instant::now() + REQUEST_DEADLINE;
     let mut buf = vec![0u8; MAX_HEAD];
     let mut filled = 0;
     let (head_len, method, target, host, length) = loop {
-        let n = stream.read(&mut buf[filled..]).map_err(|_| 400u16)?;
+        let n = read_before(stream, &mut buf[filled..], deadline)?;
         if n == 0 {
             return Err(400);
         }
@@ -381,14 +579,21 @@ fn read_request(stream: &mut TcpStream) -> Result<Request, u16> {
         let mut req = httparse::Request::new(&mut headers);
         match req.parse(&buf[..filled]) {
             Ok(httparse::Status::Complete(len)) => {
-                let header = |name: &str| {
-                    req.headers
+                let header = |name: &str| -> Result<Option<String>, u16> {
+                    let mut values = req
+                        .headers
                         .iter()
-                        .find(|h| h.name.eq_ignore_ascii_case(name))
-                        .and_then(|h| std::str::from_utf8(h.value).ok())
-                        .map(|v| v.trim().to_string())
+                        .filter(|h| h.name.eq_ignore_ascii_case(name));
+                    let value = values.next();
+                    if values.next().is_some() {
+                        return Err(400);
+                    }
+                    value
+                        .map(|h| std::str::from_utf8(h.value).map(|v| v.trim().to_string()))
+                        .transpose()
+                        .map_err(|_| 400u16)
                 };
-                let length = match header("content-length") {
+                let length = match header("content-length")? {
                     Some(v) => v.parse::<usize>().map_err(|_| 400u16)?,
                     None => 0,
                 };
@@ -396,7 +601,7 @@ fn read_request(stream: &mut TcpStream) -> Result<Request, u16> {
                     len,
                     req.method.unwrap_or_default().to_string(),
                     req.path.unwrap_or_default().to_string(),
-                    header("host"),
+                    header("host")?,
                     length,
                 );
             }
@@ -411,10 +616,13 @@ fn read_request(stream: &mut TcpStream) -> Result<Request, u16> {
             return Err(413);
         }
         body.extend_from_slice(&buf[head_len..filled.min(head_len + length)]);
-        let mut rest = Read::take(&mut *stream, (length - body.len()) as u64);
-        rest.read_to_end(&mut body).map_err(|_| 400u16)?;
-        if body.len() != length {
-            return Err(400);
+        let mut chunk = [0u8; 4096];
+        while body.len() < length {
+            let want = (length - body.len()).min(chunk.len());
+            match read_before(stream, &mut chunk[..want], deadline)? {
+                0 => return Err(400),
+                n => body.extend_from_slice(&chunk[..n]),
+            }
         }
     }
     let (path, query) = target.split_once('?').unwrap_or((&target, ""));
@@ -478,6 +686,7 @@ fn reason(status: u16) -> &'static str {
         400 => "Bad Request",
         404 => "Not Found",
         405 => "Method Not Allowed",
+        408 => "Request Timeout",
         413 => "Payload Too Large",
         431 => "Request Header Fields Too Large",
         503 => "Service Unavailable",
@@ -485,61 +694,171 @@ fn reason(status: u16) -> &'static str {
     }
 }
 
-/// Sends `source`'s states until the viewer goes (a write fails or times out) or the server
-/// stops; a closing server's streams send the newest state, then end.
+/// What an event stream has still to hand to its socket, written without blocking.
+struct Outgoing {
+    bytes: Vec<u8>,
+    sent: usize,
+    /// When the socket last took a byte (or the stream began).
+    progress: Instant,
+}
+
+impl Outgoing {
+    fn new() -> Outgoing {
+        Outgoing {
+            bytes: Vec::new(),
+            sent: 0,
+            progress: Instant::now(),
+        }
+    }
+
+    fn pending(&self) -> bool {
+        self.sent < self.bytes.len()
+    }
+
+    fn push(&mut self, data: &[u8]) {
+        if !self.pending() {
+            self.bytes.clear();
+            self.sent = 0;
+        }
+        self.bytes.extend_from_slice(data);
+    }
+
+    /// Hands the socket (non-blocking) what it takes now. An error: the viewer is gone, or its
+    /// socket has taken nothing for [`IO_TIMEOUT`].
+    fn flush(&mut self, stream: &mut TcpStream) -> io::Result<()> {
+        while self.pending() {
+            match stream.write(&self.bytes[self.sent..]) {
+                Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+                Ok(n) => {
+                    self.sent += n;
+                    self.progress = Instant::now();
+                }
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        if self.pending() && self.progress.elapsed() >= IO_TIMEOUT {
+            return Err(io::ErrorKind::TimedOut.into());
+        }
+        Ok(())
+    }
+
+    /// Hands over everything, each write waiting at most [`IO_TIMEOUT`] (a stream's last state).
+    fn finish(&mut self, stream: &mut TcpStream) -> io::Result<()> {
+        stream.set_nonblocking(false)?;
+        stream.write_all(&self.bytes[self.sent..])?;
+        self.sent = self.bytes.len();
+        Ok(())
+    }
+}
+
+/// Sets the kernel's send buffer of `stream` to `bytes` (bounding what a viewer that reads
+/// nothing holds, and making its falling behind show sooner).
+fn set_send_buffer(stream: &TcpStream, bytes: usize) {
+    use std::os::fd::AsRawFd;
+    let value = libc::c_int::try_from(bytes).unwrap_or(libc::c_int::MAX);
+    // SAFETY: the socket is open for the call; the option's value is a c_int, passed by address
+    // with its size.
+    unsafe {
+        libc::setsockopt(
+            stream.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_SNDBUF,
+            (&value as *const libc::c_int).cast(),
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        );
+    }
+}
+
+/// Sends `source`'s states until the viewer goes (a write fails, its socket takes nothing for
+/// [`IO_TIMEOUT`], or it falls [`MAX_BEHIND`] states behind) or the server stops; a closing
+/// server's streams send the newest state, then end.
 fn stream_events(stream: &mut TcpStream, source: &dyn EventSource, shared: &Shared) {
-    let head = format!(
-        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n{COMMON_HEADERS}\r\nretry: 1000\n\n"
-    );
-    if stream.write_all(head.as_bytes()).is_err() {
+    set_send_buffer(stream, STREAM_SEND_BUFFER);
+    if stream.set_nonblocking(true).is_err() {
         return;
     }
+    let mut out = Outgoing::new();
+    out.push(
+        format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n{COMMON_HEADERS}\r\nretry: 1000\n\n"
+        )
+        .as_bytes(),
+    );
+    // The generation of the last state handed to `out`.
     let mut seen = 0;
+    // Newer states due while the socket had not taken the last one.
+    let mut behind = 0;
     let mut last_write = Instant::now();
     loop {
+        if out.flush(stream).is_err() {
+            return;
+        }
         if shared.stop.load(Ordering::SeqCst) {
             // A run that ends stops its server after a short grace (`Server::finish`); a stream
             // not scheduled within it still sends the newest state, the run's end, before it
             // goes (bounded by the socket's write timeout, as every write).
             if let Some((_, data)) = source.next_after(seen, Duration::ZERO) {
-                let _ = write_event(stream, &data);
+                out.push(&event(&data));
             }
+            let _ = out.finish(stream);
             return;
         }
         let closing = shared.closing.load(Ordering::SeqCst);
+        if out.pending() {
+            // The viewer has not taken the last state: at the end it gets the newest after it;
+            // otherwise it is dropped once it has missed MAX_BEHIND newer ones.
+            if closing {
+                if let Some((_, data)) = source.next_after(seen, Duration::ZERO) {
+                    out.push(&event(&data));
+                }
+                let _ = out.finish(stream);
+                return;
+            }
+            if source.newest() > seen {
+                behind += 1;
+                if behind >= MAX_BEHIND {
+                    return;
+                }
+            }
+            std::thread::sleep(MIN_EVENT_GAP);
+            continue;
+        }
+        behind = 0;
         let wait = if closing {
             Duration::ZERO
         } else {
             Duration::from_secs(1)
         };
-        let wrote = match source.next_after(seen, wait) {
+        match source.next_after(seen, wait) {
             Some((_, data)) if closing => {
-                let _ = write_event(stream, &data);
+                out.push(&event(&data));
+                let _ = out.finish(stream);
                 return;
             }
             Some((generation, data)) => {
                 seen = generation;
-                let ok = write_event(stream, &data).is_ok();
+                out.push(&event(&data));
+                last_write = Instant::now();
+                if out.flush(stream).is_err() {
+                    return;
+                }
                 std::thread::sleep(MIN_EVENT_GAP);
-                ok
             }
             None if closing => return,
             None if last_write.elapsed() >= KEEP_ALIVE => {
-                stream.write_all(b": keep-alive\n\n").is_ok()
+                out.push(b": keep-alive\n\n");
+                last_write = Instant::now();
             }
-            None => continue,
-        };
-        if !wrote {
-            return;
+            None => {}
         }
-        last_write = Instant::now();
     }
 }
 
 /// One event: a `data:` line a line of `data`.
-fn write_event(stream: &mut TcpStream, data: &str) -> io::Result<()> {
-    let event = format!("data: {}\n\n", data.replace('\n', "\ndata: "));
-    stream.write_all(event.as_bytes())
+fn event(data: &str) -> Vec<u8> {
+    format!("data: {}\n\n", data.replace('\n', "\ndata: ")).into_bytes()
 }
 
 /// The value of `name` in a query string `a=1&b=2` (not decoded: otau's values are plain).
