@@ -4,6 +4,7 @@
 //! the viewer with its data escaped, and every page is read-only.
 
 mod arena_support;
+mod web_support;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -13,21 +14,32 @@ use std::time::{Duration, Instant};
 use arena_support::*;
 use otau::arena::records::RecordsFile;
 use serde_json::Value;
+use web_support::{visit, Hostile, Mix};
 
 /// Reads the child's stderr until the line naming the page's URL; the address in it.
 fn page_address(child: &mut Child) -> (SocketAddr, BufReader<std::process::ChildStderr>) {
+    let (addr, err, _) = page_address_and_before(child);
+    (addr, err)
+}
+
+/// [`page_address`], and the text printed before the URL's line.
+fn page_address_and_before(
+    child: &mut Child,
+) -> (SocketAddr, BufReader<std::process::ChildStderr>, String) {
     let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut before = String::new();
     let mut line = String::new();
     loop {
         line.clear();
         assert!(
             err.read_line(&mut line).unwrap() > 0,
-            "no URL printed before the arena's stderr ended"
+            "no URL printed before the arena's stderr ended: {before}"
         );
         if let Some(at) = line.find("http://") {
             let url = line[at + 7..].split('/').next().unwrap();
-            return (url.parse().unwrap(), err);
+            return (url.parse().unwrap(), err, before);
         }
+        before.push_str(&line);
     }
 }
 
@@ -349,4 +361,62 @@ fn no_page_script_writes_html_from_data() {
         !otau::web::live::LIVE_HTML.contains("<script>"),
         "no inline script"
     );
+}
+
+#[test]
+fn a_live_run_on_every_interface_warns_and_serves_visitors_among_hostile_clients() {
+    let dir = scratch("web-hostile");
+    let mut args = fake_engines_then("slow", &["a", "b"], &[]);
+    args.extend(
+        [
+            "--games",
+            "4",
+            "--concurrency",
+            "2",
+            "--max-plies",
+            "16",
+            "--seed",
+            "7",
+            "--each",
+            "depth=1",
+            "--out",
+            "run.jsonl",
+            "--live",
+            "0.0.0.0:0",
+        ]
+        .map(String::from),
+    );
+    let mut child = Command::new(ARENA)
+        .args(&args)
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (addr, _stderr, before) = page_address_and_before(&mut child);
+    // The exposure is named, and the printed URL works.
+    assert!(
+        before.contains("0.0.0.0:") && before.contains("reachable from the network"),
+        "{before}"
+    );
+    assert!(addr.ip().is_loopback(), "{addr}");
+    assert_eq!(visit(addr, "/", Duration::from_secs(20)).0, 200);
+    // 64 hostile clients of each kind: every visitor is still answered, and the run ends by
+    // itself with all its games.
+    let hostile = Hostile::start(
+        addr,
+        Mix {
+            slow_heads: 64,
+            endless: 64,
+            unread_streams: 64,
+        },
+    );
+    for path in ["/", "/live.js", "/board.js", "/"] {
+        assert_eq!(visit(addr, path, Duration::from_secs(20)).0, 200, "{path}");
+    }
+    assert_eq!(wait_exit(&mut child, Duration::from_secs(120)), 0);
+    drop(hostile);
+    let records = RecordsFile::read(&dir.join("run.jsonl")).unwrap();
+    assert_eq!(records.games.len(), 4);
 }

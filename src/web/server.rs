@@ -307,6 +307,19 @@ impl Server {
                 format!("localhost:{port}"),
                 format!("[::1]:{port}"),
             ];
+            if port == 80 {
+                // A browser leaves out the port it takes by default.
+                let bound = match addr.ip() {
+                    IpAddr::V6(ip) => format!("[{ip}]"),
+                    ip => ip.to_string(),
+                };
+                hosts.extend([
+                    bound,
+                    "127.0.0.1".into(),
+                    "localhost".into(),
+                    "[::1]".into(),
+                ]);
+            }
             hosts.dedup();
             hosts
         });
@@ -896,6 +909,25 @@ mod tests {
             "{e}"
         );
         assert!(parse_addr(Some("70000")).is_err());
+    }
+
+    #[test]
+    fn urls_and_exposure_of_each_address() {
+        let at = |a: &str| a.parse::<SocketAddr>().unwrap();
+        assert_eq!(reachable(at("0.0.0.0:80")), at("127.0.0.1:80"));
+        assert_eq!(reachable(at("[::]:80")), at("[::1]:80"));
+        assert_eq!(reachable(at("127.0.0.2:80")), at("127.0.0.2:80"));
+        for quiet in ["127.0.0.1:80", "127.0.0.2:80", "[::1]:80"] {
+            assert_eq!(exposure(at(quiet)), None, "{quiet}");
+        }
+        for exposed in ["0.0.0.0:8080", "[::]:8080", "192.168.1.2:8080"] {
+            let w = exposure(at(exposed)).unwrap();
+            assert!(
+                w.contains(exposed) && w.contains("reachable from the network"),
+                "{w}"
+            );
+            assert!(w.contains("127.0.0.1:8080"), "the way back: {w}");
+        }
     }
 
     #[test]
