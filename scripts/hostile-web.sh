@@ -8,7 +8,7 @@
 # web client at all. Everything is bounded: the hostile run is killed after LIMIT seconds.
 # Exit status 1 if a visit was not answered 200, or the run did not end by itself with 0.
 #
-#   scripts/hostile-web.sh [GAMES]      (default 24 games of built-in otau players, depth 4)
+#   scripts/hostile-web.sh [GAMES]      (default 16 games of the built-in otau, depth 10 against 9)
 #   LIMIT=300 scripts/hostile-web.sh    (seconds before the hostile run is killed)
 #   KEEP=1 scripts/hostile-web.sh       (keep the work directory)
 # Needs python3 (standard library only). Run it niced on a shared machine.
@@ -18,21 +18,24 @@ if [[ "${1:-}" == "-h" || "${1:-}" == "--help" ]]; then
   exit 0
 fi
 cd "$(dirname "$0")/.."
-games=${1:-24}
+games=${1:-16}
 limit=${LIMIT:-300}
 cargo build --release --quiet --bin otau-arena
 arena=$(cd "${CARGO_TARGET_DIR:-target}/release" && pwd)/otau-arena
 work=$(mktemp -d /tmp/otau-hostile-web.XXXXXX)
 if [ -z "${KEEP:-}" ]; then trap 'rm -rf "$work"' EXIT; fi
 cd "$work"
-match=(--engine name=a cmd=builtin:otau depth=4 --engine name=b cmd=builtin:greedy
+match=(--engine name=a cmd=builtin:otau depth=10 --engine name=b cmd=builtin:otau depth=9
        --games "$games" --seed 27 --openings plies=4 --concurrency 2 -q)
 
 echo "== the match with no web client: $games games"
 start=$(date +%s.%N)
-"$arena" "${match[@]}" --out quiet.jsonl >/dev/null 2>quiet.err
+if ! "$arena" "${match[@]}" --out quiet.jsonl >/dev/null 2>quiet.err; then
+  cat quiet.err >&2
+  exit 1
+fi
 quiet=$(echo "$(date +%s.%N) - $start" | bc)
-echo "   ${quiet} s"
+echo "   $(printf %.1f "$quiet") s; $(grep -o 'otau-arena: [0-9]* plies in.*' quiet.err || true)"
 
 echo "== the same match, --live, with 64 hostile clients of each kind"
 python3 - "$arena" "$limit" "$quiet" "${match[@]}" --out live.jsonl --live 127.0.0.1:0 <<'PY'
@@ -49,7 +52,8 @@ for line in proc.stderr:
         break
 if addr is None:
     sys.exit("no URL printed by the arena")
-threading.Thread(target=lambda: proc.stderr.read(), daemon=True).start()
+err_lines = []
+threading.Thread(target=lambda: err_lines.extend(proc.stderr), daemon=True).start()
 hostname = f"{addr[0]}:{addr[1]}"
 stop = threading.Event()
 lock = threading.Lock()
@@ -109,7 +113,7 @@ def hostile(kind, n):
                 count(f"{kind}: seconds held", time.monotonic() - opened[i])
                 s.close()
                 socks[i] = None
-        time.sleep(0.2 if kind == "slow head" else 0.05)
+        time.sleep(0.2)
     for s in socks:
         if s is not None:
             s.close()
@@ -178,6 +182,7 @@ refused = [st for st, d in visits if st == "503"]
 other = [st for st, d in visits if st not in ("200", "503")]
 print(f"   run: {'ended by itself, exit ' + str(code) if ended else 'KILLED after ' + str(limit) + ' s'}"
       f", {run_time:.1f} s with the clients (against {quiet:.1f} s with none)")
+print("   " + "".join(l for l in err_lines if "plies in" in l).strip())
 print(f"   visitor: {len(visits)} visits, {len(answered)} answered 200, {len(refused)} refused 503,"
       f" {len(other)} other ({', '.join(sorted(set(other))) or 'none'})")
 if answered:

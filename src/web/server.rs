@@ -25,6 +25,7 @@
 use std::borrow::Cow;
 use std::io::{self, Read, Write};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::os::fd::{AsRawFd, RawFd};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
@@ -40,11 +41,16 @@ pub const MAX_HEAD: usize = 8 << 10;
 /// Bytes of a POST body.
 pub const MAX_BODY: usize = 64 << 10;
 /// Connections served at once (event streams included): when all are taken, a new connection
-/// pushes out the oldest that is not an event stream.
-pub const MAX_CONNECTIONS: usize = 128;
-/// Event streams served at once (the next is answered 503 "too many viewers"); the other places
+/// pushes out the oldest that is not an event stream. Each is a thread and a file descriptor
+/// (a quarter of the usual limit of 1024).
+pub const MAX_CONNECTIONS: usize = 256;
+/// Event streams served at once (the next is answered 503 "too many viewers", which a browser
+/// does not retry: so enough for 64 that never read and real viewers besides); the other places
 /// stay for pages.
-pub const MAX_STREAMS: usize = 32;
+pub const MAX_STREAMS: usize = 96;
+/// Connections pushed out whose threads have not ended yet, at most (they end at their next
+/// read or write).
+const MAX_ENDING: usize = 64;
 /// A read or write that makes no progress for this long ends the connection.
 pub const IO_TIMEOUT: Duration = Duration::from_secs(10);
 /// The whole request, head and body, must arrive within this (else 408).
@@ -226,8 +232,9 @@ struct Open {
     id: u64,
     since: Instant,
     phase: Phase,
-    /// Shut down (both ways) to push the connection out: its thread's next read or write fails.
-    socket: TcpStream,
+    /// The connection's socket, shut down (both ways) to push it out: its thread's next read or
+    /// write fails. Open while the entry is: the thread closes it only after [`Shared::leave`].
+    socket: RawFd,
     /// Pushed out: no longer counted, its thread is ending.
     evicted: bool,
 }
@@ -247,8 +254,7 @@ impl Shared {
     fn admit(&self, socket: &TcpStream) -> Option<u64> {
         let mut open = lock(&self.open);
         let live = open.iter().filter(|c| !c.evicted).count();
-        // Pushed-out threads end at their next read or write; this bounds them all the same.
-        if open.len() >= 2 * MAX_CONNECTIONS {
+        if open.len() - live >= MAX_ENDING {
             return None;
         }
         if live >= MAX_CONNECTIONS {
@@ -257,14 +263,16 @@ impl Shared {
                 .filter(|c| !c.evicted && c.phase == Phase::Request)
                 .min_by_key(|c| c.since)?;
             oldest.evicted = true;
-            let _ = oldest.socket.shutdown(Shutdown::Both);
+            // SAFETY: the descriptor is open: its thread closes it only after removing the
+            // entry, under the lock held here.
+            unsafe { libc::shutdown(oldest.socket, libc::SHUT_RDWR) };
         }
         let id = self.next_id.fetch_add(1, Ordering::SeqCst);
         open.push(Open {
             id,
             since: Instant::now(),
             phase: Phase::Request,
-            socket: socket.try_clone().ok()?,
+            socket: socket.as_raw_fd(),
             evicted: false,
         });
         Some(id)
@@ -441,7 +449,11 @@ fn accept_loop(listener: &TcpListener, shared: &Arc<Shared>) {
         if shared.stop.load(Ordering::SeqCst) {
             break;
         }
-        let Ok(mut stream) = stream else { continue };
+        let Ok(mut stream) = stream else {
+            // Out of file descriptors, most likely: wait for some to close rather than spin.
+            std::thread::sleep(Duration::from_millis(10));
+            continue;
+        };
         let _ = stream.set_read_timeout(Some(IO_TIMEOUT));
         let _ = stream.set_write_timeout(Some(IO_TIMEOUT));
         let _ = stream.set_nodelay(true);
@@ -460,8 +472,10 @@ fn accept_loop(listener: &TcpListener, shared: &Arc<Shared>) {
         let spawned = std::thread::Builder::new()
             .name("web connection".into())
             .spawn(move || {
-                serve_connection(stream, id, &inner);
+                serve_connection(&mut stream, id, &inner);
+                // Unregistered before the socket closes (see `Open::socket`).
                 inner.leave(id);
+                drop(stream);
             });
         if spawned.is_err() {
             shared.leave(id);
@@ -470,45 +484,39 @@ fn accept_loop(listener: &TcpListener, shared: &Arc<Shared>) {
 }
 
 /// One request, answered, then the connection is closed.
-fn serve_connection(mut stream: TcpStream, id: u64, shared: &Shared) {
-    let reply = match read_request(&mut stream) {
+fn serve_connection(stream: &mut TcpStream, id: u64, shared: &Shared) {
+    let reply = match read_request(stream) {
         Ok(req) => route(&req, shared),
         Err(status) => {
             let why: &[u8] = match status {
                 408 => b"the request did not arrive in time\n",
                 _ => b"bad request\n",
             };
-            let _ = respond(&mut stream, status, "text/plain", why, &[]);
-            close(&mut stream);
+            let _ = respond(stream, status, "text/plain", why, &[]);
+            close(stream);
             return;
         }
     };
     match reply {
         Reply::Body { content_type, body } => {
-            let _ = respond(&mut stream, 200, content_type, body.as_bytes(), &[]);
+            let _ = respond(stream, 200, content_type, body.as_bytes(), &[]);
         }
         Reply::Events(source) if shared.become_stream(id) => {
-            stream_events(&mut stream, &*source, shared);
+            stream_events(stream, &*source, shared);
         }
         Reply::Events(_) => {
-            let _ = respond(&mut stream, 503, "text/plain", b"too many viewers\n", &[]);
+            let _ = respond(stream, 503, "text/plain", b"too many viewers\n", &[]);
         }
         Reply::NotFound => {
-            let _ = respond(&mut stream, 404, "text/plain", b"not found\n", &[]);
+            let _ = respond(stream, 404, "text/plain", b"not found\n", &[]);
         }
         Reply::MethodNotAllowed => {
             let allow = [("Allow", "GET")];
-            let _ = respond(
-                &mut stream,
-                405,
-                "text/plain",
-                b"method not allowed\n",
-                &allow,
-            );
+            let _ = respond(stream, 405, "text/plain", b"method not allowed\n", &allow);
         }
         Reply::BadRequest(why) => {
             let _ = respond(
-                &mut stream,
+                stream,
                 400,
                 "text/plain",
                 format!("{why}\n").as_bytes(),
@@ -516,7 +524,7 @@ fn serve_connection(mut stream: TcpStream, id: u64, shared: &Shared) {
             );
         }
     }
-    close(&mut stream);
+    close(stream);
 }
 
 /// Ends a connection after its answer. What the client still sends is read first (closing a
@@ -769,7 +777,6 @@ impl Outgoing {
 /// Sets the kernel's send buffer of `stream` to `bytes` (bounding what a viewer that reads
 /// nothing holds, and making its falling behind show sooner).
 fn set_send_buffer(stream: &TcpStream, bytes: usize) {
-    use std::os::fd::AsRawFd;
     let value = libc::c_int::try_from(bytes).unwrap_or(libc::c_int::MAX);
     // SAFETY: the socket is open for the call; the option's value is a c_int, passed by address
     // with its size.
