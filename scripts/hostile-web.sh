@@ -53,7 +53,15 @@ for line in proc.stderr:
 if addr is None:
     sys.exit("no URL printed by the arena")
 err_lines = []
-threading.Thread(target=lambda: err_lines.extend(proc.stderr), daemon=True).start()
+# When the run ended: the reading viewer's stream ends (the server then stops), or the run
+# printed its figures.
+run_over = [None]
+def read_err():
+    for l in proc.stderr:
+        err_lines.append(l)
+        if "plies in" in l and run_over[0] is None:
+            run_over[0] = time.monotonic()
+threading.Thread(target=read_err, daemon=True).start()
 hostname = f"{addr[0]}:{addr[1]}"
 stop = threading.Event()
 lock = threading.Lock()
@@ -134,11 +142,12 @@ def visitor():
                     break
                 data += b
             s.close()
-            status = data[9:12].decode() or "no answer"
+            status = data[9:12].decode() or "no answer (closed)"
         except OSError as e:
-            status = f"no answer"
+            status = f"no answer ({type(e).__name__} at {t - started:.1f} s)"
         with lock:
-            visits.append((status, time.monotonic() - t))
+            if run_over[0] is None or t < run_over[0]:
+                visits.append((status, time.monotonic() - t))
         time.sleep(0.25)
 
 viewer_states = [0]
@@ -153,6 +162,8 @@ def viewer():
                 break
             *lines, buf = (buf + b).split(b"\n")
             viewer_states[0] += sum(1 for line in lines if line.startswith(b"data: "))
+            if any(b'"ended":true' in line for line in lines):
+                run_over[0] = run_over[0] or time.monotonic()
     except OSError:
         pass
 
@@ -183,7 +194,7 @@ other = [st for st, d in visits if st not in ("200", "503")]
 print(f"   run: {'ended by itself, exit ' + str(code) if ended else 'KILLED after ' + str(limit) + ' s'}"
       f", {run_time:.1f} s with the clients (against {quiet:.1f} s with none)")
 print("   " + "".join(l for l in err_lines if "plies in" in l).strip())
-print(f"   visitor: {len(visits)} visits, {len(answered)} answered 200, {len(refused)} refused 503,"
+print(f"   visitor (every 250 ms until the run's end): {len(visits)} visits, {len(answered)} answered 200, {len(refused)} refused 503,"
       f" {len(other)} other ({', '.join(sorted(set(other))) or 'none'})")
 if answered:
     q = sorted(answered)

@@ -791,6 +791,18 @@ fn set_send_buffer(stream: &TcpStream, bytes: usize) {
     }
 }
 
+/// Waits until `stream` can take more bytes, at most `wait`.
+fn wait_writable(stream: &TcpStream, wait: Duration) {
+    let mut fd = libc::pollfd {
+        fd: stream.as_raw_fd(),
+        events: libc::POLLOUT,
+        revents: 0,
+    };
+    let ms = libc::c_int::try_from(wait.as_millis()).unwrap_or(libc::c_int::MAX);
+    // SAFETY: one pollfd, valid for the call, for a socket that is open.
+    unsafe { libc::poll(&mut fd, 1, ms.max(1)) };
+}
+
 /// Sends `source`'s states until the viewer goes (a write fails, its socket takes nothing for
 /// [`IO_TIMEOUT`], or it falls [`MAX_BEHIND`] states behind) or the server stops; a closing
 /// server's streams send the newest state, then end.
@@ -808,8 +820,10 @@ fn stream_events(stream: &mut TcpStream, source: &dyn EventSource, shared: &Shar
     );
     // The generation of the last state handed to `out`.
     let mut seen = 0;
-    // Newer states due while the socket had not taken the last one.
+    // Newer states due while the socket had not taken the last one, counted once per
+    // MIN_EVENT_GAP from when it was queued (`tick`).
     let mut behind = 0;
+    let mut tick = Instant::now() + MIN_EVENT_GAP;
     let mut last_write = Instant::now();
     loop {
         if out.flush(stream).is_err() {
@@ -836,13 +850,18 @@ fn stream_events(stream: &mut TcpStream, source: &dyn EventSource, shared: &Shar
                 let _ = out.finish(stream);
                 return;
             }
-            if source.newest() > seen {
-                behind += 1;
-                if behind >= MAX_BEHIND {
-                    return;
+            let now = Instant::now();
+            if now >= tick {
+                tick = now + MIN_EVENT_GAP;
+                if source.newest() > seen {
+                    behind += 1;
+                    if behind >= MAX_BEHIND {
+                        return;
+                    }
                 }
             }
-            std::thread::sleep(MIN_EVENT_GAP);
+            // A viewer that reads is sent the rest as fast as it takes it.
+            wait_writable(stream, tick.saturating_duration_since(now));
             continue;
         }
         behind = 0;
@@ -861,6 +880,7 @@ fn stream_events(stream: &mut TcpStream, source: &dyn EventSource, shared: &Shar
                 seen = generation;
                 out.push(&event(&data));
                 last_write = Instant::now();
+                tick = last_write + MIN_EVENT_GAP;
                 if out.flush(stream).is_err() {
                     return;
                 }
