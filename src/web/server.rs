@@ -821,9 +821,10 @@ fn stream_events(stream: &mut TcpStream, source: &dyn EventSource, shared: &Shar
     // The generation of the last state handed to `out`.
     let mut seen = 0;
     // Newer states due while the socket had not taken the last one, counted once per
-    // MIN_EVENT_GAP from when it was queued (`tick`).
+    // MIN_EVENT_GAP from when it was queued; `tick` is the next count, and the earliest time
+    // the next state may go.
     let mut behind = 0;
-    let mut tick = Instant::now() + MIN_EVENT_GAP;
+    let mut tick = Instant::now();
     let mut last_write = Instant::now();
     loop {
         if out.flush(stream).is_err() {
@@ -865,6 +866,11 @@ fn stream_events(stream: &mut TcpStream, source: &dyn EventSource, shared: &Shar
             continue;
         }
         behind = 0;
+        let early = tick.saturating_duration_since(Instant::now());
+        if !early.is_zero() && !closing {
+            std::thread::sleep(early);
+            continue;
+        }
         let wait = if closing {
             Duration::ZERO
         } else {
@@ -881,10 +887,6 @@ fn stream_events(stream: &mut TcpStream, source: &dyn EventSource, shared: &Shar
                 out.push(&event(&data));
                 last_write = Instant::now();
                 tick = last_write + MIN_EVENT_GAP;
-                if out.flush(stream).is_err() {
-                    return;
-                }
-                std::thread::sleep(MIN_EVENT_GAP);
             }
             None if closing => return,
             None if last_write.elapsed() >= KEEP_ALIVE => {
