@@ -254,4 +254,36 @@ mod tests {
         assert_eq!(err.line, 2);
         assert!(parse("1. 76 {never closed").is_err());
     }
+
+    /// Issue 27, item 5: a stream is read game by game with the same result as the whole text,
+    /// and a line without end (`/dev/zero`) is refused at the bound instead of read until memory
+    /// runs out.
+    #[test]
+    fn streamed_games_are_the_parsed_ones_and_lines_are_bounded() {
+        let text = "\u{feff}[Event \"1\"]\n[Result \"0-1\"]\n\n1. 87(10) 87(10) 2. 22 {a\nb} 0-1\n\n[Event \"2\"]\n\n1. 76 *\n";
+        let mut streamed = Vec::new();
+        read_games(text.as_bytes(), |g| {
+            streamed.push(g);
+            Ok::<(), PgnError>(())
+        })
+        .unwrap();
+        assert_eq!(
+            streamed,
+            parse(text.trim_start_matches('\u{feff}')).unwrap()
+        );
+        assert_eq!(streamed.len(), 2);
+        let long = "x".repeat(MAX_LINE_BYTES + 1);
+        let err = read_games(long.as_bytes(), |_| Ok::<(), PgnError>(())).unwrap_err();
+        assert_eq!(err.line, 1);
+        assert!(err.message.contains("longer than 1048576 bytes"), "{err}");
+        let err =
+            read_games(&b"[Event \"1\"]\n\xff\n"[..], |_| Ok::<(), PgnError>(())).unwrap_err();
+        assert_eq!((err.line, err.message.as_str()), (2, "not UTF-8 text"));
+        #[cfg(unix)]
+        {
+            let zero = std::io::BufReader::new(std::fs::File::open("/dev/zero").unwrap());
+            let err = read_games(zero, |_| Ok::<(), PgnError>(())).unwrap_err();
+            assert!(err.message.contains("longer than"), "{err}");
+        }
+    }
 }
