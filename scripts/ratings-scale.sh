@@ -42,9 +42,10 @@ with open(truth_file, "w") as f:
         f.write(f"p{i} {r - mean}\n")
 PY
   echo "== $players players, $games games ($(du -h "$pgn" | cut -f1) of PGN)"
-  /usr/bin/time -f "time %e s, peak RSS %M kB" "$arena" ratings "$pgn" \
+  /usr/bin/time -f "time %e s (CPU %U s user, %S s system), peak RSS %M kB" "$arena" ratings "$pgn" \
     >"$work/table" 2>"$work/time" || { cat "$work/time"; exit 1; }
-  grep "time .* s, peak RSS" "$work/time"
+  grep "fit step\|errors:" "$work/time" | tail -2 || true
+  grep "time .* peak RSS" "$work/time"
   # The fitted ratings are reported scaled to the logistic slope: compare their order with the truth.
   python3 - "$work/table" "$work/truth-$players" <<'PY'
 import sys
