@@ -102,7 +102,7 @@ impl std::error::Error for RatingError {}
 fn describe_groups(groups: &[Vec<String>]) -> String {
     let players: usize = groups.iter().map(Vec::len).sum();
     let mut by_size: Vec<&Vec<String>> = groups.iter().collect();
-    by_size.sort_by(|a, b| b.len().cmp(&a.len()));
+    by_size.sort_by_key(|g| std::cmp::Reverse(g.len()));
     let mut out = format!(
         "the players form {} groups that never met, directly or through other players, so \
          their ratings cannot be compared: the largest group has {} of the {players} players",
