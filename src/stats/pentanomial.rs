@@ -104,7 +104,7 @@ impl Pentanomial {
 
     /// Pairs won (WW, WD) over pairs lost (LD, LL), fastchess's `PairsRatio`.
     pub fn pairs_ratio(&self) -> f64 {
-        (self.ww + self.wd) as f64 / (self.ld + self.ll) as f64
+        self.ww.saturating_add(self.wd) as f64 / self.ld.saturating_add(self.ll) as f64
     }
 
     /// Pairs of one win and one loss over pairs of two draws.
