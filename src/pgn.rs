@@ -50,18 +50,87 @@ impl std::error::Error for PgnError {}
 /// tag section.
 pub fn parse(text: &str) -> Result<Vec<PgnGame>, PgnError> {
     let mut games = Vec::new();
+    parse_lines(text.lines().map(Ok), |game| {
+        games.push(game);
+        Ok::<(), PgnError>(())
+    })?;
+    Ok(games)
+}
+
+/// The longest line [`read_games`] takes: a line past it is an error, so a stream without line
+/// ends (`/dev/zero`) is refused at once instead of read until memory runs out.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// Reads the games of a PGN stream one at a time, each handed to `each` as soon as the next game
+/// starts (or the stream ends): memory holds one game, whatever the size of the file, so the
+/// ratings of millions of games are read without holding them. A byte-order mark before the
+/// first line is skipped; a line longer than [`MAX_LINE_BYTES`] or not UTF-8 is an error naming
+/// the line.
+pub fn read_games<R: std::io::BufRead, E: From<PgnError>>(
+    mut reader: R,
+    each: impl FnMut(PgnGame) -> Result<(), E>,
+) -> Result<(), E> {
+    use std::io::{BufRead, Read};
+    let mut number = 0;
+    let mut buf = Vec::new();
+    let lines = std::iter::from_fn(move || {
+        buf.clear();
+        number += 1;
+        let err = |message: String| {
+            Some(Err(PgnError {
+                line: number,
+                message,
+            }))
+        };
+        match (&mut reader)
+            .take(MAX_LINE_BYTES as u64 + 1)
+            .read_until(b'\n', &mut buf)
+        {
+            Ok(0) => return None,
+            Ok(_) => {}
+            Err(e) => return err(format!("cannot read: {e}")),
+        }
+        if buf.len() > MAX_LINE_BYTES && buf.last() != Some(&b'\n') {
+            return err(format!("line longer than {MAX_LINE_BYTES} bytes"));
+        }
+        while buf.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
+            buf.pop();
+        }
+        let mut text = match String::from_utf8(std::mem::take(&mut buf)) {
+            Ok(text) => text,
+            Err(_) => return err("not UTF-8 text".into()),
+        };
+        if number == 1 && text.starts_with('\u{feff}') {
+            text.drain(..'\u{feff}'.len_utf8());
+        }
+        Some(Ok(text))
+    });
+    parse_lines(lines, each)
+}
+
+/// The parser over lines, from a text or a stream: each game goes to `each` when the next one
+/// starts or the lines end.
+fn parse_lines<S: AsRef<str>, E: From<PgnError>>(
+    lines: impl Iterator<Item = Result<S, PgnError>>,
+    mut each: impl FnMut(PgnGame) -> Result<(), E>,
+) -> Result<(), E> {
     let mut current: Option<PgnGame> = None;
     let mut in_movetext = false;
     let mut comment: Option<String> = None;
-    for (number, raw) in text.lines().enumerate() {
-        let line = raw.trim();
+    let mut last_line = 0;
+    for (number, raw) in lines.enumerate() {
+        let raw = raw?;
+        let line = raw.as_ref().trim();
+        last_line = number + 1;
         let err = |message: String| PgnError {
             line: number + 1,
             message,
         };
         if comment.is_none() && line.starts_with('[') {
             if in_movetext || current.is_none() {
-                games.extend(current.take());
+                if let Some(game) = current.take() {
+                    each(game)?;
+                }
                 current = Some(PgnGame {
                     line: number + 1,
                     ..PgnGame::default()
@@ -136,12 +205,15 @@ pub fn parse(text: &str) -> Result<Vec<PgnGame>, PgnError> {
     }
     if comment.is_some() {
         return Err(PgnError {
-            line: text.lines().count(),
+            line: last_line,
             message: "unterminated comment".into(),
-        });
+        }
+        .into());
     }
-    games.extend(current);
-    Ok(games)
+    match current {
+        Some(game) => each(game),
+        None => Ok(()),
+    }
 }
 
 /// A move number, `12.` (or `12...` before a North move): skipped wherever moves are listed
@@ -181,5 +253,37 @@ mod tests {
         let err = parse("[Event \"1\"]\n[Result 0-1]\n").unwrap_err();
         assert_eq!(err.line, 2);
         assert!(parse("1. 76 {never closed").is_err());
+    }
+
+    /// Issue 27, item 5: a stream is read game by game with the same result as the whole text,
+    /// and a line without end (`/dev/zero`) is refused at the bound instead of read until memory
+    /// runs out.
+    #[test]
+    fn streamed_games_are_the_parsed_ones_and_lines_are_bounded() {
+        let text = "\u{feff}[Event \"1\"]\n[Result \"0-1\"]\n\n1. 87(10) 87(10) 2. 22 {a\nb} 0-1\n\n[Event \"2\"]\n\n1. 76 *\n";
+        let mut streamed = Vec::new();
+        read_games(text.as_bytes(), |g| {
+            streamed.push(g);
+            Ok::<(), PgnError>(())
+        })
+        .unwrap();
+        assert_eq!(
+            streamed,
+            parse(text.trim_start_matches('\u{feff}')).unwrap()
+        );
+        assert_eq!(streamed.len(), 2);
+        let long = "x".repeat(MAX_LINE_BYTES + 1);
+        let err = read_games(long.as_bytes(), |_| Ok::<(), PgnError>(())).unwrap_err();
+        assert_eq!(err.line, 1);
+        assert!(err.message.contains("longer than 1048576 bytes"), "{err}");
+        let err =
+            read_games(&b"[Event \"1\"]\n\xff\n"[..], |_| Ok::<(), PgnError>(())).unwrap_err();
+        assert_eq!((err.line, err.message.as_str()), (2, "not UTF-8 text"));
+        #[cfg(unix)]
+        {
+            let zero = std::io::BufReader::new(std::fs::File::open("/dev/zero").unwrap());
+            let err = read_games(zero, |_| Ok::<(), PgnError>(())).unwrap_err();
+            assert!(err.message.contains("longer than"), "{err}");
+        }
     }
 }

@@ -278,6 +278,50 @@ fn ratings_command_rates_pgn_like_bayeselo_and_records_too() {
     assert!(stderr.contains("missing.pgn"), "{stderr}");
 }
 
+/// Issue 27, item 5: players that never met (a real PlayOK sample: 302 players in 60 groups)
+/// are named in one short line with the way forward, and `--largest-group` rates the largest;
+/// a very long name in a group is shortened there.
+#[test]
+fn ratings_name_separate_groups_briefly_and_rate_the_largest() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let (code, _, stderr) = arena(&["ratings", "playok-sample.pgn"], &data);
+    assert_eq!(code, 1);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.len() < 500, "{stderr}");
+    assert!(
+        stderr.contains("60 groups") && stderr.contains("the largest group has 51 of the 302"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--largest-group"), "{stderr}");
+    let (code, stdout, stderr) = arena(&["ratings", "--largest-group", "playok-sample.pgn"], &data);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("Rated the largest group of players that met: 51 of 302 players"),
+        "{stdout}"
+    );
+    let rows = stdout
+        .lines()
+        .filter(|l| l.contains(" : ") && l.trim_start().starts_with(|c: char| c.is_ascii_digit()));
+    assert_eq!(rows.count(), 51, "{stdout}");
+
+    let dir = scratch("ratings-groups");
+    let long = "n".repeat(65_536);
+    let mut pgn = String::new();
+    for (white, black) in [("a", "b"), ("b", "c"), ("c", "a"), (long.as_str(), "d")] {
+        pgn.push_str(&format!(
+            "[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"1-0\"]\n\n1-0\n\n"
+        ));
+    }
+    std::fs::write(dir.join("groups.pgn"), pgn).unwrap();
+    let (code, _, stderr) = arena(&["ratings", "groups.pgn"], &dir);
+    assert_eq!(code, 1);
+    assert!(stderr.len() < 500, "{stderr}");
+    assert!(
+        stderr.contains("the other 2 (the other group: nnnn"),
+        "{stderr}"
+    );
+}
+
 /// Issue 16, item 9: the report replays games in the order they finished (the records' order).
 #[test]
 fn report_follows_the_finishing_order() {

@@ -249,6 +249,10 @@ enum ArenaCommand {
         /// Virtual draws per player (2, BayesElo's default; 0: plain maximum likelihood, as Ordo).
         #[arg(long, value_name = "DRAWS", default_value = "2", value_parser = super::rate::parse_prior)]
         rating_prior: RatingOptions,
+        /// Rate only the largest group of players that met (directly or through others) when
+        /// the players form separate groups.
+        #[arg(long)]
+        largest_group: bool,
     },
     /// Check an SPRT by hand from its counts (the numbers of a run, or another tool's).
     Sprt(crate::stats::SprtCalcArgs),
@@ -371,8 +375,9 @@ fn run(cli: ArenaCli) -> Result<ExitCode> {
         Some(ArenaCommand::Ratings {
             files,
             rating_prior,
+            largest_group,
         }) => {
-            let text = super::rate::ratings_text(&files, &rating_prior)?;
+            let text = super::rate::ratings_text(&files, &rating_prior, largest_group)?;
             interrupt::out(format_args!("{text}"));
             return Ok(ExitCode::SUCCESS);
         }

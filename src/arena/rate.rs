@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 
 use super::records::RecordsFile;
 use super::results::game_stats;
-use crate::stats::{self, fit_ratings, GameStats, RatingOptions};
+use crate::stats::{self, fit_pairings, Pairings, RatingError, RatingOptions};
 
 /// `--rating-prior DRAWS`: BayesElo's prior, virtual draws per player (2, BayesElo's default;
 /// 0 for plain maximum likelihood, as Ordo).
@@ -24,21 +24,39 @@ pub fn parse_prior(text: &str) -> Result<RatingOptions, String> {
     }
 }
 
-/// The games of one file: PGN when its name ends in `.pgn` (any case), the arena's records
-/// otherwise. Also returns the number of unfinished PGN games left out.
-pub fn load(path: &Path) -> Result<(Vec<GameStats>, usize)> {
+/// Adds the games of one file to `pairings`: PGN when its name ends in `.pgn` (any case),
+/// streamed a game at a time so that no file is held whole; the arena's records otherwise.
+/// Returns the finished games read and the unfinished PGN games left out; `progress` hears the
+/// count of games read every 100,000.
+pub fn read_into(
+    path: &Path,
+    pairings: &mut Pairings,
+    progress: &mut dyn FnMut(u64),
+) -> Result<(u64, u64)> {
     let is_pgn = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
+    let (mut finished, mut unfinished) = (0u64, 0u64);
     if is_pgn {
-        let text = std::fs::read_to_string(path)
+        let file = std::fs::File::open(path)
             .with_context(|| format!("{}: cannot read", path.display()))?;
-        // Some exporters start the file with a byte-order mark.
-        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-        let games =
-            crate::pgn::parse(text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        return stats::game::from_pgn(&games)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()));
+        let mut index = 0;
+        crate::pgn::read_games(std::io::BufReader::with_capacity(1 << 16, file), |game| {
+            match stats::game::game_from_pgn(index, &game).map_err(anyhow::Error::msg)? {
+                Some(g) => {
+                    pairings.add(&g.south, &g.north, g.outcome);
+                    finished += 1;
+                    if finished % 100_000 == 0 {
+                        progress(finished);
+                    }
+                }
+                None => unfinished += 1,
+            }
+            index += 1;
+            Ok::<(), anyhow::Error>(())
+        })
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        return Ok((finished, unfinished));
     }
     let file = RecordsFile::read(path).with_context(|| {
         format!(
@@ -46,27 +64,71 @@ pub fn load(path: &Path) -> Result<(Vec<GameStats>, usize)> {
             path.display()
         )
     })?;
-    Ok((file.games.values().map(game_stats).collect(), 0))
+    for g in file.games.values() {
+        let g = game_stats(g);
+        pairings.add(&g.south, &g.north, g.outcome);
+        finished += 1;
+    }
+    Ok((finished, unfinished))
 }
 
-/// The text `otau-arena ratings` prints: what was read, then the table.
-pub fn ratings_text(files: &[PathBuf], options: &RatingOptions) -> Result<String> {
-    let mut games = Vec::new();
-    let mut unfinished = 0;
+/// The text `otau-arena ratings` prints: what was read, then the table. With `largest_group`,
+/// only the largest group of players that met is rated (the way forward when the players did
+/// not all meet). A long read or fit reports its progress on stderr after the first second.
+pub fn ratings_text(
+    files: &[PathBuf],
+    options: &RatingOptions,
+    largest_group: bool,
+) -> Result<String> {
+    let started = std::time::Instant::now();
+    let say = |line: &str| {
+        if started.elapsed() >= std::time::Duration::from_secs(1) {
+            eprintln!("otau-arena ratings: {line}");
+        }
+    };
+    let mut pairings = Pairings::new();
+    let (mut games, mut unfinished) = (0, 0);
     for path in files {
-        let (mut g, u) = load(path)?;
-        games.append(&mut g);
+        let (g, u) = read_into(path, &mut pairings, &mut |read| {
+            say(&format!("{}: {read} games read", path.display()))
+        })?;
+        games += g;
         unfinished += u;
     }
-    if games.is_empty() {
+    if games == 0 {
         bail!("no finished games in {}", names(files));
     }
-    let mut out = format!("{} games from {}", games.len(), names(files));
+    let mut out = format!("{games} games from {}", names(files));
     if unfinished > 0 {
         out.push_str(&format!(" ({unfinished} unfinished left out)"));
     }
     out.push_str("\n\n");
-    let table = fit_ratings(&games, &[], options).map_err(|e| anyhow::anyhow!("{e}"))?;
+    if largest_group {
+        let (group, left_out) = pairings.largest_group();
+        if left_out > 0 {
+            out.push_str(&format!(
+                "Rated the largest group of players that met: {} of {} players, {} of {} games \
+                 ({left_out} other groups left out)\n\n",
+                group.players(),
+                pairings.players(),
+                group.games(),
+                pairings.games()
+            ));
+        }
+        pairings = group;
+    }
+    say(&format!(
+        "fitting {} players, {} pairings",
+        pairings.players(),
+        pairings.pairings()
+    ));
+    let table = fit_pairings(&pairings, options, &mut |line| say(line)).map_err(|e| match e {
+        RatingError::Disconnected(_) => anyhow::anyhow!(
+            "{e}. Rate the largest group alone with --largest-group, or add games between the \
+             groups"
+        ),
+        e => anyhow::anyhow!("{e}"),
+    })?;
     out.push_str(&table.text());
     Ok(out)
 }
@@ -93,9 +155,12 @@ mod tests {
             "\u{feff}[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1-0\n",
         )
         .unwrap();
-        let (games, unfinished) = load(&path).unwrap();
-        assert_eq!((games.len(), unfinished), (1, 0));
-        assert_eq!(games[0].south, "a");
+        let mut pairings = Pairings::new();
+        let read = read_into(&path, &mut pairings, &mut |_| {}).unwrap();
+        assert_eq!(read, (1, 0));
+        assert_eq!((pairings.players(), pairings.games()), (2, 1));
+        let table = fit_pairings(&pairings, &RatingOptions::default(), &mut |_| {}).unwrap();
+        assert_eq!(table.players[0].name, "a", "{}", table.text());
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -125,6 +125,28 @@ pub fn mean_variance(values: &[f64], weights: &[f64]) -> (f64, f64) {
     (mean, var)
 }
 
+/// The largest count of games or game pairs the statistics take, 2^53: every count up to it is
+/// exact as an `f64`, which every estimate computes in. Counts given by hand (`otau-arena sprt`)
+/// are refused beyond it; counts of games played can never get near it.
+pub const MAX_COUNT: u64 = 1 << 53;
+
+/// The sum of counts, or `None` past [`MAX_COUNT`] (and never a wrapped sum): inputs are refused
+/// with it before any figure is computed.
+pub fn checked_total(counts: &[u64]) -> Option<u64> {
+    counts
+        .iter()
+        .try_fold(0u64, |total, &c| total.checked_add(c))
+        .filter(|&total| total <= MAX_COUNT)
+}
+
+/// The sum of counts where they were already checked (or are counts of games played): it
+/// saturates rather than wraps, so a figure past the bound is never printed as a small one.
+pub fn count_sum(counts: &[u64]) -> u64 {
+    counts
+        .iter()
+        .fold(0u64, |total, &c| total.saturating_add(c))
+}
+
 /// An Elo estimate from a sample of per-unit scores, as fastchess computes and prints it.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EloEstimate {
@@ -158,7 +180,7 @@ impl EloEstimate {
     /// The estimate from unit scores `values` seen `counts` times, where one unit is
     /// `games_per_unit` games (1 for single games, 2 for pairs). `None` for an empty sample.
     pub fn from_distribution(values: &[f64], counts: &[u64], games_per_unit: u32) -> Option<Self> {
-        let samples: u64 = counts.iter().sum();
+        let samples = count_sum(counts);
         if samples == 0 {
             return None;
         }
@@ -267,7 +289,7 @@ pub struct Wdl {
 
 impl Wdl {
     pub fn games(&self) -> u64 {
-        self.wins + self.draws + self.losses
+        count_sum(&[self.wins, self.draws, self.losses])
     }
 
     /// Points: a win 1, a draw ½.
@@ -306,9 +328,9 @@ impl Wdl {
     }
 
     pub fn merge(&mut self, other: &Wdl) {
-        self.wins += other.wins;
-        self.draws += other.draws;
-        self.losses += other.losses;
+        self.wins = self.wins.saturating_add(other.wins);
+        self.draws = self.draws.saturating_add(other.draws);
+        self.losses = self.losses.saturating_add(other.losses);
     }
 
     /// The trinomial estimate: each game an independent sample of 0, ½ or 1.

@@ -90,31 +90,39 @@ pub fn from_pgn(games: &[crate::pgn::PgnGame]) -> Result<(Vec<GameStats>, usize)
     let mut out = Vec::new();
     let mut unfinished = 0;
     for (i, g) in games.iter().enumerate() {
-        let result = g.tag("Result").or(g.result.as_deref()).unwrap_or("*");
-        let Some(outcome) = Outcome::from_pgn(result) else {
-            unfinished += 1;
-            continue;
-        };
-        let player = |tag: &str| {
-            g.tag(tag)
-                .filter(|name| !name.trim().is_empty())
-                .map(str::to_string)
-                .ok_or_else(|| format!("game {} has no {tag} tag", i + 1))
-        };
-        out.push(GameStats {
-            pair: i as u64,
-            south: player("White")?,
-            north: player("Black")?,
-            outcome,
-            termination: g.tag("Termination").unwrap_or("pgn").to_string(),
-            plies: g.moves.len() as u32,
-            south_total: 0,
-            north_total: 0,
-            south_moves: MoveSummary::default(),
-            north_moves: MoveSummary::default(),
-        });
+        match game_from_pgn(i, g)? {
+            Some(game) => out.push(game),
+            None => unfinished += 1,
+        }
     }
     Ok((out, unfinished))
+}
+
+/// Game `index` (0-based) of a PGN file as [`from_pgn`] reads it: `None` when unfinished. A
+/// reader that streams a file takes its games one at a time through here.
+pub fn game_from_pgn(index: usize, g: &crate::pgn::PgnGame) -> Result<Option<GameStats>, String> {
+    let result = g.tag("Result").or(g.result.as_deref()).unwrap_or("*");
+    let Some(outcome) = Outcome::from_pgn(result) else {
+        return Ok(None);
+    };
+    let player = |tag: &str| {
+        g.tag(tag)
+            .filter(|name| !name.trim().is_empty())
+            .map(str::to_string)
+            .ok_or_else(|| format!("game {} has no {tag} tag", index + 1))
+    };
+    Ok(Some(GameStats {
+        pair: index as u64,
+        south: player("White")?,
+        north: player("Black")?,
+        outcome,
+        termination: g.tag("Termination").unwrap_or("pgn").to_string(),
+        plies: g.moves.len() as u32,
+        south_total: 0,
+        north_total: 0,
+        south_moves: MoveSummary::default(),
+        north_moves: MoveSummary::default(),
+    }))
 }
 
 /// Totals of one engine's moves in a game (or over many games): enough for averages without

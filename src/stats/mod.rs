@@ -29,7 +29,7 @@ pub use diagnostics::EngineDiagnostics;
 pub use elo::{EloEstimate, Wdl};
 pub use game::{GameStats, MoveSummary};
 pub use pentanomial::{PairTracker, Pentanomial};
-pub use ratings::{fit_ratings, RatingOptions, RatingTable};
+pub use ratings::{fit_pairings, fit_ratings, Pairings, RatingError, RatingOptions, RatingTable};
 pub use report::{render_html, ReportOptions};
 pub use sprt::{
     sprt_cli_text, SprtCalcArgs, SprtConfig, SprtDecision, SprtModel, SprtStatus, SprtStop,

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::elo::{EloEstimate, Wdl};
+use super::elo::{count_sum, EloEstimate, Wdl};
 use super::game::GameStats;
 use crate::games::Side;
 
@@ -41,11 +41,17 @@ impl Pentanomial {
 
     /// `[LL, LD, WL+DD, WD, WW]`, the order of `Ptnml(0-2)`.
     pub fn buckets(&self) -> [u64; 5] {
-        [self.ll, self.ld, self.wl + self.dd, self.wd, self.ww]
+        [
+            self.ll,
+            self.ld,
+            self.wl.saturating_add(self.dd),
+            self.wd,
+            self.ww,
+        ]
     }
 
     pub fn pairs(&self) -> u64 {
-        self.buckets().iter().sum()
+        count_sum(&self.buckets())
     }
 
     /// Counts one pair from the first player's two results (points 0, ½ or 1 each).
@@ -62,12 +68,16 @@ impl Pentanomial {
     }
 
     pub fn merge(&mut self, other: &Pentanomial) {
-        self.ll += other.ll;
-        self.ld += other.ld;
-        self.wl += other.wl;
-        self.dd += other.dd;
-        self.wd += other.wd;
-        self.ww += other.ww;
+        for (mine, theirs) in [
+            (&mut self.ll, other.ll),
+            (&mut self.ld, other.ld),
+            (&mut self.wl, other.wl),
+            (&mut self.dd, other.dd),
+            (&mut self.wd, other.wd),
+            (&mut self.ww, other.ww),
+        ] {
+            *mine = mine.saturating_add(theirs);
+        }
     }
 
     /// The same pairs seen from the second player.
@@ -89,12 +99,12 @@ impl Pentanomial {
 
     /// Share of pairs that scored even (WL or DD), fastchess's pentanomial `DrawRatio`.
     pub fn draw_ratio(&self) -> f64 {
-        (self.wl + self.dd) as f64 / self.pairs() as f64
+        self.wl.saturating_add(self.dd) as f64 / self.pairs() as f64
     }
 
     /// Pairs won (WW, WD) over pairs lost (LD, LL), fastchess's `PairsRatio`.
     pub fn pairs_ratio(&self) -> f64 {
-        (self.ww + self.wd) as f64 / (self.ld + self.ll) as f64
+        self.ww.saturating_add(self.wd) as f64 / self.ld.saturating_add(self.ll) as f64
     }
 
     /// Pairs of one win and one loss over pairs of two draws.

@@ -20,7 +20,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use super::elo::{elo_to_score, mean_variance, Wdl, NELO_PER_T};
+use super::elo::{checked_total, elo_to_score, mean_variance, Wdl, MAX_COUNT, NELO_PER_T};
 use super::pentanomial::Pentanomial;
 
 /// What `elo0` and `elo1` measure.
@@ -87,6 +87,11 @@ pub enum SprtError {
         expected: &'static str,
         given: String,
     },
+    /// Counts adding up to more than [`MAX_COUNT`] (the sum, exact).
+    CountsTooLarge {
+        given: String,
+        total: u128,
+    },
 }
 
 impl fmt::Display for SprtError {
@@ -118,6 +123,11 @@ impl fmt::Display for SprtError {
             SprtError::Counts { expected, given } => {
                 write!(f, "expected counts {expected}, got '{given}'")
             }
+            SprtError::CountsTooLarge { given, total } => write!(
+                f,
+                "counts '{given}' add up to {total}, more than the {MAX_COUNT} (2^53) the \
+                 statistics take (beyond it an f64 no longer holds every count)"
+            ),
         }
     }
 }
@@ -506,7 +516,7 @@ impl SprtCalcArgs {
                 c[3],
                 c[4],
                 penta.pairs(),
-                2 * penta.pairs()
+                penta.pairs().saturating_mul(2)
             ));
             if let Some(e) = penta.estimate() {
                 out.push_str(&e.elo_line());
@@ -571,6 +581,12 @@ fn parse_counts<const N: usize>(text: &str, expected: &'static str) -> Result<[u
     let mut out = [0u64; N];
     for (slot, part) in out.iter_mut().zip(parts) {
         *slot = part.parse().map_err(|_| bad())?;
+    }
+    if checked_total(&out).is_none() {
+        return Err(SprtError::CountsTooLarge {
+            given: text.to_string(),
+            total: out.iter().map(|&c| u128::from(c)).sum(),
+        });
     }
     Ok(out)
 }
@@ -768,5 +784,36 @@ mod tests {
             .contains("LL,LD,WL+DD,WD,WW"));
         assert!(sprt_cli_text(&["--penta", "1,2,3,4,5"]).is_err());
         assert!(sprt_cli_text(&["elo0=0", "elo1=5"]).is_err());
+    }
+
+    /// Issue 27, item 6: counts whose sum wraps a u64 (2^63 + 2^63) printed "Pairs: 0" and
+    /// accepted H0. Counts past 2^53 in all are refused, naming the exact sum and the bound;
+    /// at the bound they are taken.
+    #[test]
+    fn counts_beyond_the_bound_are_refused_not_wrapped() {
+        let half = (1u64 << 63).to_string();
+        let penta = format!("{half},0,0,0,{half}");
+        let e = sprt_cli_text(&["--penta", &penta, "elo0=0", "elo1=5"]).unwrap_err();
+        assert!(
+            e.contains("18446744073709551616")
+                && e.contains("9007199254740992")
+                && e.contains(&penta),
+            "{e}"
+        );
+        let wld = format!("{},1,0", 1u64 << 53);
+        let e = sprt_cli_text(&["--wld", &wld, "elo0=0", "elo1=5"]).unwrap_err();
+        assert!(e.contains("9007199254740993"), "{e}");
+        let at_bound = format!("{},0,0,0,{}", 1u64 << 52, 1u64 << 52);
+        let text = sprt_cli_text(&["--penta", &at_bound, "elo0=0", "elo1=5"]).unwrap();
+        assert!(
+            text.contains("Pairs: 9007199254740992, Games: 18014398509481984"),
+            "{text}"
+        );
+        // An even score is elo0 itself: with that many pairs, H0 rightly.
+        assert!(text.contains("H0 accepted"), "{text}");
+        // Sums inside the statistics saturate instead of wrapping.
+        let p = Pentanomial::from_buckets([u64::MAX, 0, 0, 0, u64::MAX]);
+        assert_eq!(p.pairs(), u64::MAX);
+        assert_eq!(checked_total(&[u64::MAX, 1]), None);
     }
 }

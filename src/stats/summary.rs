@@ -72,7 +72,7 @@ impl SprtSummary {
                         self.extra_games,
                         self.all_games.map_or(String::new(), |a| format!(
                             " (LLR over all {} games: {:.2})",
-                            self.games + self.extra_games,
+                            self.games.saturating_add(self.extra_games),
                             a.llr
                         ))
                     ));
