@@ -467,3 +467,188 @@ fn records_hygiene() {
     assert_eq!(read(&path), good.as_bytes());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 27 item 1: no output of any command replaces or appends to a records file (a file whose
+/// first line is a run header), whatever option names it; the refusal names the file and the run.
+#[test]
+fn no_output_replaces_or_appends_to_a_records_file() {
+    let dir = scratch("out-records-kept");
+    assert!(run_in(&dir, &["--rounds", "1", "--out", "run.jsonl"])
+        .status
+        .success());
+    assert!(run_in(&dir, &["--rounds", "1", "--out", "other.jsonl"])
+        .status
+        .success());
+    let before = read(&dir.join("run.jsonl"));
+    let cases: Vec<Vec<String>> = vec![
+        vec![
+            "report".into(),
+            "other.jsonl".into(),
+            "--out".into(),
+            "run.jsonl".into(),
+        ],
+        vec![
+            "merge".into(),
+            "other.jsonl".into(),
+            "--pgn".into(),
+            "run.jsonl".into(),
+        ],
+        run_args(&["--out", "r2.jsonl", "--report", "run.jsonl"]),
+        run_args(&["--out", "r2.jsonl", "--pgn", "run.jsonl", "--pgn-append"]),
+        run_args(&["--out", "r2.jsonl", "--log", "run.jsonl"]),
+        run_args(&["--report", "run.jsonl"]),
+        run_args(&["--log", "run.jsonl"]),
+        vec![
+            "--resume".into(),
+            "other.jsonl".into(),
+            "--log".into(),
+            "run.jsonl".into(),
+        ],
+    ];
+    for args in &cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = arena(&args, &dir);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let err = stderr(&o);
+        assert!(
+            err.contains("run.jsonl: holds the records of a run of toguz-kumalak between a, b"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(read(&dir.join("run.jsonl")), before, "{args:?}");
+        assert!(!dir.join("r2.jsonl").exists(), "{args:?} left nothing");
+    }
+    // A link to it is the same file.
+    std::os::unix::fs::symlink("run.jsonl", dir.join("link.html")).unwrap();
+    let o = arena(&["report", "other.jsonl", "--out", "link.html"], &dir);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(read(&dir.join("run.jsonl")), before);
+    // Other files are written as before.
+    let o = arena(&["report", "other.jsonl", "--out", "page.html"], &dir);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 27 item 1: a running run holds its records and every output (PGN, report, protocol
+/// log) under a lock; every other command that would write one of them is refused, naming the
+/// file and the process of the run, and the run keeps every game in the files it writes.
+#[test]
+fn a_running_run_keeps_its_outputs_from_every_other_command() {
+    let _serial = otau::sync::lock(&SERIAL);
+    let dir = scratch("out-running");
+    assert!(run_in(&dir, &["--rounds", "1", "--out", "other.jsonl"])
+        .status
+        .success());
+    // Far more games than the test needs: it is stopped with Ctrl-C once checked.
+    let args = run_args(&[
+        "--games",
+        "100000",
+        "--out",
+        "run.jsonl",
+        "--pgn",
+        "run.pgn",
+        "--report",
+        "run.html",
+        "--log",
+        "run.log",
+    ]);
+    let mut first = Command::new(ARENA)
+        .args(&args)
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Every output is open once a game is recorded.
+    let until = Instant::now() + Duration::from_secs(60);
+    while recorded_games(&dir.join("run.jsonl")) == 0 {
+        assert!(Instant::now() < until, "the first run started");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let pid = format!("process {}", first.id());
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec![
+                "report".into(),
+                "other.jsonl".into(),
+                "--out".into(),
+                "run.html".into(),
+            ],
+            "run.html",
+        ),
+        (
+            vec![
+                "merge".into(),
+                "other.jsonl".into(),
+                "--pgn".into(),
+                "run.pgn".into(),
+            ],
+            "run.pgn",
+        ),
+        (
+            run_args(&["--out", "r2.jsonl", "--pgn", "run.pgn", "--pgn-append"]),
+            "run.pgn",
+        ),
+        (
+            run_args(&["--out", "r2.jsonl", "--report", "run.html"]),
+            "run.html",
+        ),
+        (
+            run_args(&["--out", "r2.jsonl", "--log", "run.log"]),
+            "run.log",
+        ),
+        (run_args(&["--report", "run.log"]), "run.log"),
+        (vec!["--resume".into(), "run.jsonl".into()], "run.jsonl"),
+        (
+            vec![
+                "--resume".into(),
+                "other.jsonl".into(),
+                "--log".into(),
+                "run.pgn".into(),
+            ],
+            "run.pgn",
+        ),
+    ];
+    for (args, file) in &cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = arena(&args, &dir);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!("{file}: another run holds it ({pid}: ")),
+            "{args:?}: {err}"
+        );
+        assert!(!dir.join("r2.jsonl").exists(), "{args:?} left nothing");
+    }
+    // A lock any other process holds is respected the same way.
+    let mine = std::fs::File::create(dir.join("mine.pgn")).unwrap();
+    // SAFETY: flock on a descriptor this test owns.
+    assert_eq!(
+        unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&mine), libc::LOCK_EX) },
+        0
+    );
+    let o = arena(&["merge", "other.jsonl", "--pgn", "mine.pgn"], &dir);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("mine.pgn: another run holds it"),
+        "{}",
+        stderr(&o)
+    );
+    drop(mine);
+    // SAFETY: a plain signal to our own child.
+    unsafe {
+        libc::kill(first.id() as i32, libc::SIGINT);
+    }
+    let status = first.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let mut err = String::new();
+    std::io::Read::read_to_string(first.stderr.as_mut().unwrap(), &mut err).unwrap();
+    assert!(err.contains("--resume run.jsonl"), "{err}");
+    // Every game the run played is in its records and its PGN, and its report was written.
+    let file = otau::arena::records::RecordsFile::read(&dir.join("run.jsonl")).unwrap();
+    assert!(!file.games.is_empty());
+    assert_eq!(count(&dir.join("run.pgn"), "[Event "), file.games.len());
+    assert!(count(&dir.join("run.html"), "<html") > 0);
+    assert!(count(&dir.join("run.log"), "bestmove") > 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
