@@ -246,6 +246,10 @@ pub struct RunHeader {
     /// files of older arenas, whose resume takes them from the command line).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outputs: Option<RecordedOutputs>,
+    /// The external engines' program files as they were at the start, so that `--resume`
+    /// refuses to start different ones (absent in files of older arenas).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub programs: Vec<super::programs::ProgramStamp>,
 }
 
 /// Where a run writes besides its records. Paths are relative to the records file's directory
