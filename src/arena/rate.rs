@@ -61,9 +61,28 @@ pub fn ratings_text(files: &[PathBuf], options: &RatingOptions) -> Result<String
     if games.is_empty() {
         bail!("no finished games in {}", names(files));
     }
-    let mut out = format!("{} games from {}", games.len(), names(files));
+    // Said here, not only skipped by the fit: a count that does not add up reads as lost games.
+    let own = games.iter().filter(|g| g.south == g.north).count();
+    let mut out = format!(
+        "{} games from {}: {} rated",
+        games.len(),
+        names(files),
+        games.len() - own
+    );
+    let mut left_out = Vec::new();
+    if own > 0 {
+        left_out.push(format!(
+            "{own} of a player against itself (they say nothing of strength)"
+        ));
+    }
     if unfinished > 0 {
-        out.push_str(&format!(" ({unfinished} unfinished left out)"));
+        left_out.push(format!("{unfinished} unfinished"));
+    }
+    if !left_out.is_empty() {
+        out.push_str(&format!("; left out: {}", left_out.join(", ")));
+    }
+    if own == games.len() {
+        bail!("{out}: no game to rate");
     }
     out.push_str("\n\n");
     let table = fit_ratings(&games, &[], options).map_err(|e| anyhow::anyhow!("{e}"))?;

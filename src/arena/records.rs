@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use super::config::RunConfig;
 use super::outputs::{self, Created, Target};
 use super::schedule::Shard;
-use crate::games::{EndReason, Outcome, Side};
+use crate::games::{AnyGame, EndReason, GameLine, Outcome, Side};
 
 /// Bumped when a field changes meaning.
 pub const FORMAT: u32 = 1;
@@ -423,6 +423,8 @@ impl RecordsFile {
         let mut summarized = false;
         let mut buf = Vec::new();
         let mut line_no = 0;
+        // The line of each game's first record, to name it when another contradicts it.
+        let mut lines: BTreeMap<u64, usize> = BTreeMap::new();
         loop {
             buf.clear();
             let n = reader
@@ -483,9 +485,35 @@ impl RecordsFile {
                             g.index
                         );
                     }
-                    if let std::collections::btree_map::Entry::Vacant(slot) = games.entry(g.index) {
-                        order.push(g.index);
-                        slot.insert(*g);
+                    if let Some(why) = misplaced(h, &g).or_else(|| contradiction(&g)) {
+                        bail!(
+                            "{shown} line {line_no}: game {} {why}; the file was changed by \
+                             something other than otau-arena: restore it, or remove that line",
+                            g.index + 1
+                        );
+                    }
+                    match games.entry(g.index) {
+                        std::collections::btree_map::Entry::Vacant(slot) => {
+                            order.push(g.index);
+                            lines.insert(g.index, line_no);
+                            slot.insert(*g);
+                        }
+                        // The same game twice counts once; two different records of it cannot
+                        // both be true.
+                        std::collections::btree_map::Entry::Occupied(old) if *old.get() != *g => {
+                            let first = lines.get(&g.index).copied().unwrap_or(0);
+                            let (a, b) = (old.get().result.pgn(), g.result.pgn());
+                            bail!(
+                                "{shown} line {line_no}: game {} is recorded a second time, \
+                                 differently (line {first}: {a}, {}; here: {b}, {}); the file \
+                                 was changed by something other than otau-arena: keep the \
+                                 true record and remove the other line",
+                                g.index + 1,
+                                old.get().termination.describe(),
+                                g.termination.describe()
+                            );
+                        }
+                        std::collections::btree_map::Entry::Occupied(_) => {}
                     }
                     summarized = false;
                 }
@@ -511,6 +539,92 @@ impl RecordsFile {
             valid_len,
             summarized,
         })
+    }
+}
+
+/// Why a game's place in the run cannot be: a knockout's encounter its bracket does not have,
+/// or an encounter in a run that is no knockout.
+fn misplaced(h: &RunHeader, g: &GameRecord) -> Option<String> {
+    let knockout = h.config.tournament == super::schedule::TournamentKind::Knockout;
+    match (knockout, g.encounter) {
+        (false, None) => None,
+        (false, Some(e)) => Some(format!(
+            "names knockout encounter {} but the run is no knockout",
+            e + 1
+        )),
+        (true, None) => Some("names no knockout encounter".to_string()),
+        (true, Some(e)) => {
+            // The bracket's size: the engines rounded up to a power of two (byes fill it).
+            let size = h.config.engines.len().max(2).next_power_of_two() as u64;
+            let rounds = size.trailing_zeros();
+            let encounters = (g.round < rounds).then(|| size >> (g.round + 1));
+            match encounters {
+                Some(n) if u64::from(e) < n => None,
+                Some(n) => Some(format!(
+                    "names encounter {} of round {}, which has {n} encounter(s) in this knockout \
+                     of {} engines",
+                    u64::from(e) + 1,
+                    g.round + 1,
+                    h.config.engines.len()
+                )),
+                None => Some(format!(
+                    "names round {}, but this knockout of {} engines has {rounds} round(s)",
+                    u64::from(g.round) + 1,
+                    h.config.engines.len()
+                )),
+            }
+        }
+    }
+}
+
+/// What the rules say against a game's record: its moves (opening, then played) replayed from
+/// its start, each must be legal and none after the end; a game the moves end by the rules must
+/// be recorded as so ended, with that result and reason, and one recorded so must end there.
+fn contradiction(g: &GameRecord) -> Option<String> {
+    let by_rules = g.termination.kind == TerminationKind::Rules;
+    let start = match AnyGame::from_position(&g.opening.start) {
+        Ok(start) => start,
+        Err(e) if by_rules || !g.moves.is_empty() => {
+            return Some(format!("starts from a position that cannot be read ({e})"))
+        }
+        // A game forfeited before it began: nothing to replay.
+        Err(_) => return None,
+    };
+    let mut line = GameLine::new(start);
+    let tokens = g.opening.moves.iter().chain(g.moves.iter().map(|m| &m.mv));
+    for (ply, token) in tokens.enumerate() {
+        if line.is_over() {
+            return Some(format!(
+                "has move {} ({token}) after the game ended by the rules",
+                ply + 1
+            ));
+        }
+        if let Err(e) = line.play_token(token) {
+            return Some(format!(
+                "has move {} ({token}), which the rules refuse: {e}",
+                ply + 1
+            ));
+        }
+    }
+    let recorded = format!("{} ({})", g.result.pgn(), g.termination.describe());
+    match line.result() {
+        Some(fin) => {
+            let mut t = Termination::of(TerminationKind::Rules);
+            t.reason = Some(fin.reason);
+            let agrees = by_rules
+                && fin.outcome == g.result
+                && g.termination.reason.is_none_or(|r| r == fin.reason);
+            (!agrees).then(|| {
+                format!(
+                    "is recorded as {recorded}, but its moves end it by the rules as {} ({})",
+                    fin.outcome.pgn(),
+                    t.describe()
+                )
+            })
+        }
+        None => by_rules.then(|| {
+            format!("is recorded as {recorded}, but its moves do not end it by the rules")
+        }),
     }
 }
 

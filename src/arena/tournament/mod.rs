@@ -86,6 +86,11 @@ pub fn run(config: RunConfig, opts: &RunOptions) -> Result<RunReport> {
 pub fn resume(path: &Path, opts: &RunOptions) -> Result<RunReport> {
     let (file, files, opts) = run_files::open_resume(path, opts, |h, opts| {
         check_sprt_shard(&h.config, h.shard)?;
+        // The values first (a hand-edited name is refused as such), then the programs, before
+        // check_config starts any engine.
+        for e in &h.config.engines {
+            e.check_text().map_err(anyhow::Error::msg)?;
+        }
         programs::check_same(&h.config, &h.programs, path)?;
         if h.programs.is_empty() {
             programs::warn_unpinned(&h.config, path);
