@@ -12,7 +12,12 @@
 //!   `/dev/stdout` is written directly, as a stream (renaming onto `/dev/null` as root would
 //!   replace the system's `/dev/null`); a symlink is followed, so it stays a link.
 //! - [`lock_exclusive`]: the records file of a run is held under `flock` for the whole run, so a
-//!   second run on it is refused instead of splicing lines into it.
+//!   second run on it is refused instead of splicing lines into it; so are its other regular
+//!   outputs ([`open_append`], [`hold`], [`rewrite_held`]).
+//! - No output replaces or appends to a records file (its first line a run header) or a file
+//!   another process holds: refused by [`check_location`] before the start, and again on the open
+//!   file where it is opened or replaced (issue 27: a `report`, a `merge` or a second run's
+//!   outputs used to destroy a run's records, even while it ran).
 
 use std::ffi::CString;
 use std::fs::{File, OpenOptions};
