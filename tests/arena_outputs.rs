@@ -805,6 +805,16 @@ fn records_that_contradict_themselves_are_refused_with_their_line() {
         2,
         "names encounter 8 of round 1, which has 2",
     );
+    // An encounter the bracket has, but not the one it plays this game in.
+    write_edited(&dir, "moved.jsonl", &ko, 1, |g| {
+        g["encounter"] = (1 - g["encounter"].as_u64().unwrap()).into()
+    });
+    refused_everywhere(
+        &dir,
+        "moved.jsonl",
+        2,
+        "but the knockout bracket plays it in round 1",
+    );
     write_edited(&dir, "round.jsonl", &ko, 1, |g| g["round"] = 5.into());
     refused_everywhere(
         &dir,

@@ -520,6 +520,9 @@ impl RecordsFile {
                 Event::Summary(_) => summarized = true,
             }
         }
+        if let Some(h) = &header {
+            check_bracket(h, &games, &lines, &shown.to_string())?;
+        }
         let header = header.with_context(|| {
             if line_no == 0 {
                 format!(
@@ -575,6 +578,59 @@ fn misplaced(h: &RunHeader, g: &GameRecord) -> Option<String> {
             }
         }
     }
+}
+
+/// A knockout's games replayed through its bracket: each must be played where the bracket puts
+/// it (the round and encounter its record names), and fit the bracket the games before it make.
+/// An error names the game's line.
+fn check_bracket(
+    h: &RunHeader,
+    games: &BTreeMap<u64, GameRecord>,
+    lines: &BTreeMap<u64, usize>,
+    shown: &str,
+) -> Result<()> {
+    let Some(rules) = super::tournament::knockout_rules(&h.config) else {
+        return Ok(());
+    };
+    let engine = |name: &str| h.config.engines.iter().position(|e| e.name == name);
+    // The game being replayed, to name its line.
+    let current = std::cell::Cell::new(0u64);
+    let replayed = super::knockout::Bracket::replay_placed(
+        rules,
+        games.values().filter_map(|g| {
+            current.set(g.index);
+            // (Every name was checked against the run's engines line by line.)
+            Some((g.index, engine(&g.south)?, engine(&g.north)?, g.result))
+        }),
+        |spec| {
+            let g = &games[&spec.index];
+            if (g.round, g.encounter) == (spec.round, spec.encounter) {
+                return Ok(());
+            }
+            let place = |round: u32, e: Option<u32>| {
+                let e = e.map_or("no encounter".to_string(), |e| {
+                    format!("encounter {}", e + 1)
+                });
+                format!("round {}, {e}", u64::from(round) + 1)
+            };
+            Err(format!(
+                "game {} names {}, but the knockout bracket plays it in {}",
+                spec.index + 1,
+                place(g.round, g.encounter),
+                place(spec.round, spec.encounter)
+            ))
+        },
+    );
+    if let Err(why) = replayed {
+        let line = lines
+            .get(&current.get())
+            .map_or(String::new(), |l| format!(" line {l}"));
+        bail!(
+            "{shown}{line}: {why}; the file was changed by something other than otau-arena: \
+             restore it, or remove that line"
+        );
+    }
+    Ok(())
 }
 
 /// What the rules say against a game's record: its moves (opening, then played) replayed from
