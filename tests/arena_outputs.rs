@@ -467,3 +467,398 @@ fn records_hygiene() {
     assert_eq!(read(&path), good.as_bytes());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 27 item 1: no output of any command replaces or appends to a records file (a file whose
+/// first line is a run header), whatever option names it; the refusal names the file and the run.
+#[test]
+fn no_output_replaces_or_appends_to_a_records_file() {
+    let dir = scratch("out-records-kept");
+    assert!(run_in(&dir, &["--rounds", "1", "--out", "run.jsonl"])
+        .status
+        .success());
+    assert!(run_in(&dir, &["--rounds", "1", "--out", "other.jsonl"])
+        .status
+        .success());
+    let before = read(&dir.join("run.jsonl"));
+    let cases: Vec<Vec<String>> = vec![
+        vec![
+            "report".into(),
+            "other.jsonl".into(),
+            "--out".into(),
+            "run.jsonl".into(),
+        ],
+        vec![
+            "merge".into(),
+            "other.jsonl".into(),
+            "--pgn".into(),
+            "run.jsonl".into(),
+        ],
+        run_args(&["--out", "r2.jsonl", "--report", "run.jsonl"]),
+        run_args(&["--out", "r2.jsonl", "--pgn", "run.jsonl", "--pgn-append"]),
+        run_args(&["--out", "r2.jsonl", "--log", "run.jsonl"]),
+        run_args(&["--report", "run.jsonl"]),
+        run_args(&["--log", "run.jsonl"]),
+        vec![
+            "--resume".into(),
+            "other.jsonl".into(),
+            "--log".into(),
+            "run.jsonl".into(),
+        ],
+    ];
+    for args in &cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = arena(&args, &dir);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let err = stderr(&o);
+        assert!(
+            err.contains("run.jsonl: holds the records of a run of toguz-kumalak between a, b"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(read(&dir.join("run.jsonl")), before, "{args:?}");
+        assert!(!dir.join("r2.jsonl").exists(), "{args:?} left nothing");
+    }
+    // A link to it is the same file.
+    std::os::unix::fs::symlink("run.jsonl", dir.join("link.html")).unwrap();
+    let o = arena(&["report", "other.jsonl", "--out", "link.html"], &dir);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(read(&dir.join("run.jsonl")), before);
+    // Other files are written as before.
+    let o = arena(&["report", "other.jsonl", "--out", "page.html"], &dir);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 27 item 1: a running run holds its records and every output (PGN, report, protocol
+/// log) under a lock; every other command that would write one of them is refused, naming the
+/// file and the process of the run, and the run keeps every game in the files it writes.
+#[test]
+fn a_running_run_keeps_its_outputs_from_every_other_command() {
+    let _serial = otau::sync::lock(&SERIAL);
+    let dir = scratch("out-running");
+    assert!(run_in(&dir, &["--rounds", "1", "--out", "other.jsonl"])
+        .status
+        .success());
+    // Far more games than the test needs: it is stopped with Ctrl-C once checked.
+    let args = run_args(&[
+        "--games",
+        "100000",
+        "--out",
+        "run.jsonl",
+        "--pgn",
+        "run.pgn",
+        "--report",
+        "run.html",
+        "--log",
+        "run.log",
+    ]);
+    let mut first = Command::new(ARENA)
+        .args(&args)
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Every output is open once a game is recorded.
+    let until = Instant::now() + Duration::from_secs(60);
+    while recorded_games(&dir.join("run.jsonl")) == 0 {
+        assert!(Instant::now() < until, "the first run started");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let pid = format!("process {}", first.id());
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec![
+                "report".into(),
+                "other.jsonl".into(),
+                "--out".into(),
+                "run.html".into(),
+            ],
+            "run.html",
+        ),
+        (
+            vec![
+                "merge".into(),
+                "other.jsonl".into(),
+                "--pgn".into(),
+                "run.pgn".into(),
+            ],
+            "run.pgn",
+        ),
+        (
+            run_args(&["--out", "r2.jsonl", "--pgn", "run.pgn", "--pgn-append"]),
+            "run.pgn",
+        ),
+        (
+            run_args(&["--out", "r2.jsonl", "--report", "run.html"]),
+            "run.html",
+        ),
+        (
+            run_args(&["--out", "r2.jsonl", "--log", "run.log"]),
+            "run.log",
+        ),
+        (run_args(&["--report", "run.log"]), "run.log"),
+        (vec!["--resume".into(), "run.jsonl".into()], "run.jsonl"),
+        (
+            vec![
+                "--resume".into(),
+                "other.jsonl".into(),
+                "--log".into(),
+                "run.pgn".into(),
+            ],
+            "run.pgn",
+        ),
+    ];
+    for (args, file) in &cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = arena(&args, &dir);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!("{file}: another run holds it ({pid}: ")),
+            "{args:?}: {err}"
+        );
+        assert!(!dir.join("r2.jsonl").exists(), "{args:?} left nothing");
+    }
+    // A lock any other process holds is respected the same way.
+    let mine = std::fs::File::create(dir.join("mine.pgn")).unwrap();
+    // SAFETY: flock on a descriptor this test owns.
+    assert_eq!(
+        unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&mine), libc::LOCK_EX) },
+        0
+    );
+    let o = arena(&["merge", "other.jsonl", "--pgn", "mine.pgn"], &dir);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("mine.pgn: another run holds it"),
+        "{}",
+        stderr(&o)
+    );
+    drop(mine);
+    // SAFETY: a plain signal to our own child.
+    unsafe {
+        libc::kill(first.id() as i32, libc::SIGINT);
+    }
+    let status = first.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let mut err = String::new();
+    std::io::Read::read_to_string(first.stderr.as_mut().unwrap(), &mut err).unwrap();
+    assert!(err.contains("--resume run.jsonl"), "{err}");
+    // Every game the run played is in its records and its PGN, and its report was written.
+    let file = otau::arena::records::RecordsFile::read(&dir.join("run.jsonl")).unwrap();
+    assert!(!file.games.is_empty());
+    assert_eq!(count(&dir.join("run.pgn"), "[Event "), file.games.len());
+    assert!(count(&dir.join("run.html"), "<html") > 0);
+    assert!(count(&dir.join("run.log"), "bestmove") > 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The records of `arena(args)` in `dir`, as lines.
+fn record_lines(dir: &Path, name: &str) -> Vec<String> {
+    String::from_utf8(read(&dir.join(name)))
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+/// `lines` with line `at` (0-based) edited by `edit` as JSON, written to `name`.
+fn write_edited(
+    dir: &Path,
+    name: &str,
+    lines: &[String],
+    at: usize,
+    edit: impl FnOnce(&mut serde_json::Value),
+) {
+    let mut v: serde_json::Value = serde_json::from_str(&lines[at]).unwrap();
+    edit(&mut v);
+    let mut out = lines.to_vec();
+    out[at] = serde_json::to_string(&v).unwrap();
+    std::fs::write(dir.join(name), out.join("\n") + "\n").unwrap();
+}
+
+/// Refused by every command that reads records, with `line N` and `what` in the error.
+fn refused_everywhere(dir: &Path, name: &str, line: usize, what: &str) {
+    let before = read(&dir.join(name));
+    for args in [
+        &["--resume", name, "-q"][..],
+        &["merge", name],
+        &["ratings", name],
+        &["report", name, "--out", "page.html"],
+    ] {
+        let o = arena(args, dir);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!("{name} line {line}: game")) && err.contains(what),
+            "{args:?}: {err}"
+        );
+        assert_eq!(read(&dir.join(name)), before, "{args:?} left the file");
+    }
+}
+
+/// Issue 27 item 11: records that contradict themselves are refused with the line number: a game
+/// recorded twice with different results, a result its moves contradict (replayed by the rules
+/// library), a knockout game naming an encounter its bracket does not have.
+#[test]
+fn records_that_contradict_themselves_are_refused_with_their_line() {
+    let dir = scratch("out-contradict");
+    // Games that end by the rules (no decided-score adjudication).
+    let o = run_in(
+        &dir,
+        &[
+            "--game",
+            "bestemshe",
+            "--rounds",
+            "2",
+            "--no-decided-score",
+            "--out",
+            "r.jsonl",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines = record_lines(&dir, "r.jsonl");
+    let game: serde_json::Value = serde_json::from_str(&lines[1]).unwrap();
+    assert_eq!(game["termination"]["kind"], "rules", "{game}");
+    let flipped = match game["result"].as_str().unwrap() {
+        "1-0" => "0-1",
+        _ => "1-0",
+    };
+    // The same game again, with the other result: lost on time after two moves.
+    let mut twice = lines.clone();
+    let mut other = game.clone();
+    other["result"] = flipped.into();
+    other["moves"].as_array_mut().unwrap().truncate(2);
+    let loser = if flipped == "0-1" { "south" } else { "north" };
+    other["termination"] = serde_json::json!({"kind": "time-loss", "side": loser});
+    twice.insert(3, serde_json::to_string(&other).unwrap());
+    std::fs::write(dir.join("twice.jsonl"), twice.join("\n") + "\n").unwrap();
+    refused_everywhere(
+        &dir,
+        "twice.jsonl",
+        4,
+        "is recorded a second time, differently (line 2",
+    );
+    // The same game twice, alike: counted once, as before.
+    let mut same = lines.clone();
+    same.insert(3, lines[1].clone());
+    std::fs::write(dir.join("same.jsonl"), same.join("\n") + "\n").unwrap();
+    assert!(arena(&["merge", "same.jsonl"], &dir).status.success());
+    // A result the moves contradict.
+    write_edited(&dir, "result.jsonl", &lines, 1, |g| {
+        g["result"] = flipped.into()
+    });
+    refused_everywhere(
+        &dir,
+        "result.jsonl",
+        2,
+        "but its moves end it by the rules as",
+    );
+    // A game said to end by the rules whose moves do not end it.
+    write_edited(&dir, "short.jsonl", &lines, 1, |g| {
+        g["moves"].as_array_mut().unwrap().pop();
+    });
+    refused_everywhere(
+        &dir,
+        "short.jsonl",
+        2,
+        "but its moves do not end it by the rules",
+    );
+    // A move the rules refuse.
+    write_edited(&dir, "illegal.jsonl", &lines, 1, |g| {
+        g["moves"][0]["move"] = "9".into();
+    });
+    refused_everywhere(&dir, "illegal.jsonl", 2, "which the rules refuse");
+
+    // A knockout game naming an encounter that does not exist (3 engines: 2 rounds, round 1
+    // has 2 encounters), and one in a run that is no knockout.
+    let mut args: Vec<String> = Vec::new();
+    for name in ["a", "b", "c"] {
+        args.extend([
+            "--engine".into(),
+            format!("name={name}"),
+            format!("cmd={ARENA}"),
+        ]);
+        args.push("args=fake-engine ok".into());
+    }
+    args.extend(
+        [
+            "--each",
+            "depth=1",
+            "--tournament",
+            "knockout",
+            "--out",
+            "k.jsonl",
+            "-q",
+        ]
+        .map(String::from),
+    );
+    let o = arena(&args.iter().map(String::as_str).collect::<Vec<_>>(), &dir);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let ko = record_lines(&dir, "k.jsonl");
+    write_edited(&dir, "encounter.jsonl", &ko, 1, |g| {
+        g["encounter"] = 7.into()
+    });
+    refused_everywhere(
+        &dir,
+        "encounter.jsonl",
+        2,
+        "names encounter 8 of round 1, which has 2",
+    );
+    // An encounter the bracket has, but not the one it plays this game in.
+    write_edited(&dir, "moved.jsonl", &ko, 1, |g| {
+        g["encounter"] = (1 - g["encounter"].as_u64().unwrap()).into()
+    });
+    refused_everywhere(
+        &dir,
+        "moved.jsonl",
+        2,
+        "but the knockout bracket plays it in round 1",
+    );
+    write_edited(&dir, "round.jsonl", &ko, 1, |g| g["round"] = 5.into());
+    refused_everywhere(
+        &dir,
+        "round.jsonl",
+        2,
+        "names round 6, but this knockout of 3 engines",
+    );
+    write_edited(&dir, "rr.jsonl", &lines, 1, |g| g["encounter"] = 0.into());
+    refused_everywhere(&dir, "rr.jsonl", 2, "the run is no knockout");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 27 item 11: `ratings` says how many games it rated, and which it left out and why.
+#[test]
+fn ratings_says_what_it_rated_and_what_it_left_out() {
+    let dir = scratch("out-rated");
+    let game = |w: &str, b: &str, r: &str| {
+        format!("[White \"{w}\"]\n[Black \"{b}\"]\n[Result \"{r}\"]\n\n{r}\n\n")
+    };
+    let pgn = [
+        game("x", "y", "1-0"),
+        game("y", "x", "1/2-1/2"),
+        game("x", "x", "1-0"),
+        game("y", "x", "*"),
+    ]
+    .concat();
+    std::fs::write(dir.join("g.pgn"), pgn).unwrap();
+    let o = arena(&["ratings", "g.pgn"], &dir);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.starts_with(
+            "3 games from g.pgn: 2 rated; left out: 1 of a player against itself (they say \
+             nothing of strength), 1 unfinished\n"
+        ),
+        "{out}"
+    );
+    std::fs::write(dir.join("own.pgn"), game("x", "x", "1-0")).unwrap();
+    let o = arena(&["ratings", "own.pgn"], &dir);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("0 rated; left out: 1 of a player against itself"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -321,3 +321,88 @@ fn ctrl_c_stops_cleanly_and_the_run_resumes() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 27 item 7: the records name each engine program by an absolute path, with its size and
+/// modification time at the start; `--resume` from another directory starts the same program
+/// (not that directory's `./eng`), and refuses, saying why, when the program was changed.
+#[test]
+fn resume_from_another_directory_starts_the_same_program() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("resume-program");
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::create_dir_all(&b).unwrap();
+    std::fs::copy(ARENA, a.join("eng")).unwrap();
+    // Another directory's ./eng: it leaves a mark if anything starts it.
+    let wrong = b.join("eng");
+    std::fs::write(
+        &wrong,
+        format!("#!/bin/sh\ntouch \"$(dirname \"$0\")/wrong-program-ran\"\nexec {ARENA} \"$@\"\n"),
+    )
+    .unwrap();
+    std::fs::set_permissions(&wrong, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut args: Vec<String> = Vec::new();
+    for name in ["x", "y"] {
+        args.extend([
+            "--engine".into(),
+            format!("name={name}"),
+            "cmd=./eng".into(),
+        ]);
+        args.push("args=fake-engine ok".into());
+    }
+    args.extend(
+        [
+            "--each", "depth=1", "--games", "4", "--out", "r.jsonl", "-q",
+        ]
+        .map(String::from),
+    );
+    let o = arena(&args.iter().map(String::as_str).collect::<Vec<_>>(), &a);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let records = a.join("r.jsonl");
+    let file = RecordsFile::read(&records).unwrap();
+    let program = std::fs::canonicalize(a.join("eng")).unwrap();
+    for e in &file.header.config.engines {
+        assert!(Path::new(&e.cmd).is_absolute(), "{}", e.cmd);
+        assert_eq!(std::fs::canonicalize(&e.cmd).unwrap(), program);
+    }
+    assert_eq!(file.header.programs.len(), 2, "path, size and time of each");
+    assert_eq!(
+        file.header.programs[0].size,
+        std::fs::metadata(&program).unwrap().len()
+    );
+    // The last two games and the summary cut: a resume has games to play.
+    let whole = std::fs::read_to_string(&records).unwrap();
+    let cut: String = whole.lines().take(3).map(|l| format!("{l}\n")).collect();
+    std::fs::write(&records, &cut).unwrap();
+    let o = arena(&["--resume", "../a/r.jsonl", "-q"], &b);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!b.join("wrong-program-ran").exists(), "b/eng was started");
+    assert_eq!(game_lines(&records).len(), 4);
+
+    // The program touched (another modification time), then replaced (another size): refused
+    // before any engine starts, the records untouched.
+    let when = std::fs::metadata(&program).unwrap().modified().unwrap();
+    for change in ["touched", "replaced"] {
+        std::fs::write(&records, &cut).unwrap();
+        if change == "touched" {
+            let f = std::fs::File::options().write(true).open(&program).unwrap();
+            f.set_modified(when + Duration::from_secs(10)).unwrap();
+        } else {
+            let mut bytes = std::fs::read(&program).unwrap();
+            bytes.push(0);
+            std::fs::write(&program, bytes).unwrap();
+        }
+        let o = arena(&["--resume", "../a/r.jsonl", "-q"], &b);
+        assert_eq!(o.status.code(), Some(1), "{change}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("engine 'x' started as")
+                && err.contains(&program.display().to_string())
+                && err.contains("would start a different program"),
+            "{change}: {err}"
+        );
+        assert_eq!(std::fs::read_to_string(&records).unwrap(), cut, "{change}");
+        assert!(!b.join("wrong-program-ran").exists());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

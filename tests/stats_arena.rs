@@ -8,7 +8,7 @@ use std::path::Path;
 mod arena_support;
 
 use arena_support::*;
-use otau::arena::records::{event_line, Event, RecordsFile};
+use otau::arena::records::{event_line, Event, RecordsFile, Termination, TerminationKind};
 use otau::games::{Outcome, Side};
 
 /// greedy (engine 0) against random: greedy wins nearly every game.
@@ -112,11 +112,16 @@ fn sprt_decision_is_recorded_at_the_crossing_and_resume_plays_nothing() {
         } else {
             (north.clone(), south.clone())
         };
-        g.result = if greedy_south {
-            Outcome::Win(Side::North)
+        let loser = if greedy_south {
+            Side::South
         } else {
-            Outcome::Win(Side::South)
+            Side::North
         };
+        g.result = Outcome::Win(loser.other());
+        // Lost on time before a move: a record the rules cannot contradict.
+        g.moves.clear();
+        g.totals = None;
+        g.termination = Termination::fault(TerminationKind::TimeLoss, loser, String::new());
         bytes.extend(event_line(&Event::Game(Box::new(g))).unwrap());
     }
     let extended = dir.join("extended.jsonl");

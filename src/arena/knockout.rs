@@ -250,8 +250,25 @@ impl Bracket {
         rules: Rules,
         games: impl IntoIterator<Item = (u64, usize, usize, Outcome)>,
     ) -> Result<Bracket, String> {
+        Self::replay_placed(rules, games, |_| Ok(()))
+    }
+
+    /// [`Bracket::replay`], each game's place in the bracket (its [`GameSpec`]) shown to
+    /// `check` before it is recorded: the records reader compares it with the round and
+    /// encounter a game's record names.
+    pub fn replay_placed(
+        rules: Rules,
+        games: impl IntoIterator<Item = (u64, usize, usize, Outcome)>,
+        mut check: impl FnMut(&GameSpec) -> Result<(), String>,
+    ) -> Result<Bracket, String> {
         let mut b = Bracket::new(rules);
         for (index, south, north, result) in games {
+            if let Some(g) = index
+                .checked_sub(b.wave_start)
+                .and_then(|i| b.wave.get(i as usize))
+            {
+                check(&g.spec)?;
+            }
             if index >= b.wave_start + b.wave.len() as u64 {
                 let missing = b
                     .wave

@@ -55,6 +55,7 @@ pub mod pause;
 pub mod pgn;
 pub mod preflight;
 pub mod process;
+pub mod programs;
 pub mod progress;
 pub mod protocol_log;
 pub mod rate;

@@ -12,7 +12,12 @@
 //!   `/dev/stdout` is written directly, as a stream (renaming onto `/dev/null` as root would
 //!   replace the system's `/dev/null`); a symlink is followed, so it stays a link.
 //! - [`lock_exclusive`]: the records file of a run is held under `flock` for the whole run, so a
-//!   second run on it is refused instead of splicing lines into it.
+//!   second run on it is refused instead of splicing lines into it; so are its other regular
+//!   outputs ([`open_append`], [`hold`], [`rewrite_held`]).
+//! - No output replaces or appends to a records file (its first line a run header) or a file
+//!   another process holds: refused by [`check_location`] before the start, and again on the open
+//!   file where it is opened or replaced (issue 27: a `report`, a `merge` or a second run's
+//!   outputs used to destroy a run's records, even while it ran).
 
 use std::ffi::CString;
 use std::fs::{File, OpenOptions};
@@ -183,8 +188,11 @@ pub fn check_location(out: &Named) -> Result<Target> {
     })?;
     match t {
         Target::Directory => bail!("{out}: is a directory; give a file name"),
-        Target::Regular(_) => access(&out.path, libc::W_OK)
-            .with_context(|| format!("{out}: cannot be written; choose another file"))?,
+        Target::Regular(_) => {
+            access(&out.path, libc::W_OK)
+                .with_context(|| format!("{out}: cannot be written; choose another file"))?;
+            refuse_claimed(out, None)?;
+        }
         Target::Stream => {
             if let Some(fd) = fd_path(&out.path) {
                 // SAFETY: F_GETFD only reads the descriptor's flags.
@@ -293,19 +301,47 @@ pub fn write_whole_with(
     no_clobber: bool,
     fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<()> {
-    match target(&out.path).with_context(|| format!("{out}: cannot be examined"))? {
+    write_whole_as(out, no_clobber, None, fill).map(drop)
+}
+
+/// Rewrites a regular output this run holds (`held`, from [`hold`] or an earlier rewrite) the
+/// way [`write_whole`] writes: the new file is locked before it takes the name, so the output
+/// is never free for another process to take. Returns the new file, to hold in place of `held`
+/// (`None` for a stream target).
+pub fn rewrite_held(
+    out: &Named,
+    held: Option<File>,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<Option<File>> {
+    write_whole_as(out, false, held, fill)
+}
+
+fn write_whole_as(
+    out: &Named,
+    no_clobber: bool,
+    held: Option<File>,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<Option<File>> {
+    // The existing file is locked while it is replaced: another process's, or a run's records,
+    // is refused first.
+    let _old = match target(&out.path).with_context(|| format!("{out}: cannot be examined"))? {
         Target::Directory => bail!("{out}: is a directory; give a file name"),
         Target::Stream => {
             let mut f = std::io::BufWriter::new(open_stream(out)?);
-            return fill(&mut f)
+            fill(&mut f)
                 .and_then(|_| f.flush())
-                .with_context(|| format!("{out}: cannot be written"));
+                .with_context(|| format!("{out}: cannot be written"))?;
+            return Ok(None);
         }
         Target::Regular(_) if no_clobber => {
             bail!("{out}: exists (an existing file is never replaced); choose another name")
         }
-        Target::Regular(_) | Target::Absent => {}
-    }
+        Target::Regular(_) => match held {
+            Some(h) => Some(h),
+            None => Some(hold(out)?),
+        },
+        Target::Absent => held,
+    };
     let path = real_path(&out.path);
     let name = path
         .file_name()
@@ -315,51 +351,225 @@ pub fn write_whole_with(
         name.to_string_lossy(),
         std::process::id()
     ));
-    let written = (|| -> std::io::Result<()> {
+    let written = (|| -> std::io::Result<File> {
         let f = OpenOptions::new()
             .write(true)
             .create(true)
             .truncate(true)
             .open(&tmp)?;
+        // Locked before it has the name: it is held from the moment anyone can reach it.
+        // SAFETY: flock on a descriptor we own.
+        if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
         let mut w = std::io::BufWriter::new(f);
         fill(&mut w)?;
         let f = w.into_inner().map_err(|e| e.into_error())?;
         f.sync_all()?;
         if no_clobber {
             std::fs::hard_link(&tmp, &path)?;
-            std::fs::remove_file(&tmp)
+            std::fs::remove_file(&tmp)?;
         } else {
-            std::fs::rename(&tmp, &path)
+            std::fs::rename(&tmp, &path)?;
         }
+        Ok(f)
     })();
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        let hint = if e.kind() == std::io::ErrorKind::AlreadyExists {
-            "an existing file is never replaced; choose another name"
-        } else {
-            "check the free space and permissions of its directory"
-        };
-        return Err(e).with_context(|| format!("{out}: cannot be written ({hint})"));
-    }
-    Ok(())
+    let e = match written {
+        Ok(f) => return Ok(Some(f)),
+        Err(e) => e,
+    };
+    let _ = std::fs::remove_file(&tmp);
+    let hint = if e.kind() == std::io::ErrorKind::AlreadyExists {
+        "an existing file is never replaced; choose another name"
+    } else {
+        "check the free space and permissions of its directory"
+    };
+    Err(e).with_context(|| format!("{out}: cannot be written ({hint})"))
 }
 
 /// Holds `file` under an exclusive `flock` until it is closed; refuses at once if another
 /// process holds it.
 pub fn lock_exclusive(file: &File, path: &Path) -> Result<()> {
+    flock_or_refuse(file, path, libc::LOCK_EX)
+}
+
+/// Takes `flock(mode)` without waiting; a lock another process holds is refused naming that
+/// process (see [`lock_holder`]).
+fn flock_or_refuse(file: &File, path: &Path, mode: libc::c_int) -> Result<()> {
     // SAFETY: flock on a descriptor we own.
-    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+    if unsafe { libc::flock(file.as_raw_fd(), mode | libc::LOCK_NB) } == 0 {
         return Ok(());
     }
     let e = std::io::Error::last_os_error();
     if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+        let holder = match lock_holder(file) {
+            Some(h) => format!("process {h}"),
+            None => "an otau-arena process is writing it".to_string(),
+        };
         bail!(
-            "{}: another run holds it (an otau-arena process is writing it); wait for that run \
-             to end, or stop it, first",
+            "{}: another run holds it ({holder}); no command writes to a file a running run \
+             holds: wait for that run to end, or stop it, first (or choose another file)",
             path.display()
         );
     }
     Err(e).with_context(|| format!("{}: cannot be locked", path.display()))
+}
+
+/// Bytes of `/proc/locks` and of a command line read to name a lock's holder.
+const PROC_READ_MAX: u64 = 1 << 20;
+
+/// The process holding a lock on `file`, as `PID (its command line)`, from `/proc/locks`: what
+/// names the run that holds a records file or an output. `None` where that is not known (no
+/// `/proc`, another PID namespace).
+fn lock_holder(file: &File) -> Option<String> {
+    use std::io::Read;
+    let m = file.metadata().ok()?;
+    let exact = format!(
+        "{:02x}:{:02x}:{}",
+        libc::major(m.dev()),
+        libc::minor(m.dev()),
+        m.ino()
+    );
+    // On an overlay file system the lock is on the lower inode's device: the inode alone then.
+    let inode = format!(":{}", m.ino());
+    let mut text = String::new();
+    File::open("/proc/locks")
+        .ok()?
+        .take(PROC_READ_MAX)
+        .read_to_string(&mut text)
+        .ok()?;
+    let me = std::process::id().to_string();
+    let holders = |matches: &dyn Fn(&str) -> bool| -> Option<String> {
+        text.lines().find_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let at = fields.iter().position(|f| matches(f))?;
+            let pid = fields.get(at.checked_sub(1)?)?;
+            (line.contains("FLOCK") && !line.contains("->") && *pid != me).then(|| pid.to_string())
+        })
+    };
+    let pid = holders(&|f| f == exact).or_else(|| holders(&|f| f.ends_with(&inode)))?;
+    let mut cmd = Vec::new();
+    let _ = File::open(format!("/proc/{pid}/cmdline"))
+        .and_then(|f| f.take(PROC_READ_MAX).read_to_end(&mut cmd));
+    let cmd: String = String::from_utf8_lossy(&cmd)
+        .trim_end_matches('\0')
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(400)
+        .collect();
+    Some(if cmd.is_empty() {
+        pid
+    } else {
+        format!("{pid}: {cmd}")
+    })
+}
+
+/// The most of a file's first line read to tell whether it is a run header.
+const HEADER_PEEK: u64 = 1 << 20;
+
+/// Whether the file at `path` is a records file (its first line is a run header), and if so the
+/// run it records, in a few words. A file that cannot be read is not taken for one.
+pub fn records_run(path: &Path) -> Option<String> {
+    use std::io::{BufRead, Read};
+    let f = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .ok()?;
+    if !f.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut line = Vec::new();
+    std::io::BufReader::new(f.take(HEADER_PEEK))
+        .read_until(b'\n', &mut line)
+        .ok()?;
+    #[derive(serde::Deserialize)]
+    struct Tag {
+        event: String,
+    }
+    let text = String::from_utf8_lossy(&line);
+    let header = match serde_json::from_str::<Tag>(&text) {
+        Ok(t) => t.event == "run",
+        // A first line longer than the peek: the arena writes the tag first.
+        Err(_) => text.trim_start().starts_with("{\"event\":\"run\""),
+    };
+    if !header {
+        return None;
+    }
+    let run = match serde_json::from_str::<super::records::Event>(&text) {
+        Ok(super::records::Event::Run(h)) => {
+            let names: Vec<&str> = h.config.engines.iter().map(|e| e.name.as_str()).collect();
+            let mut names = names.join(", ");
+            if names.chars().count() > 200 {
+                names = names.chars().take(200).collect::<String>() + "...";
+            }
+            format!("a run of {} between {names}", h.config.game)
+        }
+        _ => "a run".to_string(),
+    };
+    Some(run)
+}
+
+/// Refuses an output that holds a run's records or that another process holds locked: no
+/// command writes over or after them (it would destroy the run, or splice into a running one).
+fn refuse_claimed(out: &Named, file: Option<&File>) -> Result<()> {
+    if let Some(run) = records_run(&out.path) {
+        bail!(
+            "{out}: holds the records of {run} (its first line is a run header); no command \
+             replaces or appends to a records file: choose another file for {} (to continue \
+             that run: otau-arena --resume {})",
+            out.what,
+            out.path.display()
+        );
+    }
+    match file {
+        Some(f) => flock_or_refuse(f, &out.path, libc::LOCK_EX),
+        None => {
+            // A probe: a shared lock is refused while another process holds the file.
+            let Ok(f) = OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_NONBLOCK)
+                .open(&out.path)
+            else {
+                return Ok(());
+            };
+            flock_or_refuse(&f, &out.path, libc::LOCK_SH)
+        }
+    }
+}
+
+/// Opens a regular output for appending (a new file with `new`), held under an exclusive
+/// lock until closed; refused, before a byte is written, if it holds a run's records or
+/// another process holds it. Every output a run appends to (PGN, protocol log) is opened here.
+pub fn open_append(out: &Named, new: bool) -> Result<File> {
+    // Through a dangling link: its target is created, the link stays.
+    let file = OpenOptions::new()
+        .append(true)
+        .create_new(new)
+        .open(real_path(&out.path))
+        .with_context(|| {
+            if new {
+                format!("{out}: cannot be created")
+            } else {
+                format!("{out}: cannot be opened for appending")
+            }
+        })?;
+    refuse_claimed(out, Some(&file))?;
+    Ok(file)
+}
+
+/// Holds an existing regular output of this run (its report, its PGN before it is rewritten)
+/// under an exclusive lock, as its records are held, after the same refusals as
+/// [`open_append`].
+pub fn hold(out: &Named) -> Result<File> {
+    // Read-only where allowed (a lock needs no more), else as it will be written.
+    let file = OpenOptions::new()
+        .read(true)
+        .open(&out.path)
+        .or_else(|_| OpenOptions::new().append(true).open(&out.path))
+        .with_context(|| format!("{out}: cannot be opened"))?;
+    refuse_claimed(out, Some(&file))?;
+    Ok(file)
 }
 
 /// A path as recorded in a run header: relative to the records file's directory when it lies

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{Read, Write};
 
 use anyhow::{bail, Context, Result};
@@ -51,6 +51,8 @@ impl Slice {
 /// game order; a resumed run rewrites the PGN from the records, in order again.
 pub struct PgnWriter {
     out: Named,
+    /// A regular file is held under an exclusive lock for the run, as its records are: another
+    /// command writing it would interleave or replace the games.
     file: File,
     event: String,
     slice: Slice,
@@ -78,17 +80,11 @@ impl PgnWriter {
             Target::Regular(len) if len != keep => {
                 bail!("{out}: changed while the run started ({len} bytes, {keep} expected)")
             }
-            Target::Regular(_) => locked(&out, append(&out)?)?,
+            Target::Regular(_) => outputs::open_append(&out, false)?,
             Target::Absent => {
-                // Through a dangling link: its target is created, the link stays.
-                let path = outputs::real_path(&out.path);
-                let f = OpenOptions::new()
-                    .append(true)
-                    .create_new(true)
-                    .open(&path)
-                    .with_context(|| format!("{out}: cannot be created"))?;
-                created.file(&path);
-                locked(&out, f)?
+                let f = outputs::open_append(&out, true)?;
+                created.file(&outputs::real_path(&out.path));
+                f
             }
         };
         Ok(PgnWriter {
@@ -144,17 +140,17 @@ impl PgnWriter {
             Target::Directory => bail!("{out}: is a directory; give a file name"),
             Target::Regular(_) | Target::Absent => {
                 // Not while another run appends to it (the rename would leave it writing to a
-                // file no name reaches): its lock is tested first, and held until replaced.
-                let _old = match outputs::target(&out.path) {
-                    Ok(Target::Regular(_)) => Some(locked(&out, append(&out)?)?),
+                // file no name reaches): its lock is taken first, and held until replaced.
+                let old = match outputs::target(&out.path) {
+                    Ok(Target::Regular(_)) => Some(outputs::hold(&out)?),
                     _ => None,
                 };
                 let prefix = prefix(&out, keep)?;
-                outputs::write_whole_with(&out, false, |w| {
+                outputs::rewrite_held(&out, old, |w| {
                     w.write_all(&prefix)?;
                     write_games(w)
-                })?;
-                locked(&out, append(&out)?)?
+                })?
+                .context("the PGN became a stream while it was rewritten")?
             }
         };
         Ok(PgnWriter {
@@ -199,20 +195,6 @@ impl PgnWriter {
                 )
             })
     }
-}
-
-/// A regular PGN file is held under an exclusive lock for the run, as its records are: two runs
-/// appending to one PGN would interleave their games.
-fn locked(out: &Named, file: File) -> Result<File> {
-    outputs::lock_exclusive(&file, &out.path)?;
-    Ok(file)
-}
-
-fn append(out: &Named) -> Result<File> {
-    OpenOptions::new()
-        .append(true)
-        .open(&out.path)
-        .with_context(|| format!("{out}: cannot be opened for appending"))
 }
 
 /// The first `keep` bytes of a PGN (what it held before the run).

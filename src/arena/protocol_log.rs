@@ -19,14 +19,14 @@
 //! session. An existing file is appended to, never truncated (a resumed run goes on after it).
 //! The log is no part of the records: nothing read from it changes a run.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use super::outputs::{self, Named, Target};
 
@@ -102,6 +102,8 @@ pub struct ProtocolLog {
     done: Mutex<Option<Receiver<()>>>,
     /// Why the writer stopped before the end, if it did.
     problem: Arc<Mutex<Option<String>>>,
+    /// The log file's lock, held as long as the run (the writer's copy closes when it ends).
+    _lock: Option<File>,
 }
 
 impl ProtocolLog {
@@ -109,18 +111,21 @@ impl ProtocolLog {
     /// the bytes this run writes to it bounded by `max_bytes`. The caller has checked the location
     /// and that it collides with no other output.
     pub fn open(out: &Named, max_bytes: u64) -> Result<Arc<ProtocolLog>> {
-        let file = match outputs::target(&out.path)? {
-            Target::Stream => outputs::open_stream(out)?,
-            _ => OpenOptions::new()
-                .append(true)
-                .create(true)
-                .open(&out.path)
-                .map_err(|e| anyhow::Error::new(e).context(format!("{out}: cannot be opened")))?,
+        // A regular file is held under an exclusive lock for the run, as every output is.
+        let (file, lock) = match outputs::target(&out.path)? {
+            Target::Stream => (outputs::open_stream(out)?, None),
+            t => {
+                let f = outputs::open_append(out, t == Target::Absent)?;
+                let lock = f
+                    .try_clone()
+                    .with_context(|| format!("{out}: cannot be opened"))?;
+                (f, Some(lock))
+            }
         };
-        Ok(ProtocolLog::over(file, out.to_string(), max_bytes))
+        Ok(ProtocolLog::over(file, out.to_string(), max_bytes, lock))
     }
 
-    fn over(file: File, name: String, max_bytes: u64) -> Arc<ProtocolLog> {
+    fn over(file: File, name: String, max_bytes: u64, lock: Option<File>) -> Arc<ProtocolLog> {
         let (tx, rx) = sync_channel::<String>(QUEUE_LINES);
         let (done_tx, done_rx) = sync_channel::<()>(0);
         let dropped = Arc::new(AtomicU64::new(0));
@@ -148,6 +153,7 @@ impl ProtocolLog {
             dropped,
             done: Mutex::new(Some(done_rx)),
             problem,
+            _lock: lock,
         })
     }
 
@@ -362,7 +368,7 @@ mod tests {
         let Ok(full) = File::options().write(true).open("/dev/full") else {
             return;
         };
-        let log = ProtocolLog::over(full, "--log /dev/full".into(), 1 << 20);
+        let log = ProtocolLog::over(full, "--log /dev/full".into(), 1 << 20, None);
         for i in 0..QUEUE_LINES * 3 {
             log.line("Alpha", Direction::ToEngine, &format!("go {i}"));
         }

@@ -98,9 +98,23 @@ pub fn ratings_text(
     if games == 0 {
         bail!("no finished games in {}", names(files));
     }
-    let mut out = format!("{games} games from {}", names(files));
+    // Said here, not only skipped by the fit: a count that does not add up reads as lost games.
+    let own = pairings.self_games;
+    let mut out = format!("{games} games from {}: {} rated", names(files), games - own);
+    let mut left_out = Vec::new();
+    if own > 0 {
+        left_out.push(format!(
+            "{own} of a player against itself (they say nothing of strength)"
+        ));
+    }
     if unfinished > 0 {
-        out.push_str(&format!(" ({unfinished} unfinished left out)"));
+        left_out.push(format!("{unfinished} unfinished"));
+    }
+    if !left_out.is_empty() {
+        out.push_str(&format!("; left out: {}", left_out.join(", ")));
+    }
+    if own == games {
+        bail!("{out}: no game to rate");
     }
     out.push_str("\n\n");
     if largest_group {

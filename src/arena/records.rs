@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use super::config::RunConfig;
 use super::outputs::{self, Created, Target};
 use super::schedule::Shard;
-use crate::games::{EndReason, Outcome, Side};
+use crate::games::{AnyGame, EndReason, GameLine, Outcome, Side};
 
 /// Bumped when a field changes meaning.
 pub const FORMAT: u32 = 1;
@@ -246,6 +246,10 @@ pub struct RunHeader {
     /// files of older arenas, whose resume takes them from the command line).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outputs: Option<RecordedOutputs>,
+    /// The external engines' program files as they were at the start, so that `--resume`
+    /// refuses to start different ones (absent in files of older arenas).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub programs: Vec<super::programs::ProgramStamp>,
 }
 
 /// Where a run writes besides its records. Paths are relative to the records file's directory
@@ -419,6 +423,8 @@ impl RecordsFile {
         let mut summarized = false;
         let mut buf = Vec::new();
         let mut line_no = 0;
+        // The line of each game's first record, to name it when another contradicts it.
+        let mut lines: BTreeMap<u64, usize> = BTreeMap::new();
         loop {
             buf.clear();
             let n = reader
@@ -479,14 +485,43 @@ impl RecordsFile {
                             g.index
                         );
                     }
-                    if let std::collections::btree_map::Entry::Vacant(slot) = games.entry(g.index) {
-                        order.push(g.index);
-                        slot.insert(*g);
+                    if let Some(why) = misplaced(h, &g).or_else(|| contradiction(&g)) {
+                        bail!(
+                            "{shown} line {line_no}: game {} {why}; the file was changed by \
+                             something other than otau-arena: restore it, or remove that line",
+                            g.index + 1
+                        );
+                    }
+                    match games.entry(g.index) {
+                        std::collections::btree_map::Entry::Vacant(slot) => {
+                            order.push(g.index);
+                            lines.insert(g.index, line_no);
+                            slot.insert(*g);
+                        }
+                        // The same game twice counts once; two different records of it cannot
+                        // both be true.
+                        std::collections::btree_map::Entry::Occupied(old) if *old.get() != *g => {
+                            let first = lines.get(&g.index).copied().unwrap_or(0);
+                            let (a, b) = (old.get().result.pgn(), g.result.pgn());
+                            bail!(
+                                "{shown} line {line_no}: game {} is recorded a second time, \
+                                 differently (line {first}: {a}, {}; here: {b}, {}); the file \
+                                 was changed by something other than otau-arena: keep the \
+                                 true record and remove the other line",
+                                g.index + 1,
+                                old.get().termination.describe(),
+                                g.termination.describe()
+                            );
+                        }
+                        std::collections::btree_map::Entry::Occupied(_) => {}
                     }
                     summarized = false;
                 }
                 Event::Summary(_) => summarized = true,
             }
+        }
+        if let Some(h) = &header {
+            check_bracket(h, &games, &lines, &shown.to_string())?;
         }
         let header = header.with_context(|| {
             if line_no == 0 {
@@ -507,6 +542,145 @@ impl RecordsFile {
             valid_len,
             summarized,
         })
+    }
+}
+
+/// Why a game's place in the run cannot be: a knockout's encounter its bracket does not have,
+/// or an encounter in a run that is no knockout.
+fn misplaced(h: &RunHeader, g: &GameRecord) -> Option<String> {
+    let knockout = h.config.tournament == super::schedule::TournamentKind::Knockout;
+    match (knockout, g.encounter) {
+        (false, None) => None,
+        (false, Some(e)) => Some(format!(
+            "names knockout encounter {} but the run is no knockout",
+            e + 1
+        )),
+        (true, None) => Some("names no knockout encounter".to_string()),
+        (true, Some(e)) => {
+            // The bracket's size: the engines rounded up to a power of two (byes fill it).
+            let size = h.config.engines.len().max(2).next_power_of_two() as u64;
+            let rounds = size.trailing_zeros();
+            let encounters = (g.round < rounds).then(|| size >> (g.round + 1));
+            match encounters {
+                Some(n) if u64::from(e) < n => None,
+                Some(n) => Some(format!(
+                    "names encounter {} of round {}, which has {n} encounter(s) in this knockout \
+                     of {} engines",
+                    u64::from(e) + 1,
+                    g.round + 1,
+                    h.config.engines.len()
+                )),
+                None => Some(format!(
+                    "names round {}, but this knockout of {} engines has {rounds} round(s)",
+                    u64::from(g.round) + 1,
+                    h.config.engines.len()
+                )),
+            }
+        }
+    }
+}
+
+/// A knockout's games replayed through its bracket: each must be played where the bracket puts
+/// it (the round and encounter its record names), and fit the bracket the games before it make.
+/// An error names the game's line.
+fn check_bracket(
+    h: &RunHeader,
+    games: &BTreeMap<u64, GameRecord>,
+    lines: &BTreeMap<u64, usize>,
+    shown: &str,
+) -> Result<()> {
+    let Some(rules) = super::tournament::knockout_rules(&h.config) else {
+        return Ok(());
+    };
+    let engine = |name: &str| h.config.engines.iter().position(|e| e.name == name);
+    // The game being replayed, to name its line.
+    let current = std::cell::Cell::new(0u64);
+    let replayed = super::knockout::Bracket::replay_placed(
+        rules,
+        games.values().filter_map(|g| {
+            current.set(g.index);
+            // (Every name was checked against the run's engines line by line.)
+            Some((g.index, engine(&g.south)?, engine(&g.north)?, g.result))
+        }),
+        |spec| {
+            let g = &games[&spec.index];
+            if (g.round, g.encounter) == (spec.round, spec.encounter) {
+                return Ok(());
+            }
+            let place = |round: u32, e: Option<u32>| {
+                let e = e.map_or("no encounter".to_string(), |e| {
+                    format!("encounter {}", e + 1)
+                });
+                format!("round {}, {e}", u64::from(round) + 1)
+            };
+            Err(format!(
+                "game {} names {}, but the knockout bracket plays it in {}",
+                spec.index + 1,
+                place(g.round, g.encounter),
+                place(spec.round, spec.encounter)
+            ))
+        },
+    );
+    if let Err(why) = replayed {
+        let line = lines
+            .get(&current.get())
+            .map_or(String::new(), |l| format!(" line {l}"));
+        bail!(
+            "{shown}{line}: {why}; the file was changed by something other than otau-arena: \
+             restore it, or remove that line"
+        );
+    }
+    Ok(())
+}
+
+/// What the rules say against a game's record: its moves (opening, then played) replayed from
+/// its start, each must be legal and none after the end; a game the moves end by the rules must
+/// be recorded as so ended, with that result and reason, and one recorded so must end there.
+fn contradiction(g: &GameRecord) -> Option<String> {
+    let by_rules = g.termination.kind == TerminationKind::Rules;
+    let start = match AnyGame::from_position(&g.opening.start) {
+        Ok(start) => start,
+        Err(e) if by_rules || !g.moves.is_empty() => {
+            return Some(format!("starts from a position that cannot be read ({e})"))
+        }
+        // A game forfeited before it began: nothing to replay.
+        Err(_) => return None,
+    };
+    let mut line = GameLine::new(start);
+    let tokens = g.opening.moves.iter().chain(g.moves.iter().map(|m| &m.mv));
+    for (ply, token) in tokens.enumerate() {
+        if line.is_over() {
+            return Some(format!(
+                "has move {} ({token}) after the game ended by the rules",
+                ply + 1
+            ));
+        }
+        if let Err(e) = line.play_token(token) {
+            return Some(format!(
+                "has move {} ({token}), which the rules refuse: {e}",
+                ply + 1
+            ));
+        }
+    }
+    let recorded = format!("{} ({})", g.result.pgn(), g.termination.describe());
+    match line.result() {
+        Some(fin) => {
+            let mut t = Termination::of(TerminationKind::Rules);
+            t.reason = Some(fin.reason);
+            let agrees = by_rules
+                && fin.outcome == g.result
+                && g.termination.reason.is_none_or(|r| r == fin.reason);
+            (!agrees).then(|| {
+                format!(
+                    "is recorded as {recorded}, but its moves end it by the rules as {} ({})",
+                    fin.outcome.pgn(),
+                    t.describe()
+                )
+            })
+        }
+        None => by_rules.then(|| {
+            format!("is recorded as {recorded}, but its moves do not end it by the rules")
+        }),
     }
 }
 

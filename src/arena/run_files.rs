@@ -7,10 +7,11 @@
 //! so no empty records file is left to trip the next attempt. The run header records every
 //! output (PGN, report, log directory, PGN event), and `--resume` goes on writing them all.
 
+use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 
 use super::config::RunConfig;
 use super::outputs::{self, check_distinct, check_location, Created, Named, Target};
@@ -27,6 +28,8 @@ pub struct RunFiles {
     pub pgn: Option<PgnWriter>,
     /// The HTML report, written at the end of each session.
     pub report: Option<Named>,
+    /// The report file, held under an exclusive lock for the run (see [`hold_report`]).
+    report_lock: Option<File>,
     /// The records already end with a summary of every game they hold.
     pub summarized: bool,
     /// `--log`: the lines exchanged with the engines.
@@ -88,7 +91,9 @@ impl RunFiles {
                 notes,
             };
             let page = crate::stats::render_html(&standings.records_as_finished(), &options);
-            outputs::write_whole(out, page.as_bytes(), false)?;
+            self.report_lock = outputs::rewrite_held(out, self.report_lock.take(), |w| {
+                w.write_all(page.as_bytes())
+            })?;
         }
         Ok(())
     }
@@ -109,6 +114,24 @@ fn open_protocol_log(opts: &RunOptions, created: &mut Created) -> Result<Option<
         created.file(&l.path);
     }
     ProtocolLog::open(&l, opts.protocol_log_max).map(Some)
+}
+
+/// The report is written at the end of each session, yet held from the start as every output
+/// is, so that no other command writes it meanwhile: an existing file is locked as it is, a new
+/// one created empty (and removed again if the start fails).
+fn hold_report(report: Option<&Named>, created: &mut Created) -> Result<Option<File>> {
+    let Some(r) = report else {
+        return Ok(None);
+    };
+    match outputs::target(&r.path).with_context(|| format!("{r}: cannot be examined"))? {
+        Target::Regular(_) => outputs::hold(r).map(Some),
+        Target::Absent => {
+            let f = outputs::open_append(r, true)?;
+            created.file(&outputs::real_path(&r.path));
+            Ok(Some(f))
+        }
+        Target::Stream | Target::Directory => Ok(None),
+    }
 }
 
 fn slice(header: &RunHeader) -> Slice {
@@ -274,12 +297,14 @@ pub fn open_fresh(header: &mut RunHeader, opts: &RunOptions) -> Result<RunFiles>
         )?),
         None => None,
     };
+    let report_lock = hold_report(report.as_ref(), &mut created)?;
     let protocol_log = open_protocol_log(opts, &mut created)?;
     created.keep();
     Ok(RunFiles {
         records,
         pgn,
         report,
+        report_lock,
         summarized: false,
         protocol_log,
     })
@@ -364,12 +389,14 @@ pub fn open_resume(
         )?),
         None => None,
     };
+    let report_lock = hold_report(report.as_ref(), &mut created)?;
     let protocol_log = open_protocol_log(&opts, &mut created)?;
     created.keep();
     let files = RunFiles {
         records: Some(writer),
         pgn,
         report,
+        report_lock,
         summarized: file.summarized,
         protocol_log,
     };

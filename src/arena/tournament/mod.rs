@@ -41,6 +41,7 @@ use super::interrupt;
 use super::knockout::{self, Bracket};
 use super::openings::OpeningBook;
 use super::process::Guardian;
+use super::programs;
 use super::progress::Progress;
 use super::records::{Event, RunHeader, FORMAT};
 use super::results::Standings;
@@ -62,10 +63,13 @@ pub fn run(config: RunConfig, opts: &RunOptions) -> Result<RunReport> {
     check_sprt_shard(&config, opts.shard)?;
     run_files::check_fresh(&config, opts)?;
     check_config(&config, opts)?;
+    let mut config = config;
+    programs::pin_paths(&mut config.engines);
     let scheduled = full_schedule(&config).len();
     let mut header = RunHeader {
         format: FORMAT,
         arena: env!("CARGO_PKG_VERSION").to_string(),
+        programs: programs::stamps(&config),
         config,
         scheduled,
         shard: opts.shard,
@@ -82,6 +86,15 @@ pub fn run(config: RunConfig, opts: &RunOptions) -> Result<RunReport> {
 pub fn resume(path: &Path, opts: &RunOptions) -> Result<RunReport> {
     let (file, files, opts) = run_files::open_resume(path, opts, |h, opts| {
         check_sprt_shard(&h.config, h.shard)?;
+        // The values first (a hand-edited name is refused as such), then the programs, before
+        // check_config starts any engine.
+        for e in &h.config.engines {
+            e.check_text().map_err(anyhow::Error::msg)?;
+        }
+        programs::check_same(&h.config, &h.programs, path)?;
+        if h.programs.is_empty() {
+            programs::warn_unpinned(&h.config, path);
+        }
         check_config(&h.config, opts)
     })?;
     let mut done = new_standings(&file.header.config);
