@@ -352,3 +352,94 @@ fn resume_refuses_control_characters_from_the_file() {
     assert!(err.contains("control characters"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 27, item 3: a name is at most 64 characters, visible, and not only spaces, on the
+/// command line and in engines.json; the refusal names the bound without echoing the name (a
+/// 65,536-character name ended every table with a formatting panic, exit 101).
+#[test]
+fn names_are_bounded_and_visible() {
+    let dir = scratch("cli-names");
+    let long = "x".repeat(65_536);
+    let cases: &[(&str, &str)] = &[
+        (&long, "65536 characters: a name holds at most 64"),
+        ("   ", "empty or only spaces"),
+        ("a\u{202e}b", "U+202E"),
+        ("a\u{2066}b", "U+2066"),
+        ("a\u{200b}b", "U+200B"),
+        ("a\u{feff}b", "U+FEFF"),
+        ("a\u{2028}b", "U+2028"),
+        ("a\u{1b}[2Jb", "U+001B"),
+    ];
+    for (name, why) in cases {
+        let mut args = ok_engine(name);
+        args.extend(ok_engine("b"));
+        args.extend(["--each", "depth=1", "-q"].map(String::from));
+        let (code, _, err) = arena(&strs(&args), &dir);
+        assert_eq!(code, 1, "{name:?}: {err}");
+        assert!(err.contains(why) && err.len() < 1000, "{name:?}: {err}");
+        assert!(!err.contains('\u{1b}'), "{err:?}");
+    }
+    // The program's file name, when no name= is given, is held to the same rule.
+    let long_cmd = format!("cmd=/nonexistent/{}", "y".repeat(100));
+    let (code, _, err) = arena(
+        &[
+            "--engine",
+            &long_cmd,
+            "--engine",
+            "cmd=builtin:random",
+            "--each",
+            "depth=1",
+        ],
+        &dir,
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("100 characters"), "{err}");
+    std::fs::write(
+        dir.join("engines.json"),
+        format!(
+            r#"[{{"name": "{long}", "command": "x"}}, {{"name": "b", "command": "{ARENA} fake-engine ok"}}]"#
+        ),
+    )
+    .unwrap();
+    let (code, _, err) = arena(
+        &[
+            "-engine",
+            "conf=b",
+            "-engine",
+            "cmd=builtin:random",
+            "-each",
+            "depth=1",
+        ],
+        &dir,
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("entry 1")
+            && err.contains("field 'name': 65536 characters: a name holds at most 64")
+            && err.len() < 1000,
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 27, item 3: names that the stderr log's file name used to write alike (`a b` and
+/// `a_b` both `a_b.stderr.log`) each get their own log.
+#[test]
+fn two_names_never_share_a_stderr_log() {
+    let dir = scratch("cli-log-names");
+    let mut args = ok_engine("a b");
+    args.extend(ok_engine("a_b"));
+    args.extend(["--each", "depth=1", "--rounds", "1", "-q"].map(String::from));
+    let (code, _, err) = arena(&strs(&args), &dir);
+    assert_eq!(code, 0, "{err}");
+    let logs = dir.join("otau-arena-logs");
+    // Each engine is started the same number of times (the start-up check, then its games):
+    // with a shared log, one file would hold every start and the other none.
+    let starts = |file: &str| {
+        let text = std::fs::read_to_string(logs.join(file)).unwrap_or_default();
+        text.matches("--- pid").count()
+    };
+    let (spaced, plain) = (starts("a%20b.stderr.log"), starts("a_b.stderr.log"));
+    assert!(spaced > 0 && spaced == plain, "{spaced} and {plain} starts");
+    let _ = std::fs::remove_dir_all(&dir);
+}
