@@ -6,6 +6,10 @@
 //! same reader serves every game. Movetext is parsed as tokens, not lines, because exporters wrap
 //! lines in the middle of a move pair.
 
+/// The largest PGN file read (`ratings`, the tuner): millions of games, and a bound (a path may
+/// name `/dev/zero`; see [`crate::input`]).
+pub const MAX_PGN_BYTES: u64 = 4 << 30;
+
 /// One game of a PGN file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PgnGame {

@@ -443,3 +443,93 @@ fn two_names_never_share_a_stderr_log() {
     assert!(spaced > 0 && spaced == plain, "{spaced} and {plain} starts");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 27, item 4: an input file that is `/dev/zero` (or a link to it) was read until memory
+/// ran out, and a FIFO engines file with no writer hung for ever. Every input is read as a
+/// regular file of bounded size, opened without waiting: each of these is refused at once,
+/// naming the file and what it is.
+#[test]
+fn special_input_files_are_refused_by_name() {
+    let dir = scratch("cli-special-inputs");
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.pgn")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.epd")).unwrap();
+    let fifo = std::ffi::CString::new(dir.join("engines.json").to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    let two = [
+        "--engine",
+        "cmd=builtin:random",
+        "name=a",
+        "--engine",
+        "cmd=builtin:greedy",
+        "name=b",
+        "--each",
+        "depth=1",
+        "-q",
+    ];
+    let with =
+        |more: &[&'static str]| -> Vec<&'static str> { two.iter().chain(more).copied().collect() };
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            with(&["--openings", "file=/dev/zero", "format=epd"]),
+            "opening file /dev/zero: a character device",
+        ),
+        (
+            with(&["--openings", "file=zero.epd"]),
+            "opening file zero.epd: a character device",
+        ),
+        (
+            vec!["ratings", "zero.pgn"],
+            "PGN file zero.pgn: a character device",
+        ),
+        (
+            vec![
+                "-engine",
+                "conf=x",
+                "-engine",
+                "cmd=builtin:random",
+                "-each",
+                "depth=1",
+            ],
+            "engines file engines.json: a FIFO (named pipe)",
+        ),
+    ];
+    for (args, want) in cases {
+        let mut child = std::process::Command::new(ARENA)
+            .args(&args)
+            .current_dir(&dir)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Not a timing margin: the refusal is immediate; the bound only keeps a regression from
+        // hanging the test suite (or filling memory) for ever.
+        let start = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if start.elapsed() > std::time::Duration::from_secs(120) {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("{args:?}: still running after 120 s");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let mut err = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+        assert_eq!(status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+    // A regular file of zeros without a line break (sparse: no disk used) is refused at its
+    // first 64 MiB instead of being read whole as one line.
+    let zeros = std::fs::File::create(dir.join("zeros.jsonl")).unwrap();
+    zeros.set_len((64 << 20) + 10).unwrap();
+    let (code, _, err) = arena(&["report", "zeros.jsonl", "--out", "r.html"], &dir);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("zeros.jsonl line 1: longer than 67108864 bytes"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

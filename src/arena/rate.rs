@@ -31,12 +31,11 @@ pub fn load(path: &Path) -> Result<(Vec<GameStats>, usize)> {
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
     if is_pgn {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("{}: cannot read", path.display()))?;
-        // Some exporters start the file with a byte-order mark.
-        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        // Without a leading byte-order mark, which some exporters write.
+        let text = crate::input::read_input_file(path, crate::pgn::MAX_PGN_BYTES, "PGN file")
+            .map_err(anyhow::Error::msg)?;
         let games =
-            crate::pgn::parse(text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            crate::pgn::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         return stats::game::from_pgn(&games)
             .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()));
     }
