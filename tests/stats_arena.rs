@@ -310,6 +310,44 @@ fn foreign_long_names_print_cut_and_escaped_in_every_table() {
     }
 }
 
+/// Issue 27, item 10: the arena's PGN escapes `"` and `\` in tags and its reader unescapes
+/// them, so `ratings` names the players of a run's PGN as those of its records.
+#[test]
+fn ratings_of_a_run_s_pgn_and_records_name_players_alike() {
+    let dir = scratch("ratings-escapes");
+    let args = [
+        "--engine",
+        r#"name=say "hi""#,
+        "cmd=builtin:greedy",
+        "--engine",
+        r"name=back\slash",
+        "cmd=builtin:random",
+        "--each",
+        "depth=1",
+        "--rounds",
+        "2",
+        "--out",
+        "r.jsonl",
+        "--pgn",
+        "r.pgn",
+        "-q",
+    ];
+    let (code, _, err) = arena(&args, &dir);
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::read_to_string(dir.join("r.pgn"))
+        .unwrap()
+        .contains(r#"[White "say \"hi\""]"#));
+    let (_, from_records, _) = arena(&["ratings", "r.jsonl"], &dir);
+    let (code, from_pgn, err) = arena(&["ratings", "r.pgn"], &dir);
+    assert_eq!(code, 0, "{err}");
+    let table = |t: &str| t.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert_eq!(table(&from_records), table(&from_pgn));
+    assert!(
+        from_pgn.contains(r#"say "hi""#) && from_pgn.contains(r"back\slash"),
+        "{from_pgn}"
+    );
+}
+
 /// Issue 16, item 9: the report replays games in the order they finished (the records' order).
 #[test]
 fn report_follows_the_finishing_order() {
