@@ -350,6 +350,19 @@ fn resume_refuses_control_characters_from_the_file() {
     let (code, _, err) = arena(&["--resume", "r.jsonl", "-q"], &dir);
     assert_ne!(code, 0);
     assert!(err.contains("control characters"), "{err}");
+    // A name past the bound (issue 27, item 3) is refused as on the command line.
+    let long = header.replacen(
+        r#""name":"a""#,
+        &format!(r#""name":"{}""#, "a".repeat(65)),
+        1,
+    );
+    std::fs::write(&path, format!("{long}\n")).unwrap();
+    let (code, _, err) = arena(&["--resume", "r.jsonl", "-q"], &dir);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("65 characters: a name holds at most 64"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
