@@ -23,6 +23,8 @@ pub mod arena;
 pub mod cli;
 pub mod eval;
 pub mod games;
+pub mod input;
+pub mod names;
 pub mod perft;
 pub mod pgn;
 pub mod play;

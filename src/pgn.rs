@@ -6,6 +6,10 @@
 //! same reader serves every game. Movetext is parsed as tokens, not lines, because exporters wrap
 //! lines in the middle of a move pair.
 
+/// The largest PGN file read (`ratings`, the tuner): millions of games, and a bound (a path may
+/// name `/dev/zero`; see [`crate::input`]).
+pub const MAX_PGN_BYTES: u64 = 4 << 30;
+
 /// One game of a PGN file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PgnGame {
@@ -47,8 +51,11 @@ impl std::fmt::Display for PgnError {
 impl std::error::Error for PgnError {}
 
 /// Splits a PGN text into games. A game starts at a tag section; movetext runs until the next
-/// tag section.
+/// tag section. Read as the PGN standard writes it: a leading byte-order mark, `%` escape lines
+/// and `;` comments (to the end of the line) are skipped, as are recursive variations `( ... )`
+/// and numeric annotation glyphs `$n`; tag values are unescaped (`\"`, `\\`).
 pub fn parse(text: &str) -> Result<Vec<PgnGame>, PgnError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut games = Vec::new();
     parse_lines(text.lines().map(Ok), |game| {
         games.push(game);
@@ -118,15 +125,23 @@ fn parse_lines<S: AsRef<str>, E: From<PgnError>>(
     let mut in_movetext = false;
     let mut comment: Option<String> = None;
     let mut last_line = 0;
+    // Open variations, and the line of the outermost one (for an error if it is never closed).
+    let mut depth = 0usize;
+    let mut variation_line = 0;
     for (number, raw) in lines.enumerate() {
         let raw = raw?;
-        let line = raw.as_ref().trim();
+        let raw = raw.as_ref();
         last_line = number + 1;
+        // An escape line: `%` in the first column, for other programs' use.
+        if comment.is_none() && raw.starts_with('%') {
+            continue;
+        }
+        let line = raw.trim();
         let err = |message: String| PgnError {
             line: number + 1,
             message,
         };
-        if comment.is_none() && line.starts_with('[') {
+        if comment.is_none() && depth == 0 && line.starts_with('[') {
             if in_movetext || current.is_none() {
                 if let Some(game) = current.take() {
                     each(game)?;
@@ -137,20 +152,9 @@ fn parse_lines<S: AsRef<str>, E: From<PgnError>>(
                 });
                 in_movetext = false;
             }
-            let inner = line
-                .strip_prefix('[')
-                .and_then(|l| l.strip_suffix(']'))
-                .ok_or_else(|| err("tag line without closing ]".into()))?;
-            let (name, value) = inner
-                .split_once(' ')
-                .ok_or_else(|| err("tag without a value".into()))?;
-            let value = value
-                .trim()
-                .strip_prefix('"')
-                .and_then(|v| v.strip_suffix('"'))
-                .ok_or_else(|| err(format!("tag {name}: value is not quoted")))?;
+            let (name, value) = tag_pair(line).map_err(err)?;
             let game = current.as_mut().expect("a tag section starts a game");
-            game.tags.push((name.to_string(), value.to_string()));
+            game.tags.push((name, value));
             continue;
         }
         if line.is_empty() {
@@ -167,8 +171,10 @@ fn parse_lines<S: AsRef<str>, E: From<PgnError>>(
                 match rest.find('}') {
                     Some(end) => {
                         text.push_str(&rest[..end]);
-                        game.comments
-                            .push(comment.take().unwrap_or_default().trim().to_string());
+                        let text = comment.take().unwrap_or_default();
+                        if depth == 0 {
+                            game.comments.push(text.trim().to_string());
+                        }
                         rest = &rest[end + 1..];
                     }
                     None => {
@@ -185,22 +191,55 @@ fn parse_lines<S: AsRef<str>, E: From<PgnError>>(
                 rest = after;
                 continue;
             }
+            if rest.starts_with(';') {
+                break;
+            }
             let end = rest
-                .find(|c: char| c.is_whitespace() || c == '{')
+                .find(|c: char| c.is_whitespace() || c == '{' || c == ';')
                 .unwrap_or(rest.len());
             let token = &rest[..end];
             rest = &rest[end..];
-            if token.is_empty() {
-                continue;
+            // `(` opening a variation is a token of its own or a token's start; a `)` closing
+            // one is a token of its own or a token's end (`11)(12`: one closes, one opens).
+            // Inside a move (PlayOK's `87(10)`) parentheses pair up and are the move's.
+            let mut piece = token;
+            while !piece.is_empty() {
+                let opened = piece.len() - piece.trim_start_matches('(').len();
+                if depth == 0 && opened > 0 {
+                    variation_line = number + 1;
+                }
+                depth += opened;
+                piece = &piece[opened..];
+                let mut inner = 0usize;
+                let mut core = piece.len();
+                for (i, c) in piece.char_indices() {
+                    match c {
+                        '(' => inner += 1,
+                        ')' if inner > 0 => inner -= 1,
+                        ')' => {
+                            core = i;
+                            break;
+                        }
+                        _ => {}
+                    }
+                }
+                let token = &piece[..core];
+                piece = &piece[core..];
+                let closed = piece.len() - piece.trim_start_matches(')').len();
+                piece = &piece[closed..];
+                let in_variation = depth > 0;
+                depth = depth
+                    .checked_sub(closed)
+                    .ok_or_else(|| err("')' closes no variation".into()))?;
+                if token.is_empty() || in_variation {
+                    continue;
+                }
+                if matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*") {
+                    game.result = Some(token.to_string());
+                } else if !is_move_number(token) && !is_nag(token) {
+                    game.moves.push(token.to_string());
+                }
             }
-            if matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*") {
-                game.result = Some(token.to_string());
-                continue;
-            }
-            if is_move_number(token) {
-                continue;
-            }
-            game.moves.push(token.to_string());
         }
     }
     if comment.is_some() {
@@ -210,10 +249,54 @@ fn parse_lines<S: AsRef<str>, E: From<PgnError>>(
         }
         .into());
     }
+    if depth > 0 {
+        return Err(PgnError {
+            line: variation_line,
+            message: "unterminated variation (a '(' without its ')')".into(),
+        }
+        .into());
+    }
     match current {
         Some(game) => each(game),
         None => Ok(()),
     }
+}
+
+/// A tag pair line `[Name "value"]`, the value unescaped (`\"` is `"`, `\\` is `\`, as the
+/// arena's PGN writer escapes them).
+fn tag_pair(line: &str) -> Result<(String, String), String> {
+    let inner = line
+        .strip_prefix('[')
+        .and_then(|l| l.strip_suffix(']'))
+        .ok_or("tag line without closing ]")?;
+    let (name, value) = inner.split_once(' ').ok_or("tag without a value")?;
+    let shown = crate::input::escape_controls(name);
+    let quoted = value.trim();
+    let not_quoted = || format!("tag {shown}: value is not quoted");
+    let mut chars = quoted.strip_prefix('"').ok_or_else(not_quoted)?.chars();
+    let mut out = String::new();
+    loop {
+        match chars.next() {
+            Some('\\') => match chars.next() {
+                Some(c) => out.push(c),
+                None => return Err(not_quoted()),
+            },
+            Some('"') => break,
+            Some(c) => out.push(c),
+            None => return Err(not_quoted()),
+        }
+    }
+    if !chars.as_str().trim().is_empty() {
+        return Err(format!("tag {shown}: text after the closing quote"));
+    }
+    Ok((name.to_string(), out))
+}
+
+/// A numeric annotation glyph, `$1`: a comment on the move before it, not a move.
+fn is_nag(token: &str) -> bool {
+    token
+        .strip_prefix('$')
+        .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// A move number, `12.` (or `12...` before a North move): skipped wherever moves are listed
@@ -246,6 +329,32 @@ mod tests {
             2,
             "a game without tags"
         );
+    }
+
+    /// Issue 27, item 10: what the PGN standard allows in movetext is skipped, not taken for
+    /// moves: variations (nested, across lines, with comments and PlayOK's `87(10)` inside),
+    /// NAGs, `;` comments, `%` escape lines; a byte-order mark starts no game; tag values are
+    /// unescaped.
+    #[test]
+    fn the_standard_s_movetext_and_tags() {
+        let text =
+            "\u{feff}[Event \"1\"]\n% an escape line (1. 99\n[White \"a \\\"b\\\" \\\\c\"]\n\n\
+                    1. 87(10) $1 (1. 22 (1. 33) {a (comment}\n 2. 44) 87(10) ; rest (\n\
+                    2. 22 $14 (2... 11)(2... 12(3)) 99(22) 1-0\n";
+        let games = parse(text).unwrap();
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].line, 1);
+        assert_eq!(games[0].tag("White"), Some(r#"a "b" \c"#));
+        assert_eq!(games[0].moves, ["87(10)", "87(10)", "22", "99(22)"]);
+        assert_eq!(games[0].result.as_deref(), Some("1-0"));
+        assert!(games[0].comments.is_empty(), "{:?}", games[0].comments);
+        let err = parse("[Event \"1\"]\n\n1. 76 (1. 22\n2. 33 *\n").unwrap_err();
+        assert_eq!(
+            (err.line, err.message.contains("unterminated variation")),
+            (3, true)
+        );
+        assert_eq!(parse("1. 76) *").unwrap_err().line, 1);
+        assert!(parse("[White \"a\" x]").is_err());
     }
 
     #[test]

@@ -350,5 +350,199 @@ fn resume_refuses_control_characters_from_the_file() {
     let (code, _, err) = arena(&["--resume", "r.jsonl", "-q"], &dir);
     assert_ne!(code, 0);
     assert!(err.contains("control characters"), "{err}");
+    // A name past the bound (issue 27, item 3) is refused as on the command line.
+    let long = header.replacen(
+        r#""name":"a""#,
+        &format!(r#""name":"{}""#, "a".repeat(65)),
+        1,
+    );
+    std::fs::write(&path, format!("{long}\n")).unwrap();
+    let (code, _, err) = arena(&["--resume", "r.jsonl", "-q"], &dir);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("65 characters: a name holds at most 64"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 27, item 3: a name is at most 64 characters, visible, and not only spaces, on the
+/// command line and in engines.json; the refusal names the bound without echoing the name (a
+/// 65,536-character name ended every table with a formatting panic, exit 101).
+#[test]
+fn names_are_bounded_and_visible() {
+    let dir = scratch("cli-names");
+    let long = "x".repeat(65_536);
+    let cases: &[(&str, &str)] = &[
+        (&long, "65536 characters: a name holds at most 64"),
+        ("   ", "empty or only spaces"),
+        ("a\u{202e}b", "U+202E"),
+        ("a\u{2066}b", "U+2066"),
+        ("a\u{200b}b", "U+200B"),
+        ("a\u{feff}b", "U+FEFF"),
+        ("a\u{2028}b", "U+2028"),
+        ("a\u{1b}[2Jb", "U+001B"),
+    ];
+    for (name, why) in cases {
+        let mut args = ok_engine(name);
+        args.extend(ok_engine("b"));
+        args.extend(["--each", "depth=1", "-q"].map(String::from));
+        let (code, _, err) = arena(&strs(&args), &dir);
+        assert_eq!(code, 1, "{name:?}: {err}");
+        assert!(err.contains(why) && err.len() < 1000, "{name:?}: {err}");
+        assert!(!err.contains('\u{1b}'), "{err:?}");
+    }
+    // The program's file name, when no name= is given, is held to the same rule.
+    let long_cmd = format!("cmd=/nonexistent/{}", "y".repeat(100));
+    let (code, _, err) = arena(
+        &[
+            "--engine",
+            &long_cmd,
+            "--engine",
+            "cmd=builtin:random",
+            "--each",
+            "depth=1",
+        ],
+        &dir,
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("100 characters"), "{err}");
+    std::fs::write(
+        dir.join("engines.json"),
+        format!(
+            r#"[{{"name": "{long}", "command": "x"}}, {{"name": "b", "command": "{ARENA} fake-engine ok"}}]"#
+        ),
+    )
+    .unwrap();
+    let (code, _, err) = arena(
+        &[
+            "-engine",
+            "conf=b",
+            "-engine",
+            "cmd=builtin:random",
+            "-each",
+            "depth=1",
+        ],
+        &dir,
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("entry 1")
+            && err.contains("field 'name': 65536 characters: a name holds at most 64")
+            && err.len() < 1000,
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 27, item 3: names that the stderr log's file name used to write alike (`a b` and
+/// `a_b` both `a_b.stderr.log`) each get their own log.
+#[test]
+fn two_names_never_share_a_stderr_log() {
+    let dir = scratch("cli-log-names");
+    let mut args = ok_engine("a b");
+    args.extend(ok_engine("a_b"));
+    args.extend(["--each", "depth=1", "--rounds", "1", "-q"].map(String::from));
+    let (code, _, err) = arena(&strs(&args), &dir);
+    assert_eq!(code, 0, "{err}");
+    let logs = dir.join("otau-arena-logs");
+    // Each engine is started the same number of times (the start-up check, then its games):
+    // with a shared log, one file would hold every start and the other none.
+    let starts = |file: &str| {
+        let text = std::fs::read_to_string(logs.join(file)).unwrap_or_default();
+        text.matches("--- pid").count()
+    };
+    let (spaced, plain) = (starts("a%20b.stderr.log"), starts("a_b.stderr.log"));
+    assert!(spaced > 0 && spaced == plain, "{spaced} and {plain} starts");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 27, item 4: an input file that is `/dev/zero` (or a link to it) was read until memory
+/// ran out, and a FIFO engines file with no writer hung for ever. Every input is read as a
+/// regular file of bounded size, opened without waiting: each of these is refused at once,
+/// naming the file and what it is.
+#[test]
+fn special_input_files_are_refused_by_name() {
+    let dir = scratch("cli-special-inputs");
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.pgn")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.epd")).unwrap();
+    let fifo = std::ffi::CString::new(dir.join("engines.json").to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    let two = [
+        "--engine",
+        "cmd=builtin:random",
+        "name=a",
+        "--engine",
+        "cmd=builtin:greedy",
+        "name=b",
+        "--each",
+        "depth=1",
+        "-q",
+    ];
+    let with =
+        |more: &[&'static str]| -> Vec<&'static str> { two.iter().chain(more).copied().collect() };
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            with(&["--openings", "file=/dev/zero", "format=epd"]),
+            "opening file /dev/zero: a character device",
+        ),
+        (
+            with(&["--openings", "file=zero.epd"]),
+            "opening file zero.epd: a character device",
+        ),
+        (
+            vec!["ratings", "zero.pgn"],
+            "PGN file zero.pgn: a character device",
+        ),
+        (
+            vec![
+                "-engine",
+                "conf=x",
+                "-engine",
+                "cmd=builtin:random",
+                "-each",
+                "depth=1",
+            ],
+            "engines file engines.json: a FIFO (named pipe)",
+        ),
+    ];
+    for (args, want) in cases {
+        let mut child = std::process::Command::new(ARENA)
+            .args(&args)
+            .current_dir(&dir)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Not a timing margin: the refusal is immediate; the bound only keeps a regression from
+        // hanging the test suite (or filling memory) for ever.
+        let start = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if start.elapsed() > std::time::Duration::from_secs(120) {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("{args:?}: still running after 120 s");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let mut err = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+        assert_eq!(status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+    // A regular file of zeros without a line break (sparse: no disk used) is refused at its
+    // first 64 MiB instead of being read whole as one line.
+    let zeros = std::fs::File::create(dir.join("zeros.jsonl")).unwrap();
+    zeros.set_len((64 << 20) + 10).unwrap();
+    let (code, _, err) = arena(&["report", "zeros.jsonl", "--out", "r.html"], &dir);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("zeros.jsonl line 1: longer than 67108864 bytes"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

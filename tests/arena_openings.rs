@@ -253,3 +253,37 @@ fn every_bad_entry_is_reported_and_no_game_starts() {
     assert!(err.contains("start=2: applies to a file"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 27, item 10: books as editors and the PGN standard write them. A byte-order mark lost
+/// line 1 of an EPD book and shifted PGN games; variations, NAGs, `;` comments and `%` escape
+/// lines made a PGN game "malformed"; a NUL or ESC of a bad entry was echoed raw on the terminal.
+#[test]
+fn books_with_a_byte_order_mark_and_the_standard_s_pgn() {
+    let dir = scratch("book-standard");
+    std::fs::write(
+        dir.join("bom.epd"),
+        "\u{feff}startpos moves 3\nstartpos moves 7\n",
+    )
+    .unwrap();
+    let (code, err, got) = run(&dir, 4, &["file=bom.epd"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(got, [tokens("3"), tokens("3"), tokens("7"), tokens("7")]);
+    std::fs::write(
+        dir.join("std.pgn"),
+        "\u{feff}[Event \"1\"]\n% an escape line\n\n1. 87(10) $1 (1. 22 {other} 22) 2. 22 ; why\n\
+         ; a whole comment line\n*\n\n[Event \"2\"]\n\n1. 3 $2 (1. 4 (1. 5)) 2. 6 *\n",
+    )
+    .unwrap();
+    let (code, err, got) = run(&dir, 4, &["file=std.pgn"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        got,
+        [tokens("8 2"), tokens("8 2"), tokens("3 6"), tokens("3 6")]
+    );
+    std::fs::write(dir.join("ctl.epd"), "startpos moves 3 \u{1b}[2J\0\n").unwrap();
+    let (code, err, _) = run(&dir, 2, &["file=ctl.epd"]);
+    assert_eq!(code, 1);
+    assert!(!err.contains('\u{1b}') && !err.contains('\0'), "{err:?}");
+    assert!(err.contains("\\u{1b}[2J\\u{0}"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

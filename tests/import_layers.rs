@@ -47,7 +47,9 @@ fn the_module_graph_has_no_circle() {
 const LAYERS: &[(&str, u32)] = &[
     ("sync", 10),
     ("games", 10),
+    ("input", 10),
     ("pgn", 11),
+    ("names", 11),
     ("perft", 11),
     ("eval", 20),
     ("tables", 20),

@@ -327,6 +327,76 @@ fn ratings_name_separate_groups_briefly_and_rate_the_largest() {
     );
 }
 
+/// Issue 27, item 3: records and PGN from elsewhere may name a player with 65,536 characters
+/// and terminal escapes: `ratings`, `report` and `merge` print every table with the name cut
+/// and escaped (they ended with exit 101, a formatting width overflow).
+#[test]
+fn foreign_long_names_print_cut_and_escaped_in_every_table() {
+    let dir = scratch("long-names");
+    let args = with(&["--rounds", "1", "--out", "r.jsonl", "--pgn", "r.pgn"]);
+    assert_eq!(arena(&strs(&args), &dir).0, 0);
+    let long = format!("\u{1b}[31m{}", "g".repeat(65_536));
+    let forge = |file: &str, quoted: &str| {
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        assert!(text.contains("\"greedy\""), "{file}");
+        std::fs::write(dir.join(file), text.replace("\"greedy\"", quoted)).unwrap();
+    };
+    forge("r.jsonl", &serde_json::to_string(&long).unwrap());
+    forge("r.pgn", &format!("\"{long}\""));
+    for args in [
+        &["ratings", "r.pgn"][..],
+        &["ratings", "r.jsonl"],
+        &["report", "r.jsonl", "--out", "r.html"],
+        &["merge", "r.jsonl"],
+    ] {
+        let (code, out, err) = arena(args, &dir);
+        assert_eq!(code, 0, "{args:?}: {}", &err[..err.len().min(500)]);
+        assert!(!out.contains('\u{1b}'), "{args:?}");
+        if args[0] == "ratings" {
+            assert!(out.contains("\\u{1b}[31mggg"), "{args:?}");
+            assert!(out.lines().all(|l| l.chars().count() < 200), "{args:?}");
+        }
+    }
+}
+
+/// Issue 27, item 10: the arena's PGN escapes `"` and `\` in tags and its reader unescapes
+/// them, so `ratings` names the players of a run's PGN as those of its records.
+#[test]
+fn ratings_of_a_run_s_pgn_and_records_name_players_alike() {
+    let dir = scratch("ratings-escapes");
+    let args = [
+        "--engine",
+        r#"name=say "hi""#,
+        "cmd=builtin:greedy",
+        "--engine",
+        r"name=back\slash",
+        "cmd=builtin:random",
+        "--each",
+        "depth=1",
+        "--rounds",
+        "2",
+        "--out",
+        "r.jsonl",
+        "--pgn",
+        "r.pgn",
+        "-q",
+    ];
+    let (code, _, err) = arena(&args, &dir);
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::read_to_string(dir.join("r.pgn"))
+        .unwrap()
+        .contains(r#"[White "say \"hi\""]"#));
+    let (_, from_records, _) = arena(&["ratings", "r.jsonl"], &dir);
+    let (code, from_pgn, err) = arena(&["ratings", "r.pgn"], &dir);
+    assert_eq!(code, 0, "{err}");
+    let table = |t: &str| t.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert_eq!(table(&from_records), table(&from_pgn));
+    assert!(
+        from_pgn.contains(r#"say "hi""#) && from_pgn.contains(r"back\slash"),
+        "{from_pgn}"
+    );
+}
+
 /// Issue 16, item 9: the report replays games in the order they finished (the records' order).
 #[test]
 fn report_follows_the_finishing_order() {

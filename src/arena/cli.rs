@@ -351,7 +351,11 @@ pub fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
-            interrupt::err(format_args!("otau-arena: {e:#}\n"));
+            // Messages quote what was read (a book's token, a PGN tag): a NUL or an ESC and its
+            // terminal sequence are shown escaped, never sent to the terminal.
+            let text = format!("{e:#}");
+            let text = crate::input::escape_controls(&text);
+            interrupt::err(format_args!("otau-arena: {text}\n"));
             ExitCode::from(1)
         }
     }

@@ -68,9 +68,11 @@ pub fn reject_control(what: &str, text: &str) -> Result<(), String> {
 }
 
 impl EngineConfig {
-    /// [`reject_control`] over the engine's name and options.
+    /// The engine's name as [`crate::names::check_name`] allows it, and [`reject_control`] over
+    /// its options.
     pub fn check_text(&self) -> Result<(), String> {
-        reject_control("name", &self.name)?;
+        crate::names::check_name(&self.name)
+            .map_err(|why| format!("name={}: {why}", crate::names::shown(&self.name)))?;
         for (name, value) in &self.options {
             reject_control("option name", name)?;
             reject_control(&format!("option.{}", name.escape_debug()), value)?;
@@ -180,7 +182,6 @@ impl EngineSpec {
         if e.cmd.is_empty() {
             return Err(format!("engine {} has no cmd=", index + 1));
         }
-        e.check_text()?;
         if let Some(Err(why)) = e.builtin() {
             return Err(why);
         }
@@ -192,6 +193,8 @@ impl EngineSpec {
                     .map_or(e.cmd.clone(), |f| f.to_string_lossy().into_owned()),
             };
         }
+        // After the default: a program's file name is a name like any other.
+        e.check_text()?;
         let l = &e.limits;
         if l.tc.is_none() && l.movetime_ms.is_none() && l.depth.is_none() && l.nodes.is_none() {
             return Err(format!(

@@ -37,20 +37,14 @@ impl EnginesFile {
     /// Reads and checks every entry of `path`.
     pub fn read(path: &Path) -> Result<EnginesFile, String> {
         let file = path.display();
-        let meta = std::fs::metadata(path).map_err(|e| {
+        // For the hint when the file is missing; the read below checks what it is.
+        std::fs::metadata(path).map_err(|e| {
             format!(
                 "engines file {file}: {e} (-engine conf=NAME reads it; -config file=FILE names \
                  another)"
             )
         })?;
-        if meta.len() > MAX_BYTES {
-            return Err(format!(
-                "engines file {file}: {} bytes, more than the {MAX_BYTES} an engines file may hold",
-                meta.len()
-            ));
-        }
-        let text =
-            std::fs::read_to_string(path).map_err(|e| format!("engines file {file}: {e}"))?;
+        let text = crate::input::read_input_file(path, MAX_BYTES, "engines file")?;
         EnginesFile::parse(path, &text)
     }
 
@@ -72,7 +66,10 @@ impl EnginesFile {
                 let name = item.get("name").and_then(Value::as_str);
                 at(format!(
                     "{}, field '{field}': {why}",
-                    name.map_or(String::new(), |n| format!(" ('{n}')"))
+                    name.map_or(String::new(), |n| format!(
+                        " ('{}')",
+                        crate::names::shown(n)
+                    ))
                 ))
             })?;
             if entries.iter().any(|(n, _)| *n == name) {
@@ -163,9 +160,7 @@ fn entry_keys(item: &Value) -> Result<(String, Keys), (String, String)> {
         map.get("name")
             .ok_or_else(|| fail("name", "missing".into()))?,
     )?;
-    if name.is_empty() {
-        return Err(fail("name", "empty".into()));
-    }
+    crate::names::check_name(&name).map_err(|why| fail("name", why))?;
     let command = text(
         "command",
         map.get("command")

@@ -26,6 +26,8 @@ use serde::Serialize;
 
 use super::schedule::{GameSpec, TournamentKind, MAX_GAMES};
 use crate::games::{Outcome, Side};
+use crate::names::shown;
+use crate::stats::table::pad;
 
 /// `--tiebreak-pairs` by default: two more pairs before the seeded draw.
 pub const DEFAULT_TIEBREAK_PAIRS: u32 = 2;
@@ -495,8 +497,15 @@ impl Bracket {
             r.tiebreak_pairs,
             r.seed
         );
-        let name = |i: Option<usize>| i.map_or("bye".to_string(), |i| r.names[i].clone());
-        let width = r.names.iter().map(String::len).max().unwrap_or(3).max(3);
+        let name =
+            |i: Option<usize>| i.map_or("bye".to_string(), |i| shown(&r.names[i]).into_owned());
+        let width = r
+            .names
+            .iter()
+            .map(|n| shown(n).chars().count())
+            .max()
+            .unwrap_or(3)
+            .max(3);
         for (k, round) in self.rounds.iter().enumerate() {
             let _ = writeln!(out, "{}", round_name(k, self.total_rounds()));
             for e in round {
@@ -510,33 +519,33 @@ impl Bracket {
                     None => String::new(),
                 };
                 let verdict = match e.winner {
-                    Some((w, Decided::Bye)) => format!("{} goes on (bye)", r.names[w]),
-                    Some((w, Decided::Games)) => format!("{} wins", r.names[w]),
+                    Some((w, Decided::Bye)) => format!("{} goes on (bye)", shown(&r.names[w])),
+                    Some((w, Decided::Games)) => format!("{} wins", shown(&r.names[w])),
                     Some((w, Decided::Tiebreak)) => format!(
                         "{} wins after {} tiebreak pair(s)",
-                        r.names[w], e.tiebreak_played
+                        shown(&r.names[w]),
+                        e.tiebreak_played
                     ),
                     Some((w, Decided::Draw)) if e.tiebreak_played == 0 => {
-                        format!("{} wins by the seeded draw (level)", r.names[w])
+                        format!("{} wins by the seeded draw (level)", shown(&r.names[w]))
                     }
                     Some((w, Decided::Draw)) => format!(
                         "{} wins by the seeded draw (level after {} tiebreak pair(s))",
-                        r.names[w], e.tiebreak_played
+                        shown(&r.names[w]),
+                        e.tiebreak_played
                     ),
                     None => "not decided".to_string(),
                 };
-                let _ = writeln!(
-                    out,
-                    "  {:<width$}  {:^11}  {:<width$}  {verdict}",
-                    name(a),
-                    score,
-                    name(b)
-                );
+                out.push_str("  ");
+                pad(&mut out, &name(a), width, false);
+                let _ = write!(out, "  {score:^11}  ");
+                pad(&mut out, &name(b), width, false);
+                let _ = writeln!(out, "  {verdict}");
             }
         }
         match self.champion() {
             Some(c) => {
-                let _ = writeln!(out, "Winner: {}", r.names[c]);
+                let _ = writeln!(out, "Winner: {}", shown(&r.names[c]));
             }
             None => out.push_str("Winner: not decided yet\n"),
         }

@@ -426,6 +426,9 @@ pub fn random_walk(start: &AnyGame, plies: usize, rng: &mut impl Rng) -> GameLin
     line
 }
 
+/// The largest opening file read: a book of millions of positions is a few hundred MB.
+pub const MAX_BOOK_BYTES: u64 = 1 << 30;
+
 /// Reads every entry of an openings file, cut to `plies`. Every unusable entry is reported, one
 /// line each as `FILE:LINE: why` (`FILE:LINE (game G): why` in PGN, LINE the game's first), so
 /// one run shows all that needs fixing; a file with no opening at all is an error too.
@@ -436,7 +439,7 @@ fn read_book(
     plies: Option<u32>,
 ) -> Result<Vec<Opening>, String> {
     let name = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("opening file {name}: {e}"))?;
+    let text = crate::input::read_input_file(path, MAX_BOOK_BYTES, "opening file")?;
     let mut openings = Vec::new();
     let mut errors = Vec::new();
     let mut entries = 0;

@@ -435,8 +435,8 @@ mod tests {
         let games = crate::pgn::parse(&text).unwrap();
         assert_eq!(games.len(), 1, "{text}");
         let g = &games[0];
-        // PGN escapes quotes in tag values; the library reader returns the value as written.
-        assert_eq!(g.tag("White"), Some(r#"eng \"A\""#));
+        // PGN escapes quotes in tag values; the library reader unescapes them.
+        assert_eq!(g.tag("White"), Some(r#"eng "A""#));
         assert_eq!(g.tag("Variant"), Some(r.game.as_str()));
         assert_eq!(g.result.as_deref(), Some("1/2-1/2"));
         let mut pos = match g.tag("FEN") {

@@ -134,13 +134,28 @@ fn check_one(
     }
 }
 
+/// The last MiB of a stderr log: a log may hold up to `--log-limit` (a TiB), and the start-up
+/// check's process wrote its few lines last.
+fn log_tail(path: &Path) -> Option<Vec<u8>> {
+    use std::io::{Read, Seek, SeekFrom};
+    const TAIL: u64 = 1 << 20;
+    let mut file = crate::input::open_input_file(path, u64::MAX - 1, "stderr log").ok()?;
+    let len = file.get_ref().metadata().ok()?.len();
+    file.get_mut()
+        .seek(SeekFrom::Start(len.saturating_sub(TAIL)))
+        .ok()?;
+    let mut bytes = Vec::new();
+    file.get_mut().take(TAIL).read_to_end(&mut bytes).ok()?;
+    Some(bytes)
+}
+
 /// The last non-empty stderr line the process `pid` wrote to its log, cut to 200 characters. The
 /// copier thread may still be writing it: waits a moment.
 fn last_stderr_line(path: &Path, pid: u32) -> Option<String> {
     let marker = format!("--- pid {pid} started");
     for _ in 0..10 {
         std::thread::sleep(Duration::from_millis(20));
-        let Ok(text) = std::fs::read(path) else {
+        let Some(text) = log_tail(path) else {
             continue;
         };
         let text = String::from_utf8_lossy(&text);

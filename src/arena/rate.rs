@@ -38,8 +38,9 @@ pub fn read_into(
         .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
     let (mut finished, mut unfinished) = (0u64, 0u64);
     if is_pgn {
-        let file = std::fs::File::open(path)
-            .with_context(|| format!("{}: cannot read", path.display()))?;
+        // Bounded and regular files only (a FIFO or /dev/zero is refused by name).
+        let file = crate::input::open_input_file(path, crate::pgn::MAX_PGN_BYTES, "PGN file")
+            .map_err(anyhow::Error::msg)?;
         let mut index = 0;
         crate::pgn::read_games(std::io::BufReader::with_capacity(1 << 16, file), |game| {
             match stats::game::game_from_pgn(index, &game).map_err(anyhow::Error::msg)? {

@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
@@ -23,6 +23,15 @@ use crate::games::{AnyGame, EndReason, GameLine, Outcome, Side};
 
 /// Bumped when a field changes meaning.
 pub const FORMAT: u32 = 1;
+
+/// The most bytes read from one records file: far beyond any run (a game line is a few KB), a
+/// bound all the same, as for every input file ([`crate::input`]).
+pub const MAX_RECORDS_BYTES: u64 = 1 << 40;
+
+/// The longest records line read: a game of thousands of plies with every score and
+/// principal variation is well under a megabyte; a longer "line" (a file of zeros without a line
+/// break) is refused before it fills memory.
+pub const MAX_LINE_BYTES: u64 = 64 << 20;
 
 /// How a game ended.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, PartialOrd, Ord)]
@@ -414,7 +423,8 @@ impl RecordsFile {
     pub fn read(path: &Path) -> Result<RecordsFile> {
         check_records_path(path)?;
         let shown = path.display();
-        let file = File::open(path).with_context(|| format!("{shown}: cannot be read"))?;
+        let file = crate::input::open_input_file(path, MAX_RECORDS_BYTES, "records file")
+            .map_err(anyhow::Error::msg)?;
         let mut reader = BufReader::new(file);
         let mut header: Option<RunHeader> = None;
         let mut games = BTreeMap::new();
@@ -427,13 +437,20 @@ impl RecordsFile {
         let mut lines: BTreeMap<u64, usize> = BTreeMap::new();
         loop {
             buf.clear();
-            let n = reader
+            let n = (&mut reader)
+                .take(MAX_LINE_BYTES + 1)
                 .read_until(b'\n', &mut buf)
                 .with_context(|| format!("{shown}: cannot be read"))?;
             if n == 0 {
                 break;
             }
             line_no += 1;
+            if n as u64 > MAX_LINE_BYTES {
+                bail!(
+                    "{shown} line {line_no}: longer than {MAX_LINE_BYTES} bytes, not a records \
+                     line; the file was changed by something other than otau-arena"
+                );
+            }
             if !buf.ends_with(b"\n") {
                 // Only a torn last write may be dropped: every line is written whole with its
                 // newline last, so a line without one is a kill -9 mid-write (its game is

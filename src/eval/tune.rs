@@ -299,7 +299,8 @@ impl TuneRun {
         let mut all = Vec::new();
         for path in &self.pgn {
             let shown = path.display().to_string();
-            let text = std::fs::read_to_string(path).with_context(|| shown.clone())?;
+            let text = crate::input::read_input_file(path, crate::pgn::MAX_PGN_BYTES, "PGN file")
+                .map_err(anyhow::Error::msg)?;
             let games = read_pgn(&text).with_context(|| shown.clone())?;
             all.extend(samples(&games, self.skip));
         }

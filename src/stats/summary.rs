@@ -13,6 +13,7 @@ use super::pentanomial::{PairTracker, Pentanomial};
 use super::ratings::{fit_ratings, RatingOptions, RatingTable};
 use super::sprt::{SprtConfig, SprtDecision, SprtStatus, SprtStop, SprtTest};
 use crate::games::Side;
+use crate::names::shown;
 
 /// What to compute besides the always-present figures.
 #[derive(Clone, Debug, Default)]
@@ -158,9 +159,10 @@ impl MatchStats {
 
     /// fastchess's result block; `info` (time control, book...) goes in the parentheses.
     pub fn text(&self, info: Option<&str>) -> String {
+        let (first, second) = (shown(&self.first), shown(&self.second));
         let mut out = match info {
-            Some(info) => format!("Results of {} vs {} ({}):\n", self.first, self.second, info),
-            None => format!("Results of {} vs {}:\n", self.first, self.second),
+            Some(info) => format!("Results of {first} vs {second} ({info}):\n"),
+            None => format!("Results of {first} vs {second}:\n"),
         };
         let Some(estimate) = self.estimate() else {
             out.push_str("No games\n");

@@ -37,11 +37,44 @@ pub struct PrintedTable<R: 'static> {
     pub missing: &'static str,
 }
 
+/// The widest a padded column is made, in characters: a cell longer than that is printed whole
+/// and unpadded, so no text decides how much padding a table holds.
+pub const MAX_WIDTH: usize = 200;
+
+/// Writes `text` to `out` padded with spaces to `width` characters (at most [`MAX_WIDTH`]), on
+/// the left when `right` aligns it right. Every text table pads through here: `format!`'s
+/// `{:<width$}` panics for a width over 65,535 (a 65,536-character name ended every table so).
+pub fn pad(out: &mut String, text: &str, width: usize, right: bool) {
+    let fill = width.min(MAX_WIDTH).saturating_sub(text.chars().count());
+    if right {
+        out.extend(std::iter::repeat_n(' ', fill));
+    }
+    out.push_str(text);
+    if !right {
+        out.extend(std::iter::repeat_n(' ', fill));
+    }
+}
+
 impl<R> PrintedTable<R> {
+    /// Each row's cells; names ([`Layout::Name`]) as [`crate::names::shown`] prints them, since
+    /// they may come from anyone's PGN.
     fn cells(&self, rows: &[R]) -> Vec<Vec<Option<String>>> {
         rows.iter()
             .enumerate()
-            .map(|(i, r)| self.columns.iter().map(|c| (c.cell)(i, r)).collect())
+            .map(|(i, r)| {
+                self.columns
+                    .iter()
+                    .map(|c| {
+                        let cell = (c.cell)(i, r);
+                        match c.layout {
+                            Layout::Name { .. } => {
+                                cell.map(|s| crate::names::shown(&s).into_owned())
+                            }
+                            _ => cell,
+                        }
+                    })
+                    .collect()
+            })
             .collect()
     }
 
@@ -67,11 +100,11 @@ impl<R> PrintedTable<R> {
         let mut line = |texts: &mut dyn Iterator<Item = &str>| {
             for ((c, width), text) in self.columns.iter().zip(&widths).zip(texts) {
                 out.push_str(c.gap);
-                let _ = match c.layout {
-                    Layout::Right(_) => write!(out, "{text:>width$}"),
-                    Layout::Name { .. } => write!(out, "{text:<width$}"),
-                    Layout::Free => write!(out, "{text}"),
-                };
+                match c.layout {
+                    Layout::Right(_) => pad(&mut out, text, *width, true),
+                    Layout::Name { .. } => pad(&mut out, text, *width, false),
+                    Layout::Free => out.push_str(text),
+                }
             }
             out.push('\n');
         };
@@ -160,5 +193,22 @@ mod tests {
              </table>\n"
         );
         assert_eq!(T.text(&[]), "NAME :   N  NOTE\n");
+    }
+
+    /// A 65,536-character name (from someone's PGN) made `{:<width$}` panic: names are shown
+    /// cut, widths bounded, and the table prints.
+    #[test]
+    fn any_name_prints_without_panic() {
+        let long: &'static str = "n".repeat(65_536).leak();
+        let text = T.text(&[(long, Some(1)), ("b\u{1b}", Some(2))]);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3);
+        let shown = crate::names::shown(long);
+        assert!(lines[1].starts_with(&*shown), "{}", lines[1]);
+        assert!(lines[2].starts_with("b\\u{1b} "), "{}", lines[2]);
+        assert!(lines.iter().all(|l| l.chars().count() < 100), "{text}");
+        let mut out = String::new();
+        pad(&mut out, "x", usize::MAX, true);
+        assert_eq!(out.len(), MAX_WIDTH);
     }
 }

@@ -180,9 +180,11 @@ fn eval_file(path: &str) -> Result<Weights, String> {
             meta.len()
         )));
     }
+    // Opened without waiting and checked again on the open file: the path may have been
+    // replaced by a FIFO since.
     let mut text = String::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(EVAL_FILE_MAX_BYTES).read_to_string(&mut text))
+    crate::input::open_input_file(std::path::Path::new(path), EVAL_FILE_MAX_BYTES, "EvalFile")?
+        .read_to_string(&mut text)
         .map_err(|e| fail(e.to_string()))?;
     let toguz = tune::parse_weights(&text).map_err(fail)?;
     Ok(Weights { toguz })
