@@ -94,10 +94,10 @@ pub fn resume(path: &Path, opts: &RunOptions) -> Result<RunReport> {
         let config = &file.header.config;
         // A knockout's size without its tiebreaks, as its progress counts it.
         let slice = match knockout_rules(config) {
-            Some(r) => r.regular_games() as u64,
-            None => full_schedule(config).slice_len(opts.shard) as u64,
+            Some(r) => r.regular_games(),
+            None => full_schedule(config).slice_len(opts.shard),
         };
-        let recorded = done.len() as u64;
+        let recorded = done.len();
         interrupt::err(format_args!(
             "otau-arena: resuming {}: {} on {}, seed {}{}: {recorded} of {slice} games \
              recorded, {} to play\n{}\n",
