@@ -120,18 +120,13 @@ fn check_one(
     let result = (|| {
         let mut s = EngineSession::handshake(io, timeout)?;
         let declares_game = s.has_option("Game");
-        // The engine's answer to `Game` alone, before the options that follow it.
-        let refused = if declares_game {
-            s.set_option("Game", game)?;
-            let before = s.fence_lines(timeout)?;
-            before
-                .into_iter()
-                .find(|l| l.starts_with("info string error"))
-        } else {
-            None
-        };
         s.configure(game, preset.iter().copied(), &e.options, |_| true)?;
-        s.fence(timeout)?;
+        // An error about the game among the answers before `readyok` (no separate fence after
+        // `Game`: an engine that reads nothing must still meet its stall on the options).
+        let refused = s.fence_lines(timeout)?.into_iter().find(|l| {
+            let l = l.to_ascii_lowercase();
+            declares_game && l.starts_with("info string error") && l.contains("game")
+        });
         Ok::<_, Fault>((s, declares_game, refused))
     })();
     match result {
