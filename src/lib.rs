@@ -34,3 +34,9 @@ pub mod sync;
 pub mod tables;
 pub mod ugi;
 pub mod web;
+
+/// The Rust example of `protocol/writing-an-engine.md` ("Using otau's rules from Rust"), compiled
+/// and run by `cargo test --doc` so the page cannot drift from the crate's API.
+#[cfg(doctest)]
+#[doc = include_str!("../protocol/writing-an-engine.md")]
+pub struct WritingAnEngine;

@@ -546,3 +546,57 @@ fn special_input_files_are_refused_by_name() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The run's header states each engine's limits in words (`tc=10/0.1` is 10 moves in 0.1 s,
+/// which ran silently for someone who meant 10+0.1), and `--resume` says what it resumes and
+/// how many games remain.
+#[test]
+fn the_header_states_the_limits_and_resume_what_remains() {
+    let dir = scratch("cli-header");
+    let (code, _, err) = arena(
+        &[
+            "--engine",
+            "cmd=builtin:random",
+            "tc=10/0.1",
+            "--engine",
+            "cmd=builtin:greedy",
+            "depth=3",
+            "--games",
+            "4",
+            "--seed",
+            "5",
+            "--out",
+            "r.jsonl",
+        ],
+        &dir,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(
+            "otau-arena: limits of random: tc=10/0.1 (10 moves in 0.1 s, again every 10 moves)"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("otau-arena: limits of greedy: depth=3 (3 plies a move)"),
+        "{err}"
+    );
+    // The header and the first game kept, as a run killed after its first game leaves them.
+    let text = std::fs::read_to_string(dir.join("r.jsonl")).unwrap();
+    let kept: Vec<&str> = text.lines().take(2).collect();
+    std::fs::write(dir.join("cut.jsonl"), kept.join("\n") + "\n").unwrap();
+    let (code, _, err) = arena(&["--resume", "cut.jsonl"], &dir);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(
+            "otau-arena: resuming cut.jsonl: random, greedy on toguz-kumalak, seed 5: 1 of 4 \
+             games recorded, 3 to play"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("limits of random: tc=10/0.1 (10 moves"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

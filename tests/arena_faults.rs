@@ -94,6 +94,15 @@ fn crash_mid_game_loses_and_the_engine_is_restarted() {
         .termination
         .detail
         .contains("crashed in 3 games in a row (last: exited"));
+    // The crash-loop notice names the engine's last stderr line and its log, as the game does.
+    assert!(
+        games[3]
+            .termination
+            .detail
+            .contains("; its stderr ended: 'fake-engine: out of memory in search' (log: "),
+        "{:?}",
+        games[3]
+    );
     for g in &games[..3] {
         // Two moves by the bad engine, then the crash on its third go (a fresh process each game).
         let bad_moves = g
@@ -104,6 +113,15 @@ fn crash_mid_game_loses_and_the_engine_is_restarted() {
             .count();
         assert_eq!(bad_moves, 2, "{g:?}");
         assert!(g.termination.detail.contains("exited with code 1"), "{g:?}");
+        // The game names the engine's last stderr line and its log file, as the start-up check
+        // does.
+        assert!(
+            g.termination
+                .detail
+                .contains("; its stderr ended: 'fake-engine: out of memory in search' (log: "),
+            "{g:?}"
+        );
+        assert!(g.termination.detail.ends_with("bad.stderr.log)"), "{g:?}");
     }
 }
 
@@ -123,26 +141,39 @@ fn late_moves_lose_and_never_leak_into_the_next_game() {
     assert!(games.iter().all(|g| g.moves.len() <= 1), "{games:?}");
 }
 
+/// Three games lost in a row by an illegal move stop the engine as three crashes do
+/// (`--max-crashes 3`): an engine that plays another game than the run's would otherwise lose
+/// every game of a long run the same way.
 #[test]
 fn illegal_move_loses() {
     let games = match_against("illegal", "depth=1", 2);
-    assert_all(&games, TerminationKind::IllegalMove);
-    assert!(games
+    assert_all(&games[..3], TerminationKind::IllegalMove);
+    assert!(games[..3]
         .iter()
         .all(|g| g.termination.detail.contains("illegal")
             || g.termination.detail.contains("malformed")));
+    assert_eq!(games[3].termination.kind, TerminationKind::Forfeit);
+    assert!(
+        games[3]
+            .termination
+            .detail
+            .contains("lost 3 games in a row by an illegal or malformed move (last: "),
+        "{:?}",
+        games[3]
+    );
 }
 
 #[test]
 fn garbage_is_survived_and_an_unreadable_move_loses() {
     let games = match_against("garbage", "depth=1", 2);
-    assert_all(&games, TerminationKind::IllegalMove);
+    assert_all(&games[..3], TerminationKind::IllegalMove);
     assert!(
-        games
+        games[..3]
             .iter()
             .all(|g| g.termination.detail.contains("malformed")),
         "{games:?}"
     );
+    assert_eq!(games[3].termination.kind, TerminationKind::Forfeit);
 }
 
 #[test]

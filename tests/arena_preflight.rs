@@ -121,3 +121,110 @@ fn an_engines_last_stderr_line_is_shown() {
     assert!(err.contains("(log: logs/broken.stderr.log)"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An engine that answers `setoption name Game` with an error would lose every game by an
+/// illegal move: the start-up check stops the run, quoting its answer and saying what to do.
+#[test]
+fn an_engine_that_refuses_the_game_stops_the_run() {
+    let dir = scratch("preflight-refuses-game");
+    let cmd = format!("cmd={ARENA}");
+    let (code, out, err) = arena(
+        &[
+            "--game",
+            "giuthi",
+            "--engine",
+            "name=picky",
+            &cmd,
+            "args=fake-engine reject-game",
+            "--engine",
+            "cmd=builtin:random",
+            "--each",
+            "depth=1",
+            "--out",
+            "r.jsonl",
+            "-q",
+        ],
+        &dir,
+    );
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(
+        err.contains(
+            "engine 'picky' (program ARENA): it answered 'setoption name Game value giuthi' \
+             with 'info string error setoption: unknown game id 'giuthi'; nothing changed'"
+                .replace("ARENA", ARENA)
+                .as_str()
+        ),
+        "{err}"
+    );
+    assert!(err.contains("run a game it plays with --game"), "{err}");
+    assert!(!dir.join("r.jsonl").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An engine that declares no `Game` option is never told the game: the start-up check warns,
+/// saying what to do, and once it has lost 3 games in a row by an illegal move (it plays Toguz
+/// Kumalak moves in a Giuthi run) its remaining games are forfeited, as after 3 crashes.
+#[test]
+fn an_engine_never_told_the_game_is_warned_and_stopped() {
+    let dir = scratch("preflight-no-game");
+    let cmd = format!("cmd={ARENA}");
+    let (code, out, err) = arena(
+        &[
+            "--game",
+            "giuthi",
+            "--engine",
+            "name=deaf-to-game",
+            &cmd,
+            "args=fake-engine no-game",
+            "--engine",
+            "cmd=builtin:random",
+            "--each",
+            "depth=1",
+            "--games",
+            "6",
+            "--out",
+            "r.jsonl",
+        ],
+        &dir,
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        err.contains(
+            "warning: engine 'deaf-to-game' declares no Game option, so it is never told that \
+             this run plays giuthi"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("follow 'setoption name Game value giuthi'"),
+        "{err}"
+    );
+    let text = std::fs::read_to_string(dir.join("r.jsonl")).unwrap();
+    let kinds: Vec<String> = text
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["event"] == "game")
+        .map(|v| v["termination"]["kind"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "illegal-move",
+            "illegal-move",
+            "illegal-move",
+            "forfeit",
+            "forfeit",
+            "forfeit"
+        ],
+        "{text}"
+    );
+    assert!(
+        text.contains("lost 3 games in a row by an illegal or malformed move"),
+        "{text}"
+    );
+    assert!(
+        (out.clone() + &err).contains("lost 3 games in a row by an illegal or malformed move"),
+        "the notice is shown: {out}\n{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -305,7 +305,12 @@ fn ctrl_c_stops_cleanly_and_the_run_resumes() {
     let out = child.wait_with_output().unwrap();
     assert!(started.elapsed() < Duration::from_secs(3), "prompt exit");
     assert_eq!(out.status.code(), Some(130));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--resume r.jsonl"));
+    // The resume hint names the program as it was run, not a bare `otau-arena` that a fresh
+    // clone does not have on its PATH.
+    let program = std::fs::canonicalize(ARENA).unwrap();
+    let hint = format!("continue with: {} --resume r.jsonl", program.display());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&hint), "{err}");
     assert_eq!(
         wait_gone(&tag, Duration::from_secs(2)),
         Vec::<String>::new()

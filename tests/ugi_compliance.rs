@@ -152,3 +152,68 @@ fn an_engine_that_stops_answering_ends_the_check() {
     let stopped = report.stopped.as_deref().unwrap_or_default();
     assert!(stopped.contains("no longer answers isready"), "{report}");
 }
+
+/// A fresh scratch directory holding an executable script `name` with `text`.
+fn script(dir_name: &str, name: &str, text: &str) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("otau-check-{}-{dir_name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    dir
+}
+
+/// `otau-arena --check` in `dir`: its output.
+fn arena_check(dir: &std::path::Path, program: &str) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_otau-arena"))
+        .args(["--log-dir", "logs", "--check", program])
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A bot with a syntax error exits at once: `--check` shows its last stderr line and its log
+/// file, as a run's start-up check does (it said only "exited with code 1").
+#[test]
+fn check_shows_the_last_stderr_line_and_the_log_of_an_engine_that_exits() {
+    let dir = script(
+        "syntax",
+        "bot.sh",
+        "#!/bin/sh\necho '  File \"bot.py\", line 3' >&2\necho 'SyntaxError: invalid syntax' >&2\nexit 1\n",
+    );
+    let out = arena_check(&dir, "./bot.sh");
+    // Whether the engine was gone before `ugi` was written or after is a race; either way the
+    // message ends with the same words.
+    assert!(
+        out.contains("FAIL handshake              the engine exited with code 1 "),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "; its stderr ended: 'SyntaxError: invalid syntax' (log: logs/bot.sh.stderr.log)"
+        ),
+        "{out}"
+    );
+    let log = std::fs::read_to_string(dir.join("logs/bot.sh.stderr.log")).unwrap();
+    assert!(log.contains("SyntaxError: invalid syntax"), "{log}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A script saved with Windows line endings names a program `sh\r` that does not exist: the
+/// system's message does not show the `\r`, `--check` says what it is.
+#[test]
+fn check_names_windows_line_endings() {
+    let dir = script("crlf", "bot.sh", "#!/bin/sh\r\necho ugiok\r\n");
+    let out = arena_check(&dir, "./bot.sh");
+    assert!(
+        out.contains("./bot.sh has Windows line endings: its first line '#!/bin/sh' ends with \\r"),
+        "{out}"
+    );
+    assert!(out.contains("dos2unix"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,7 +1,7 @@
 //! The `otau-arena` command line: turns arguments into a [`RunConfig`] and [`RunOptions`], runs,
 //! prints. The binary is a one-line call to [`main`].
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -399,7 +399,13 @@ fn run(cli: ArenaCli) -> Result<ExitCode> {
         None => {}
     }
     if let Some(cmd) = &cli.check {
-        return check(&cli.game, &cli.check_timeout, cmd);
+        return check(
+            &cli.game,
+            &cli.check_timeout,
+            cmd,
+            &cli.log_dir,
+            cli.log_limit << 20,
+        );
     }
     let opts = RunOptions {
         concurrency: cli.concurrency,
@@ -444,12 +450,13 @@ fn run(cli: ArenaCli) -> Result<ExitCode> {
         let config = build_config(&cli)?;
         if !cli.quiet {
             interrupt::err(format_args!(
-                "otau-arena: {} on {}, seed {}, {}{}\n",
+                "otau-arena: {} on {}, seed {}, {}{}\n{}\n",
                 config.engine_names().join(", "),
                 config.game,
                 config.seed,
                 tournament::size_text(&config),
                 cli.shard.map_or(String::new(), |s| format!(" (shard {s})")),
+                tournament::indent(&tournament::limits_text(&config)),
             ));
         }
         tournament::run(config, &opts)?
@@ -642,9 +649,9 @@ fn finish(report: &RunReport, records: Option<&PathBuf>, format: OutputFormat) -
     if report.missing > 0 {
         let how = match records {
             Some(p) => format!(
-                "continue with: otau-arena --resume {} (it goes on writing every output the run \
-                 records: records, PGN, report)",
-                p.display()
+                "continue with: {} (it goes on writing every output the run records: records, \
+                 PGN, report)",
+                crate::arena::run_files::resume_command(p)
             ),
             None => "(no --out file: this run cannot be resumed)".to_string(),
         };
@@ -755,7 +762,13 @@ fn view_command(file: &std::path::Path, addr: Option<&str>) -> Result<ExitCode> 
 }
 
 /// `--check PROGRAM ARGS...`: the UGI compliance report (`crate::arena::compliance`).
-fn check(game: &str, timeout: &str, cmd: &[String]) -> Result<ExitCode> {
+fn check(
+    game: &str,
+    timeout: &str,
+    cmd: &[String],
+    log_dir: &Path,
+    log_limit: u64,
+) -> Result<ExitCode> {
     let Some((program, args)) = cmd.split_first() else {
         bail!("--check needs the engine's program");
     };
@@ -764,6 +777,8 @@ fn check(game: &str, timeout: &str, cmd: &[String]) -> Result<ExitCode> {
     let config = crate::arena::compliance::Config {
         game: game.parse().map_err(anyhow::Error::msg)?,
         reply_timeout: Duration::from_millis(timeout_ms),
+        log_dir: Some(log_dir.to_path_buf()),
+        log_limit,
         ..Default::default()
     };
     // As in a run: a kill -9 of the arena during the check leaves nothing the engine started.

@@ -241,6 +241,11 @@ impl EngineSession {
         }
     }
 
+    /// The engine process's id (none for a built-in player): its section of the stderr log.
+    pub fn pid(&self) -> Option<u32> {
+        self.io.pid()
+    }
+
     /// Whether the engine advertised an option (names compare case-insensitively, as in UCI).
     pub fn has_option(&self, name: &str) -> bool {
         self.options.iter().any(|o| o.eq_ignore_ascii_case(name))
@@ -286,10 +291,22 @@ impl EngineSession {
     }
 
     pub fn fence(&mut self, timeout: Duration) -> Result<(), Fault> {
+        self.fence_lines(timeout).map(|_| ())
+    }
+
+    /// [`EngineSession::fence`], returning the first lines the engine wrote before `readyok`
+    /// (at most 16: what the start-up check reads an engine's answer to `setoption` from).
+    pub fn fence_lines(&mut self, timeout: Duration) -> Result<Vec<String>, Fault> {
         let deadline = pause::now() + timeout;
         self.send(&[GuiCommand::IsReady], deadline)?;
-        while self.next_reply(deadline, "readyok")? != Reply::ReadyOk {}
-        Ok(())
+        let mut before = Vec::new();
+        loop {
+            match self.next_reply(deadline, "readyok")? {
+                Reply::ReadyOk => return Ok(before),
+                reply if before.len() < 16 => before.push(reply.to_string()),
+                _ => {}
+            }
+        }
     }
 
     /// `uginewgame`, then the fence.

@@ -201,6 +201,40 @@ impl MoveLimits {
         self.tc.is_some() || self.movetime_ms.is_some()
     }
 
+    /// The limits as written, each followed by what it means in words, for the run's header:
+    /// `tc=10/0.1` reads as 10 s by someone who meant `10+0.1`, and runs silently as "10 moves in
+    /// 0.1 s" otherwise.
+    pub fn explain(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(tc) = self.tc {
+            let base = seconds_text(tc.base_ms);
+            let mut text = match tc.moves {
+                Some(m) => format!("tc={tc} ({m} moves in {base} s, again every {m} moves"),
+                None => format!("tc={tc} ({base} s for the whole game"),
+            };
+            if tc.inc_ms > 0 {
+                text.push_str(&format!(", plus {} s a move", seconds_text(tc.inc_ms)));
+            }
+            parts.push(text + ")");
+        }
+        if let Some(ms) = self.movetime_ms {
+            parts.push(format!("st={0} ({0} s a move)", seconds_text(ms)));
+        }
+        if let Some(d) = self.depth {
+            parts.push(format!("depth={d} ({d} plies a move)"));
+        }
+        if let Some(n) = self.nodes {
+            parts.push(format!("nodes={n} ({n} nodes a move)"));
+        }
+        if self.timemargin_ms > 0 {
+            parts.push(format!(
+                "timemargin={0} ({0} ms late forgiven)",
+                self.timemargin_ms
+            ));
+        }
+        parts.join(", ")
+    }
+
     /// `depth=`/`nodes=`/`st=`/`tc=` as written on the command line.
     pub fn describe(&self) -> String {
         let mut parts = Vec::new();

@@ -22,7 +22,10 @@ use rand_chacha::ChaCha8Rng;
 use super::client::{Awaited, EngineSession, WaitError};
 use super::openings::random_walk;
 use super::pause;
-use super::process::{EngineIo, SendError, Spawn, DEFAULT_WRITE_TIMEOUT, MAX_LINE};
+use super::preflight::{last_stderr_line, script_hint};
+use super::process::{
+    log_file, EngineIo, LogBudget, SendError, Spawn, DEFAULT_WRITE_TIMEOUT, MAX_LINE, MAX_LOG_BYTES,
+};
 use crate::games::notation::shorten;
 use crate::games::{AnyGame, Game, GameLine, Side, Variant};
 use crate::ugi::wire::{
@@ -45,6 +48,12 @@ pub struct Config {
     pub dir: Option<PathBuf>,
     /// Seed of the random moves used to build positions.
     pub seed: u64,
+    /// Where the engine's stderr is kept (`<dir>/<program's file name>.stderr.log`, as a run
+    /// keeps it), so that an engine that exits is reported with its last stderr line and its
+    /// log, as a run reports it; `None` discards stderr.
+    pub log_dir: Option<PathBuf>,
+    /// The log's size bound, as `--log-limit`.
+    pub log_limit: u64,
 }
 
 impl Default for Config {
@@ -55,6 +64,8 @@ impl Default for Config {
             search_timeout: Duration::from_secs(10),
             dir: None,
             seed: 1,
+            log_dir: None,
+            log_limit: MAX_LOG_BYTES,
         }
     }
 }
@@ -202,20 +213,56 @@ const EXIT_WAIT: Duration = Duration::from_millis(200);
 /// bounded line reader with a deadline on every read.
 struct CheckedEngine {
     session: EngineSession,
+    /// The engine's stderr log and its process id (the log's section for this process).
+    log: Option<(PathBuf, u32)>,
+    program: String,
 }
 
 impl CheckedEngine {
     fn spawn(program: &str, args: &[String], config: &Config) -> Result<CheckedEngine, String> {
-        let io = EngineIo::spawn(&Spawn {
+        let path = config.log_dir.as_ref().map(|dir| {
+            let _ = std::fs::create_dir_all(dir);
+            let name = std::path::Path::new(program)
+                .file_name()
+                .map_or("engine".into(), |n| n.to_string_lossy().into_owned());
+            log_file(dir, &name)
+        });
+        let spawn = Spawn {
             program,
             args,
             dir: config.dir.as_deref(),
-            log: None,
-        })
-        .map_err(|e| format!("cannot start '{program}': {e}"))?;
+            log: path.as_deref(),
+        };
+        let io = match &path {
+            Some(path) => EngineIo::spawn_logged(&spawn, LogBudget::shared(path, config.log_limit)),
+            None => EngineIo::spawn(&spawn),
+        }
+        .map_err(|e| {
+            let hint = script_hint(program).map_or(String::new(), |h| format!("; {h}"));
+            format!("cannot start '{program}': {e}{hint}")
+        })?;
+        let log = path.zip(io.pid());
         Ok(CheckedEngine {
             session: EngineSession::new(io, DEFAULT_WRITE_TIMEOUT),
+            log,
+            program: program.to_string(),
         })
+    }
+
+    /// How the engine ended, for a message: its exit status, then, as a run says it, its last
+    /// stderr line and its log file (a syntax error or a `\r` in a script's `#!` line is there).
+    fn ended(&self) -> String {
+        let mut text = String::new();
+        if let Some(hint) = script_hint(&self.program) {
+            text.push_str(&format!("; {hint}"));
+        }
+        if let Some((path, pid)) = &self.log {
+            if let Some(last) = last_stderr_line(path, *pid) {
+                text.push_str(&format!("; its stderr ended: '{last}'"));
+            }
+            text.push_str(&format!(" (log: {})", path.display()));
+        }
+        text
     }
 
     fn send(&mut self, command: &GuiCommand<'_>) -> Result<(), String> {
@@ -229,8 +276,9 @@ impl CheckedEngine {
         // A write fails when the process is going or gone: say that, it is the real fault.
         written.map_err(|e| match self.session.exit_status(EXIT_WAIT) {
             Some(status) => format!(
-                "the engine {status} before '{}' could be sent",
-                shorten(&line)
+                "the engine {status} before '{}' could be sent{}",
+                shorten(&line),
+                self.ended()
             ),
             _ => {
                 let why = match e {
@@ -262,7 +310,10 @@ impl CheckedEngine {
                     .session
                     .exit_status(EXIT_WAIT)
                     .unwrap_or_else(|| "closed its output".to_string());
-                format!("the engine {how} while the checker waited for {what}")
+                format!(
+                    "the engine {how} while the checker waited for {what}{}",
+                    self.ended()
+                )
             }
             WaitError::Timeout { seen, last } => format!(
                 "no {what} within {} ms ({})",

@@ -24,7 +24,7 @@ pub enum FakeMode {
     CrashRestart,
     /// Passes the start-up check, then every later process never answers `ugi`.
     StallRestart,
-    /// Plays two moves, then exits on the next `go`.
+    /// Plays two moves, then exits on the next `go` with a last word on stderr.
     CrashMid,
     /// Answers everything but `go`.
     NoAnswer,
@@ -63,6 +63,12 @@ pub enum FakeMode {
     Mated,
     /// Plays like `ok`, reporting no score at all.
     NoScore,
+    /// Declares no `Game` option and plays Toguz Kumalak whatever the run's game: an engine that
+    /// is never told the game.
+    NoGame,
+    /// Declares a `Game` option but refuses every game but Toguz Kumalak with an `info string
+    /// error`, then plays Toguz Kumalak.
+    RejectGame,
     /// Plays like `ok`, each move after 25 ms and a full `info` line (depth, score, nodes,
     /// nps, a pv) after an info string with HTML in it: a game lasts long enough to be watched.
     Slow,
@@ -146,10 +152,12 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
                     continue;
                 }
                 say(&mut out, "id name fake-engine");
-                say(
-                    &mut out,
-                    "option name Game type string default toguz-kumalak",
-                );
+                if mode != FakeMode::NoGame {
+                    say(
+                        &mut out,
+                        "option name Game type string default toguz-kumalak",
+                    );
+                }
                 say(&mut out, "ugiok");
                 if mode == FakeMode::DeafStart {
                     std::thread::sleep(Duration::from_secs(300));
@@ -158,6 +166,17 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
             }
             GuiCommand::IsReady => say(&mut out, "readyok"),
             GuiCommand::SetOption { name, value } if name.eq_ignore_ascii_case("game") => {
+                let value = value.filter(|v| {
+                    let refused =
+                        mode == FakeMode::RejectGame && !v.eq_ignore_ascii_case("toguz-kumalak");
+                    if refused {
+                        let error = format!(
+                            "info string error setoption: unknown game id '{v}'; nothing changed"
+                        );
+                        say(&mut out, &error);
+                    }
+                    !refused
+                });
                 if let Some(v) = value.and_then(|v| v.parse().ok()) {
                     variant = v;
                     line = GameLine::new(AnyGame::start(variant));
@@ -177,7 +196,10 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
                         .map_or("none".to_string(), |mv| line.position().move_name(mv))
                 };
                 match mode {
-                    FakeMode::CrashMid if gos > 2 => return 1,
+                    FakeMode::CrashMid if gos > 2 => {
+                        eprintln!("fake-engine: out of memory in search");
+                        return 1;
+                    }
                     FakeMode::CrashFlood => return 4,
                     FakeMode::Deaf => {
                         replay_without_reading(line, &mut out);

@@ -21,8 +21,13 @@ const QUIT_GRACE: Duration = Duration::from_millis(300);
 
 /// Starts every engine of `config` once, all at the same time, and checks the handshake and
 /// `isready`, within the run's start-up timeout each. Engines' stderr goes to their logs in
-/// `log_dir`, as in the run. `Err` lists every engine that failed, one line each.
-pub fn check_engines(config: &RunConfig, log_dir: &Path, log_limit: u64) -> Result<(), String> {
+/// `log_dir`, as in the run. `Err` lists every engine that failed, one line each; `Ok` has the
+/// warnings to show (an engine that declares no `Game` option is never told the game).
+pub fn check_engines(
+    config: &RunConfig,
+    log_dir: &Path,
+    log_limit: u64,
+) -> Result<Vec<String>, String> {
     let timeout = Duration::from_millis(config.startup_timeout_ms);
     // As during the run: a kill -9 of the arena now leaves nothing an engine started.
     let _guardian = config
@@ -30,6 +35,7 @@ pub fn check_engines(config: &RunConfig, log_dir: &Path, log_limit: u64) -> Resu
         .iter()
         .any(|e| e.builtin().is_none())
         .then(Guardian::start);
+    let mut warnings = Vec::new();
     let failures: Vec<String> = std::thread::scope(|scope| {
         let checks: Vec<_> = config
             .engines
@@ -40,14 +46,17 @@ pub fn check_engines(config: &RunConfig, log_dir: &Path, log_limit: u64) -> Resu
             .into_iter()
             .zip(&config.engines)
             .filter_map(|(check, e)| match check.join() {
-                Ok(Ok(())) => None,
+                Ok(Ok(warning)) => {
+                    warnings.extend(warning);
+                    None
+                }
                 Ok(Err(why)) => Some(format!("engine '{}' ({}): {why}", e.name, program(e))),
                 Err(_) => Some(format!("engine '{}': the check itself failed", e.name)),
             })
             .collect()
     });
     if failures.is_empty() {
-        return Ok(());
+        return Ok(warnings);
     }
     Err(format!(
         "{} of {} engines failed the start-up check, no game was played:\n  {}",
@@ -66,14 +75,16 @@ fn program(e: &EngineConfig) -> String {
 }
 
 /// One engine: start, handshake, `Game` and the user's options as a game start sends them, the
-/// `isready` fence, then `quit` and the process group killed.
+/// `isready` fence, then `quit` and the process group killed. An engine that answers `setoption
+/// name Game` with an error fails (it would lose every game by an illegal move); one that
+/// declares no `Game` option passes with a warning, since it may well play the run's game.
 fn check_one(
     e: &EngineConfig,
     config: &RunConfig,
     log_dir: &Path,
     log_limit: u64,
     timeout: Duration,
-) -> Result<(), String> {
+) -> Result<Option<String>, String> {
     let variant: crate::games::Variant = config.game.parse().map_err(|e| format!("{e}"))?;
     let mut preset: Vec<(&str, &str)> = Vec::new();
     let mut log = None;
@@ -97,21 +108,47 @@ fn check_one(
                 },
                 LogBudget::shared(&path, log_limit),
             )
-            .map_err(|err| format!("cannot start '{}': {err}", e.cmd))?;
+            .map_err(|err| {
+                let hint = script_hint(&e.cmd).map_or(String::new(), |h| format!("; {h}"));
+                format!("cannot start '{}': {err}{hint}", e.cmd)
+            })?;
             log = io.pid().map(|pid| (path, pid));
             io
         }
     };
+    let game = &config.game;
     let result = (|| {
         let mut s = EngineSession::handshake(io, timeout)?;
-        s.configure(&config.game, preset.iter().copied(), &e.options, |_| true)?;
-        s.fence(timeout)?;
-        Ok::<_, Fault>(s)
+        let declares_game = s.has_option("Game");
+        s.configure(game, preset.iter().copied(), &e.options, |_| true)?;
+        // An error about the game among the answers before `readyok` (no separate fence after
+        // `Game`: an engine that reads nothing must still meet its stall on the options).
+        let refused = s.fence_lines(timeout)?.into_iter().find(|l| {
+            let l = l.to_ascii_lowercase();
+            declares_game && l.starts_with("info string error") && l.contains("game")
+        });
+        Ok::<_, Fault>((s, declares_game, refused))
     })();
     match result {
-        Ok(s) => {
+        Ok((s, declares_game, refused)) => {
             s.shutdown(QUIT_GRACE);
-            Ok(())
+            if let Some(error) = refused {
+                return Err(format!(
+                    "it answered 'setoption name Game value {game}' with '{}': it does not \
+                     play {game}, and would lose every game by an illegal move (run a game it \
+                     plays with --game, or make its Game option accept '{game}')",
+                    error.chars().take(200).collect::<String>()
+                ));
+            }
+            Ok((!declares_game).then(|| {
+                format!(
+                    "warning: engine '{}' declares no Game option, so it is never told that \
+                     this run plays {game}: it must play {game} by itself, or it loses every \
+                     game by an illegal move (declare 'option name Game type combo ...' and \
+                     follow 'setoption name Game value {game}'; protocol/writing-an-engine.md)",
+                    e.name
+                )
+            }))
         }
         Err(fault) => {
             let mut why = match &fault {
@@ -123,6 +160,9 @@ fn check_one(
             };
             // The handshake's session (and with it the process) is gone by now; what the engine
             // said on stderr is usually the reason.
+            if let Some(hint) = script_hint(&e.cmd) {
+                why.push_str(&format!("; {hint}"));
+            }
             if let Some((path, pid)) = log {
                 if let Some(last) = last_stderr_line(&path, pid) {
                     why.push_str(&format!("; its stderr ended: '{last}'"));
@@ -150,8 +190,9 @@ fn log_tail(path: &Path) -> Option<Vec<u8>> {
 }
 
 /// The last non-empty stderr line the process `pid` wrote to its log, cut to 200 characters. The
-/// copier thread may still be writing it: waits a moment.
-fn last_stderr_line(path: &Path, pid: u32) -> Option<String> {
+/// copier thread may still be writing it: waits a moment. Also what `--check` and a crash in a
+/// game quote.
+pub(crate) fn last_stderr_line(path: &Path, pid: u32) -> Option<String> {
     let marker = format!("--- pid {pid} started");
     for _ in 0..10 {
         std::thread::sleep(Duration::from_millis(20));
@@ -172,4 +213,26 @@ fn last_stderr_line(path: &Path, pid: u32) -> Option<String> {
         }
     }
     None
+}
+
+/// What a script's first line says about a start that failed: a `#!` line ending in `\r` (the
+/// file was saved with Windows line endings) names a program `python3\r` that does not exist,
+/// and the system's own message does not show the invisible `\r`. Reads at most 256 bytes.
+pub(crate) fn script_hint(program: &str) -> Option<String> {
+    use std::io::Read;
+    let mut head = Vec::new();
+    std::fs::File::open(program)
+        .ok()?
+        .take(256)
+        .read_to_end(&mut head)
+        .ok()?;
+    let first = head.split(|&b| b == b'\n').next()?;
+    (head.starts_with(b"#!") && first.ends_with(b"\r")).then(|| {
+        format!(
+            "{program} has Windows line endings: its first line '{}' ends with \\r, so the \
+             system looks for a program whose name ends with \\r (convert the file with \
+             dos2unix, or save it with Unix line endings)",
+            String::from_utf8_lossy(&first[..first.len() - 1])
+        )
+    })
 }

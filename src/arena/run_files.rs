@@ -43,11 +43,11 @@ impl RunFiles {
             w.write(&Event::Game(Box::new(g.clone()))).map_err(|e| {
                 anyhow::anyhow!(
                     "{}: cannot record game {} ({}); the games recorded so far are kept: free \
-                     space (or fix the cause), then otau-arena --resume {} continues the run",
+                     space (or fix the cause), then {} continues the run",
                     w.path().display(),
                     g.index + 1,
                     e.root_cause(),
-                    w.path().display()
+                    resume_command(w.path())
                 )
             })?;
         }
@@ -101,6 +101,16 @@ impl RunFiles {
 
 /// `--log`, an output like the others (not recorded in the run header: a resumed run logs where
 /// its own command line says).
+/// The command that resumes the run recorded in `records`, with the arena's program as it was
+/// run (`target/release/otau-arena`, not a bare `otau-arena` that a fresh clone does not have on
+/// its `PATH`): the path of the running executable, or `otau-arena` if the system cannot say.
+pub fn resume_command(records: &Path) -> String {
+    let program = std::env::current_exe()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| "otau-arena".to_string());
+    format!("{program} --resume {}", records.display())
+}
+
 fn protocol_log(opts: &RunOptions) -> Option<Named> {
     opts.protocol_log.as_ref().map(|p| Named::new("--log", p))
 }

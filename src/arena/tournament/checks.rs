@@ -63,6 +63,10 @@ pub(super) fn check_config(config: &RunConfig, opts: &RunOptions) -> Result<()> 
     // reads it again when the games begin: a cheap second read, one reader).
     crate::arena::openings::OpeningBook::new(&config.openings, variant, config.seed)
         .map_err(anyhow::Error::msg)?;
-    crate::arena::preflight::check_engines(config, &opts.log_dir, opts.log_limit)
-        .map_err(anyhow::Error::msg)
+    let warnings = crate::arena::preflight::check_engines(config, &opts.log_dir, opts.log_limit)
+        .map_err(anyhow::Error::msg)?;
+    for warning in warnings {
+        eprintln!("otau-arena: {warning}");
+    }
+    Ok(())
 }

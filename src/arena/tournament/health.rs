@@ -11,6 +11,9 @@ pub(super) struct Health {
     failures_in_a_row: Vec<u32>,
     /// Games lost by a crash in a row (any phase).
     crashes_in_a_row: Vec<u32>,
+    /// Games lost by an illegal or malformed move in a row: an engine that plays another game
+    /// than the run's (never told it) loses every game so, and is stopped as a crash loop is.
+    illegal_in_a_row: Vec<u32>,
     /// Why the engine's remaining games are forfeited, once they are.
     disqualified: Vec<Option<String>>,
     warned_options: Vec<bool>,
@@ -22,6 +25,7 @@ impl Health {
         Health {
             failures_in_a_row: vec![0; engines],
             crashes_in_a_row: vec![0; engines],
+            illegal_in_a_row: vec![0; engines],
             disqualified: vec![None; engines],
             warned_options: vec![false; engines],
         }
@@ -67,7 +71,9 @@ impl Health {
     /// The crash-loop rule: an engine that lost `max_crashes` games in a row by a crash (at
     /// start-up, at a new game or in play) has its remaining games forfeited, as fastchess does,
     /// so a broken engine is not restarted for every game of a long run; the note names the
-    /// engine and its last exit status. A game it finishes without crashing starts the count
+    /// engine and its last exit status. The same number of games lost in a row by an illegal or
+    /// malformed move stops it too (an engine that plays another game, or another notation,
+    /// loses every game that way). A game it finishes without that fault starts its count
     /// again. `seats` are the engines playing south and north; returns the notes to show.
     pub(super) fn count_crashes(
         &mut self,
@@ -82,19 +88,37 @@ impl Health {
         let max = config.max_crashes;
         for side in Side::BOTH {
             let e = seats[side.index()];
-            let crashed = record.termination.kind == TerminationKind::Crash
-                && record.termination.side == Some(side);
-            if !crashed {
-                self.crashes_in_a_row[e] = 0;
-                continue;
+            let charged =
+                |kind| record.termination.kind == kind && record.termination.side == Some(side);
+            let streaks = [
+                (
+                    TerminationKind::Crash,
+                    &mut self.crashes_in_a_row[e],
+                    "crashed in",
+                    "",
+                ),
+                (
+                    TerminationKind::IllegalMove,
+                    &mut self.illegal_in_a_row[e],
+                    "lost",
+                    " by an illegal or malformed move",
+                ),
+            ];
+            let mut why = None;
+            for (kind, streak, verb, how) in streaks {
+                if !charged(kind) {
+                    *streak = 0;
+                    continue;
+                }
+                *streak += 1;
+                if *streak >= max {
+                    why = Some(format!(
+                        "{verb} {streak} games in a row{how} (last: {})",
+                        record.termination.detail
+                    ));
+                }
             }
-            self.crashes_in_a_row[e] += 1;
-            let count = self.crashes_in_a_row[e];
-            if count >= max && self.disqualified[e].is_none() {
-                let why = format!(
-                    "crashed in {count} games in a row (last: {})",
-                    record.termination.detail
-                );
+            if let Some(why) = why.filter(|_| self.disqualified[e].is_none()) {
                 notes.push(format!(
                     "engine {} {why}: its remaining games are forfeited (--max-crashes {max})",
                     config.engines[e].name

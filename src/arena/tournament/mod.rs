@@ -42,7 +42,7 @@ use super::knockout::{self, Bracket};
 use super::openings::OpeningBook;
 use super::process::Guardian;
 use super::programs;
-use super::progress::Progress;
+use super::progress::{Progress, ProgressMode};
 use super::records::{Event, RunHeader, FORMAT};
 use super::results::Standings;
 use super::run_files::{self, RunFiles};
@@ -103,6 +103,26 @@ pub fn resume(path: &Path, opts: &RunOptions) -> Result<RunReport> {
     for index in &file.order {
         done.add(&file.games[index]);
     }
+    if opts.progress != ProgressMode::Quiet {
+        let config = &file.header.config;
+        // A knockout's size without its tiebreaks, as its progress counts it.
+        let slice = match knockout_rules(config) {
+            Some(r) => r.regular_games(),
+            None => full_schedule(config).slice_len(opts.shard),
+        };
+        let recorded = done.len();
+        interrupt::err(format_args!(
+            "otau-arena: resuming {}: {} on {}, seed {}{}: {recorded} of {slice} games \
+             recorded, {} to play\n{}\n",
+            path.display(),
+            config.engine_names().join(", "),
+            config.game,
+            config.seed,
+            opts.shard.map_or(String::new(), |s| format!(", shard {s}")),
+            slice.saturating_sub(recorded),
+            indent(&limits_text(config)),
+        ));
+    }
     execute(file.header, done, files, &opts)
 }
 
@@ -131,6 +151,22 @@ pub fn bracket_notes(bracket: Option<&Bracket>) -> Vec<(String, String)> {
         .map(|b| ("Knockout bracket".to_string(), b.text()))
         .into_iter()
         .collect()
+}
+
+/// Each engine's limits in words, for the run's header (one line when all engines share them,
+/// as `--each` gives): `limits: tc=10/0.1 (10 moves in 0.1 s, again every 10 moves)`.
+pub fn limits_text(config: &RunConfig) -> String {
+    let explained: Vec<String> = config.engines.iter().map(|e| e.limits.explain()).collect();
+    if explained.windows(2).all(|w| w[0] == w[1]) {
+        return format!("limits: {}", explained.first().map_or("", String::as_str));
+    }
+    let lines: Vec<String> = config
+        .engines
+        .iter()
+        .zip(&explained)
+        .map(|(e, x)| format!("limits of {}: {x}", e.name))
+        .collect();
+    lines.join("\n")
 }
 
 /// The run's size for the user: `48 games`, or a knockout's `knockout, 8 to 16 games` (without
@@ -378,4 +414,12 @@ pub fn summary_json(standings: &Standings, header: &RunHeader) -> serde_json::Va
         }
     }
     value
+}
+
+/// `otau-arena: ` before every line of `text`, for the header's lines.
+pub fn indent(text: &str) -> String {
+    text.lines()
+        .map(|l| format!("otau-arena: {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }

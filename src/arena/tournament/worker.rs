@@ -9,10 +9,11 @@ use super::feed::Next;
 use super::forfeit::{self, fault_kind, lose};
 use super::pool::{start_engine, Pool};
 use super::shared::{Msg, RunState};
-use crate::arena::client::Fault;
+use crate::arena::client::{EngineSession, Fault};
 use crate::arena::config::RunConfig;
 use crate::arena::interrupt;
 use crate::arena::openings::Opening;
+use crate::arena::process::log_file;
 use crate::arena::records::{GameRecord, OpeningRecord, Termination, TerminationKind};
 use crate::arena::referee::{self, Adjudication, Waits};
 use crate::arena::schedule::GameSpec;
@@ -241,15 +242,40 @@ fn play_out(
         }
         return None;
     };
+    let mut termination = end.termination;
     for side in Side::BOTH {
         if end.faulted[side.index()] {
-            pool.discard([spec.south, spec.north][side.index()]);
+            let e = [spec.south, spec.north][side.index()];
+            if termination.kind == TerminationKind::Crash && termination.side == Some(side) {
+                termination.detail += &crash_detail(shared, e, pool.get(e));
+            }
+            pool.discard(e);
         }
     }
     record.moves = end.moves;
     record.final_position = end.final_position;
     record.result = end.result;
-    record.termination = end.termination;
+    record.termination = termination;
     record.totals = end.totals;
     Some(())
+}
+
+/// What a crash in a game adds to its detail (and so to the game line and the crash-loop
+/// notice): the engine's last stderr line and its log file, as the start-up check names them.
+/// Nothing for a built-in player, which has no process.
+fn crash_detail(shared: &RunState<'_>, e: usize, session: &EngineSession) -> String {
+    let cfg = &shared.config.engines[e];
+    if cfg.builtin().is_some() {
+        return String::new();
+    }
+    let path = log_file(&shared.opts.log_dir, &cfg.name);
+    let mut text = String::new();
+    if let Some(last) = session
+        .pid()
+        .and_then(|pid| crate::arena::preflight::last_stderr_line(&path, pid))
+    {
+        text.push_str(&format!("; its stderr ended: '{last}'"));
+    }
+    text.push_str(&format!(" (log: {})", path.display()));
+    text
 }
