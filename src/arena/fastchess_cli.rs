@@ -59,15 +59,12 @@ fn refused(name: &str) -> Option<&'static str> {
              exact tables (the Modiar solution, the Toguz endgame tables)"
         }
         "epdout" => "not supported: the final positions are in the records (--out) and the PGN",
-        "wait" => "not supported: games start as soon as a worker is free",
-        "debug" => "not supported: -log file=F writes every line exchanged with the engines",
-        "site" => "not supported: otau's PGN has no Site tag",
-        "seeds" => "not supported: a gauntlet's first engine is its only seed",
-        "outcomeinterval" | "scoreinterval" => {
-            "not supported: -ratinginterval N prints the results every N games"
+        "scoreinterval" => "not supported: -ratinginterval N prints the results every N games",
+        "bookmode" => {
+            "a Polyglot book holds chess moves, which no mancala game has: give the run a \
+             mancala opening book with -openings file=FILE (epd, pgn or txt)"
         }
-        "resultformat" => "not supported: -output format=fastchess|cutechess chooses the format",
-        "bookmode" | "pgnin" | "epdin" => "not supported: -openings file= reads books",
+        "pgnin" | "epdin" => "not supported: -openings file=FILE format=pgn|epd reads books",
         "force-concurrency" | "use-affinity" | "affinity" => {
             "not supported: -concurrency N plays N games at once, with no CPU pinning"
         }
@@ -92,6 +89,75 @@ fn pairs(tokens: &[String]) -> Vec<(&str, &str)> {
         .collect()
 }
 
+/// Options that tell the arena nothing it does not do anyway, read and left alone (each line of
+/// `protocol/arena.md`'s table says why).
+fn ignored(name: &str) -> bool {
+    matches!(
+        name,
+        // fastchess: a random seed for the openings, what otau does without -srand.
+        "randomseed"
+            // fastchess saves its state every N games to resume; otau records every game as it
+            // ends, so a run resumes with --resume whatever N.
+            | "autosaveinterval"
+            // cutechess-cli: a pause between games, for engines slow to exit; the arena waits
+            // for an engine's exit itself (and kills it after a grace period).
+            | "wait"
+            // cutechess-cli: every line exchanged shown; -log file=F records them.
+            | "debug"
+            // cutechess-cli: results every N games (otau prints each game as it ends), the
+            // result table's columns, the PGN's Site tag (otau's PGN has none).
+            | "outcomeinterval"
+            | "resultformat"
+            | "site"
+    )
+}
+
+/// The options that add up when repeated, as both tools document: each `-engine` is one more
+/// engine, each `-each` (cutechess-cli 0.x: `-both`) more keys for all of them.
+fn accumulates(name: &str) -> bool {
+    matches!(name, "engine" | "each" | "both")
+}
+
+/// The first argument (the program is argument 0) that is not UTF-8, as an error naming its
+/// position: every argument is read as text (names, keys, paths recorded in UTF-8 JSON).
+fn non_utf8(args: &[OsString]) -> Option<String> {
+    let (i, a) = args
+        .iter()
+        .enumerate()
+        .skip(1)
+        .find(|(_, a)| a.to_str().is_none())?;
+    Some(format!(
+        "argument {i} is not valid UTF-8 ('{}'): otau-arena reads its arguments (names, keys, \
+         paths) as UTF-8 text",
+        a.to_string_lossy().escape_debug()
+    ))
+}
+
+/// `-draw N S` and `-resign N S`, cutechess-cli 0.x's positional forms, as keys: a draw once
+/// both scores are within S after N full moves (one move each), a resignation after N moves
+/// beyond -S. fastchess's `-resign` without `movecount=` has its default of 1.
+fn adjudication_keys(name: &str, vals: &[String]) -> Vec<String> {
+    let number = |t: &String| !t.contains('=') && t.parse::<i64>().is_ok();
+    match (name, vals) {
+        ("draw", [n, s]) if number(n) && number(s) => {
+            vec![
+                format!("movenumber={n}"),
+                "movecount=1".into(),
+                format!("score={s}"),
+            ]
+        }
+        ("resign", [n, s]) if number(n) && number(s) => {
+            vec![format!("movecount={n}"), format!("score={s}")]
+        }
+        ("resign", _) if !vals.iter().any(|t| t.starts_with("movecount=")) => {
+            let mut v = vals.to_vec();
+            v.push("movecount=1".into());
+            v
+        }
+        _ => vals.to_vec(),
+    }
+}
+
 /// A whole number of at least 1, for `-rounds`, `-games`, `-repeat`.
 fn count(option: &str, v: Option<&String>) -> Result<u64, String> {
     let v = v.ok_or_else(|| format!("-{option}: give a number"))?;
@@ -106,9 +172,13 @@ fn count(option: &str, v: Option<&String>) -> Result<u64, String> {
 /// `--check` (an engine's command) and a subcommand's arguments. `long` lists otau-arena's own
 /// long options: `-NAME` of one of them (not in the tables) is read as `--NAME`.
 pub fn translate(args: Vec<OsString>, long: &[&str]) -> Result<Vec<OsString>, String> {
-    let text: Option<Vec<String>> = args.iter().map(|a| a.to_str().map(String::from)).collect();
-    // A token that is not UTF-8 is a value (a path): such a line is left to the parser whole.
-    let Some(args) = text else { return Ok(args) };
+    if let Some(why) = non_utf8(&args) {
+        return Err(why);
+    }
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     if args
         .get(1)
         .is_some_and(|a| SUBCOMMANDS.contains(&a.as_str()))
@@ -117,6 +187,9 @@ pub fn translate(args: Vec<OsString>, long: &[&str]) -> Result<Vec<OsString>, St
     }
     let mut out: Vec<String> = Vec::new();
     let (mut rounds, mut games, mut repeat) = (None, None, false);
+    // Each option once (by its canonical name), with the values it was first given.
+    let mut seen: Vec<(String, String)> = Vec::new();
+    let (mut policy_round, mut engines) = (false, 0usize);
     let mut i = 0;
     while i < args.len() {
         let t = &args[i];
@@ -137,6 +210,23 @@ pub fn translate(args: Vec<OsString>, long: &[&str]) -> Result<Vec<OsString>, St
         let n = values(&args, i);
         let vals = &args[i..i + n];
         i += n;
+        let canonical = match name {
+            "game" => "variant",
+            "seed" => "srand",
+            other => other,
+        };
+        if !accumulates(name) {
+            let given = format!("-{name} {}", vals.join(" "));
+            if let Some((_, first)) = seen.iter().find(|(n, _)| n == canonical) {
+                return Err(format!(
+                    "-{name} is given twice ('{}', then '{}'): give it once (only -engine and \
+                     -each add up)",
+                    first.trim_end(),
+                    given.trim_end()
+                ));
+            }
+            seen.push((canonical.to_string(), given));
+        }
         let one = |out: &mut Vec<String>, to: &str| -> Result<(), String> {
             match vals {
                 [v] => {
@@ -148,10 +238,33 @@ pub fn translate(args: Vec<OsString>, long: &[&str]) -> Result<Vec<OsString>, St
             }
         };
         match name {
-            "engine" | "each" | "draw" | "resign" | "sprt" => {
+            "engine" | "each" | "sprt" => {
+                engines += usize::from(name == "engine");
                 out.push(format!("--{name}"));
                 out.extend(vals.iter().cloned());
             }
+            // cutechess-cli 0.x's name of -each.
+            "both" => {
+                out.push("--each".into());
+                out.extend(vals.iter().cloned());
+            }
+            "draw" | "resign" => {
+                out.push(format!("--{name}"));
+                out.extend(adjudication_keys(name, vals));
+            }
+            _ if ignored(name) => {}
+            // cutechess-cli: the first N engines of a gauntlet play all the others; otau's
+            // gauntlet has one, the first.
+            "seeds" => match vals {
+                [v] if v == "1" => {}
+                _ => {
+                    return Err(format!(
+                        "-seeds {}: not supported (a gauntlet's first engine is its only seed: \
+                         -seeds 1)",
+                        vals.join(" ")
+                    ))
+                }
+            },
             "concurrency" | "maxmoves" | "ratinginterval" | "event" => {
                 one(&mut out, &format!("--{name}"))?
             }
@@ -159,23 +272,19 @@ pub fn translate(args: Vec<OsString>, long: &[&str]) -> Result<Vec<OsString>, St
             "srand" | "seed" => one(&mut out, "--seed")?,
             "rounds" => rounds = Some(count(name, vals.first())?),
             "games" => games = Some(count(name, vals.first())?),
-            "repeat" => {
-                if let Some(v) = vals.first() {
-                    if count(name, Some(v))? != 2 {
-                        return Err(format!(
-                            "-repeat {v}: otau-arena plays each opening exactly twice, colours \
-                             swapped (-repeat or -repeat 2)"
-                        ));
-                    }
+            "repeat" => match vals.first() {
+                // cutechess-cli: each opening played once, its default: otau plays pairs anyway
+                // (as it does without -repeat).
+                Some(v) if count(name, Some(v))? == 1 => {}
+                Some(v) if count(name, Some(v))? != 2 => {
+                    return Err(format!(
+                        "-repeat {v}: otau-arena plays each opening exactly twice, colours \
+                         swapped (-repeat or -repeat 2; -repeat 1 is read as without -repeat)"
+                    ))
                 }
-                repeat = true;
-            }
+                _ => repeat = true,
+            },
             "recover" | "help" | "version" => out.push(format!("--{name}")),
-            // fastchess: a random seed for the openings, what otau does without -srand.
-            "randomseed" => {}
-            // fastchess saves its state every N games to resume; otau records every game as it
-            // ends, so a run resumes with --resume whatever N.
-            "autosaveinterval" => {}
             "tournament" => {
                 let kind = match vals {
                     [v] => match v.as_str() {
@@ -206,7 +315,10 @@ pub fn translate(args: Vec<OsString>, long: &[&str]) -> Result<Vec<OsString>, St
                         // cutechess's opening policy: otau uses one opening per pair, which is
                         // cutechess's default with -repeat.
                         ("policy", "default") => {}
-                        ("policy", "encounter" | "round") => {
+                        // A new opening each round: with two engines a round is one encounter,
+                        // one opening for its pair of games, as here (checked at the end).
+                        ("policy", "round") => policy_round = true,
+                        ("policy", "encounter") => {
                             return Err(format!(
                                 "-openings policy={v}: not supported (each pair of games plays \
                                  its own opening)"
@@ -222,30 +334,32 @@ pub fn translate(args: Vec<OsString>, long: &[&str]) -> Result<Vec<OsString>, St
             }
             "pgnout" => pgnout(vals, &mut out)?,
             "log" => {
-                let mut file = None;
+                let (mut file, mut fresh) = (None, false);
                 for (k, v) in pairs(vals) {
                     match (k, v) {
-                        ("" | "file", f) => file = Some(f),
+                        ("" | "file", f) => set_file(name, &mut file, f)?,
                         // otau logs every line of every engine, and always appends.
                         ("level" | "engine" | "realtime", _) | ("append", "true") => {}
-                        ("append", _) => {
-                            return Err(
-                                "-log append=false: not supported (the log is appended to, never \
-                                 truncated)"
-                                    .into(),
-                            )
-                        }
+                        ("append", "false") => fresh = true,
                         _ => return Err(format!("-log {k}={v}: not supported (file=F)")),
                     }
                 }
                 let file = file.ok_or("-log: give file=FILE")?;
+                // fastchess truncates the file; otau never empties a file: a new or empty one
+                // is what append=false asks for.
+                if fresh && std::fs::metadata(file).is_ok_and(|m| m.len() > 0) {
+                    return Err(format!(
+                        "-log file={file} append=false: {file} is not empty, and otau-arena never \
+                         empties a file: remove it, or leave out append=false to append to it"
+                    ));
+                }
                 out.extend(["--log".to_string(), file.to_string()]);
             }
             "config" => {
                 let mut file = None;
                 for (k, v) in pairs(vals) {
                     match k {
-                        "" | "file" => file = Some(v),
+                        "" | "file" => set_file(name, &mut file, v)?,
                         _ => {
                             return Err(format!(
                                 "-config {k}={v}: not supported (-config file=engines.json names \
@@ -265,12 +379,13 @@ pub fn translate(args: Vec<OsString>, long: &[&str]) -> Result<Vec<OsString>, St
                 };
                 out.extend(["--output".to_string(), v]);
             }
+            // The pentanomial counts are always reported (beside the game counts fastchess
+            // prints with penta=false).
             "report" => {
                 for (k, v) in pairs(vals) {
-                    if (k, v) != ("penta", "true") {
+                    if k != "penta" || !matches!(v, "true" | "false") {
                         return Err(format!(
-                            "-report {k}={v}: not supported (the pentanomial counts are always \
-                             reported)"
+                            "-report {k}={v}: not supported (penta=true or penta=false)"
                         ));
                     }
                 }
@@ -290,6 +405,12 @@ pub fn translate(args: Vec<OsString>, long: &[&str]) -> Result<Vec<OsString>, St
                 }
             }
         }
+    }
+    if policy_round && engines > 2 {
+        return Err(format!(
+            "-openings policy=round with {engines} engines: not supported (each pair of games \
+             plays its own opening; with two engines a round is one encounter, as here)"
+        ));
     }
     if rounds.is_some() || games.is_some() || repeat {
         if out.iter().any(|t| t == "--rounds" || t == "--games") {
@@ -318,12 +439,23 @@ pub fn translate(args: Vec<OsString>, long: &[&str]) -> Result<Vec<OsString>, St
     Ok(out.into_iter().map(OsString::from).collect())
 }
 
+/// The file of `-log`, `-config` or `-pgnout`, given once.
+fn set_file<'a>(option: &str, file: &mut Option<&'a str>, f: &'a str) -> Result<(), String> {
+    if let Some(first) = file {
+        return Err(format!(
+            "-{option}: two files ('{first}', then '{f}'): give file= once"
+        ));
+    }
+    *file = Some(f);
+    Ok(())
+}
+
 /// `-pgnout file=F [key=value...]` (fastchess) or `-pgnout F [min] [fi]` (cutechess-cli).
 fn pgnout(vals: &[String], out: &mut Vec<String>) -> Result<(), String> {
     let (mut file, mut append) = (None, false);
     for (k, v) in pairs(vals) {
         match (k, v) {
-            ("file", f) => file = Some(f),
+            ("file", f) => set_file("pgnout", &mut file, f)?,
             ("", f) if file.is_none() => file = Some(f),
             // What each tool lets one leave out of or add to the movetext: otau's PGN has its
             // own fixed form (a comment per move: score, depth, time), which users of these keys
