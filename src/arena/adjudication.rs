@@ -324,8 +324,11 @@ mod tests {
             e,
             format!("--resign movecount=0: a whole number in 1..={}", u32::MAX)
         );
-        let e = ResignRule::parse(&toks("movecount=2 score=100001")).unwrap_err();
-        assert!(e.contains("1..=100000"), "{e}");
+        // Beyond every cp score: only mate scores reach it (fastchess's score=500000).
+        let r = ResignRule::parse(&toks("movecount=1 score=500000")).unwrap();
+        assert_eq!(r.score, 500_000);
+        let e = ResignRule::parse(&toks("movecount=2 score=0")).unwrap_err();
+        assert!(e.contains(&format!("1..={}", u32::MAX)), "{e}");
         assert!(ResignRule::parse(&toks("score=5"))
             .unwrap_err()
             .contains("movecount=N"));

@@ -577,8 +577,10 @@ mod tests {
             .contains("tc=inf needs depth= or nodes="));
         for (line, want) in [
             (
-                "cmd=x depth=1 proto=uci",
-                "proto=uci: otau-arena speaks UGI only",
+                "cmd=x depth=1 proto=xboard",
+                "proto=xboard: xboard (CECP) is a chess protocol, with no mancala game in it; a \
+                 mancala engine speaks UGI (proto=ugi, the default) or UGI after UCI's handshake \
+                 (proto=uci)",
             ),
             ("cmd=x depth=1 proto=cecp2", "proto=cecp2: unknown protocol"),
             (
@@ -587,9 +589,11 @@ mod tests {
             ),
             (
                 "cmd=x depth=1 book=b.bin",
-                "book=b.bin: engine books are not supported",
+                "book=b.bin: an engine's own book (cutechess-cli's Polyglot .bin) holds chess \
+                 moves, which no mancala game has: give the run a mancala opening book with \
+                 -openings file=FILE",
             ),
-            ("cmd=x depth=1 stderr=e.log", "stderr=e.log: not supported"),
+            ("cmd=x depth=1 stderr=", "stderr=: give a file"),
         ] {
             let err = spec(line).build(&none, 0).unwrap_err();
             assert!(err.contains(want), "{line}: {err}");

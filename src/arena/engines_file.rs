@@ -311,6 +311,7 @@ mod tests {
                 ("arg", "--fast"),
                 ("arg", "two words"),
                 ("dir", "/tmp"),
+                ("proto", "ugi"),
                 ("option.Hash", "64"),
                 ("option.Ponder", "true"),
                 ("restart", "on"),
