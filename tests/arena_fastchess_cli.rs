@@ -821,3 +821,108 @@ fn real_command_lines_run_as_typed() {
     assert!(ran * 10 >= lines.len() * 9, "{ran} of {} ran", lines.len());
     eprintln!("{ran} of {} real command lines ran", lines.len());
 }
+
+#[test]
+fn proto_uci_engine_lookup_twins_and_stderr_file() {
+    let dir = scratch("fc-uci");
+    // An engine named without a path, in the working folder only (not on PATH), as fastchess
+    // finds it; a UCI user's `proto=uci`; two engines of one name; cutechess's stderr=FILE.
+    stub_engine(&dir.join("eng"));
+    let r = run(
+        &dir,
+        "-engine cmd=eng stderr=eng-err.txt -engine cmd=eng -each proto=uci depth=1 -games 2 \
+         -variant bestemshe -log file=p.log",
+    );
+    r.assert_ok();
+    assert!(
+        r.err
+            .contains("two engines are named 'eng': this one is 'eng_2'"),
+        "{}",
+        r.err
+    );
+    let header = RecordsFile::read(&dir.join("r.jsonl")).unwrap().header;
+    let e = &header.config.engines;
+    assert_eq!((e[0].name.as_str(), e[1].name.as_str()), ("eng", "eng_2"));
+    let program = std::fs::canonicalize(dir.join("eng")).unwrap();
+    assert_eq!(
+        std::fs::canonicalize(&e[0].cmd).unwrap(),
+        program,
+        "found in the working folder"
+    );
+    assert_eq!(e[0].proto, otau::arena::config::Protocol::Uci);
+    // proto=uci: the greeting is UCI's, the rest UGI.
+    let log = std::fs::read_to_string(dir.join("p.log")).unwrap();
+    let said = |line: &str| log.lines().any(|l| l.ends_with(line));
+    assert!(said("---> eng : uci") && said("<--- eng : uciok"), "{log}");
+    assert!(!said("---> eng : ugi"), "{log}");
+    assert!(log.contains("---> eng : uginewgame"), "{log}");
+    // stderr=FILE: the engine's stderr log is that file (the otau engine writes nothing there,
+    // the arena's start line names the process).
+    let err_log = std::fs::read_to_string(dir.join("eng-err.txt")).unwrap();
+    assert!(err_log.contains("--- pid "), "{err_log}");
+    assert!(dir.join("otau-arena-logs/eng_2.stderr.log").exists());
+    // A name found nowhere is left as written, and the start-up check names it.
+    let r = run(
+        &dir,
+        "-engine cmd=no-such-engine -engine cmd=eng -each depth=1 -variant bestemshe",
+    );
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("cannot start 'no-such-engine'"), "{}", r.err);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 27 item 9, through the program: a repeated option or key is refused by name before
+/// anything is played (`-rounds 1 -rounds 3` used to play 6 games), and a non-UTF-8 argument
+/// is named by its position (it used to be "unexpected argument '-e'").
+#[test]
+fn repeats_and_non_utf8_arguments_are_refused_by_name() {
+    let dir = scratch("fc-repeats");
+    let two = "-engine cmd=builtin:random name=a -engine cmd=builtin:greedy name=b -each depth=1";
+    for (line, want) in [
+        (
+            format!("{two} -rounds 1 -rounds 3"),
+            "-rounds is given twice ('-rounds 1', then '-rounds 3')",
+        ),
+        (
+            format!("{two} -resign movecount=3 score=500 movecount=5"),
+            "--resign: movecount= is given twice ('movecount=3', then 'movecount=5')",
+        ),
+        (
+            format!("{two} -draw movenumber=1 movecount=2 score=3 score=4"),
+            "--draw: score= is given twice",
+        ),
+        (
+            format!("{two} --openings plies=4 plies=6"),
+            "--openings: plies= is given twice",
+        ),
+        (
+            format!("{two} --openings plies=4 --openings plies=6"),
+            "--openings: plies= is given twice",
+        ),
+        (
+            format!("{two} -sprt elo0=0 elo1=5 elo1=10"),
+            "--sprt: elo1= is given twice",
+        ),
+        (
+            format!("{two} -pgnout file=a.pgn file=b.pgn"),
+            "-pgnout: two files ('a.pgn', then 'b.pgn')",
+        ),
+    ] {
+        let r = run(&dir, &line);
+        assert_eq!(r.code, 1, "{line}\n{}", r.err);
+        assert!(r.err.contains(want), "{line}\n{}", r.err);
+        assert!(r.games.is_empty(), "{line}");
+    }
+    use std::os::unix::ffi::OsStrExt;
+    let o = std::process::Command::new(ARENA)
+        .args(["-engine", "cmd=builtin:random", "-engine"])
+        .arg(std::ffi::OsStr::from_bytes(b"cmd=\xffbot"))
+        .current_dir(&dir)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("argument 4 is not valid UTF-8"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
