@@ -408,21 +408,23 @@ fn engines_from_an_engines_file() {
     );
     r.assert_ok();
     assert_eq!(r.games.len(), 2);
-    // 19. A cutechess file for a UCI engine: refused, naming the file, the entry and the field.
+    // 19. A cutechess file for an xboard engine: refused, naming the file, the entry and the
+    // field (a "uci" one is greeted as UCI, then spoken to in UGI: see proto=uci).
     std::fs::write(
-        dir.join("uci.json"),
-        r#"[{"name": "sf", "command": "stockfish", "protocol": "uci"}]"#,
+        dir.join("xboard.json"),
+        r#"[{"name": "crafty", "command": "crafty", "protocol": "xboard"}]"#,
     )
     .unwrap();
     let r = run(
         &dir,
-        "-config file=uci.json -engine conf=sf -engine cmd=builtin:random -each depth=1 \
+        "-config file=xboard.json -engine conf=crafty -engine cmd=builtin:random -each depth=1 \
          -variant modiar",
     );
     assert_eq!(r.code, 1);
     assert!(
-        r.err
-            .contains("engines file uci.json: entry 1 ('sf'), field 'protocol': proto=uci"),
+        r.err.contains(
+            "engines file xboard.json: entry 1 ('crafty'), field 'protocol': proto=xboard"
+        ),
         "{}",
         r.err
     );
@@ -481,8 +483,8 @@ fn what_otau_cannot_do_is_refused_by_name() {
     for (n, line, want) in [
         (
             22,
-            format!("{two} -each proto=uci tc=10+0.1"),
-            "proto=uci: otau-arena speaks UGI only",
+            format!("{two} -each proto=xboard tc=10+0.1"),
+            "proto=xboard: xboard (CECP) is a chess protocol, with no mancala game in it",
         ),
         (
             23,
