@@ -14,8 +14,9 @@ use std::ffi::OsString;
 /// The help's list of single-dash spellings (`otau-arena --help` prints it).
 pub const SPELLINGS: &str = "\
 fastchess and cutechess-cli spellings (single dash; see protocol/arena.md):
-  -engine KEYS / -each KEYS     --engine / --each (also conf=NAME, proto=ugi, arg=, restart=,
-                                tc=inf, tc=40/1:30+0.5, plies=)
+  -engine KEYS / -each KEYS     --engine / --each (also conf=NAME, proto=ugi|uci, arg=, dir=,
+                                stderr=FILE, restart=, tc=inf, tc=40/1:30+0.5, plies=); a cmd=
+                                without a path is looked up on PATH, then in the working folder
   -rounds R -games G [-repeat]  R x G games per pairing (G: games per encounter per round,
                                 default 2 as fastchess, -repeat: 2; -games G alone: G games),
                                 played as pairs: --rounds ceil(R*G/2)
@@ -24,11 +25,14 @@ fastchess and cutechess-cli spellings (single dash; see protocol/arena.md):
   -tournament round-robin|roundrobin|gauntlet|knockout
   -openings file= format= order= plies= start=   --openings
   -pgnout file=F | -pgnout F [min] [fi]           --pgn F
-  -draw, -resign, -sprt KEYS    --draw, --resign, --sprt (scores in centi-stones)
+  -draw, -resign, -sprt KEYS    --draw, --resign, --sprt (scores in centi-stones; also
+                                cutechess 0.x's -draw N S, -resign N S)
   -srand N, -seed N             --seed N
   -log file=F, -config file=F, -output format=fastchess|cutechess
                                 --log F, --config F, --output fastchess|cutechess
-  refused, by name: -noswap, -reverse, -tb..., -epdout, -wait, -debug, -site, ...";
+  read and left alone: -wait, -debug, -site, -outcomeinterval, -resultformat, -randomseed, ...
+  refused, by name: -noswap, -reverse, -tb..., -epdout, -bookmode, book=, proto=xboard, ...
+  each option once (a repeat is refused); -engine and -each add up";
 
 /// `otau-arena`'s subcommands: their arguments are otau's own and are not translated.
 const SUBCOMMANDS: &[&str] = &["merge", "ratings", "sprt", "report", "fake-engine", "help"];
