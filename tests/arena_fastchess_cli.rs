@@ -654,21 +654,17 @@ fn run_real_line(entry: &RealLine, root: &Path) -> Run {
         args.push(t);
     }
     // The stubs, option group by option group.
-    let groups: Vec<(String, Vec<String>)> = {
-        let mut groups: Vec<(String, Vec<String>)> = Vec::new();
-        for t in &args {
-            if t.starts_with('-')
-                && groups.last().is_none_or(|_| true)
-                && t.len() > 1
-                && !t[1..].starts_with(|c: char| c.is_ascii_digit())
-            {
-                groups.push((t.clone(), Vec::new()));
-            } else if let Some(g) = groups.last_mut() {
-                g.1.push(t.clone());
-            }
-        }
-        groups
+    let is_option = |t: &str| {
+        t.len() > 1 && t.starts_with('-') && !t[1..].starts_with(|c: char| c.is_ascii_digit())
     };
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for t in &args {
+        if is_option(t) {
+            groups.push((t.clone(), Vec::new()));
+        } else if let Some(g) = groups.last_mut() {
+            g.1.push(t.clone());
+        }
+    }
     let each_dir = groups
         .iter()
         .filter(|(o, _)| o == "-each")
