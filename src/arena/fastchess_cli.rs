@@ -176,13 +176,31 @@ fn count(option: &str, v: Option<&String>) -> Result<u64, String> {
 /// `--check` (an engine's command) and a subcommand's arguments. `long` lists otau-arena's own
 /// long options: `-NAME` of one of them (not in the tables) is read as `--NAME`.
 pub fn translate(args: Vec<OsString>, long: &[&str]) -> Result<Vec<OsString>, String> {
-    if let Some(why) = non_utf8(&args) {
-        return Err(why);
-    }
-    let args: Vec<String> = args
+    let text: Vec<String> = args
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
+    let Some(why) = non_utf8(&args) else {
+        return translate_text(text, long);
+    };
+    // A line that needs no translation keeps its arguments as they are (a path need not be
+    // UTF-8: `--out`, `ratings FILE`); one that does is refused by the position of the argument
+    // that is not text (else `-engine` would reach the parser untranslated, as `-e ...`).
+    let unchanged = |out: &[OsString]| {
+        out.len() == text.len()
+            && out
+                .iter()
+                .zip(&text)
+                .all(|(o, t)| o.to_string_lossy() == *t)
+    };
+    match translate_text(text.clone(), long) {
+        Ok(out) if unchanged(&out) => Ok(args),
+        _ => Err(why),
+    }
+}
+
+/// [`translate`] of arguments that are all text.
+fn translate_text(args: Vec<String>, long: &[&str]) -> Result<Vec<OsString>, String> {
     if args
         .get(1)
         .is_some_and(|a| SUBCOMMANDS.contains(&a.as_str()))
@@ -716,6 +734,15 @@ mod tests {
             err.starts_with("argument 2 is not valid UTF-8 ('cmd=\u{fffd}bot')"),
             "{err}"
         );
+        // A line with nothing to translate keeps a path that is not UTF-8 as it is.
+        for args in [
+            ["otau-arena", "ratings"].map(OsString::from).to_vec(),
+            ["otau-arena", "--out"].map(OsString::from).to_vec(),
+        ] {
+            let mut args = args;
+            args.push(OsString::from_vec(b"g\xff.pgn".to_vec()));
+            assert_eq!(translate(args.clone(), &["out"]).unwrap(), args);
+        }
     }
 
     #[test]
