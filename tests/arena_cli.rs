@@ -43,7 +43,8 @@ fn bad_arguments_are_explained() {
             &[
                 "--engine", "cmd=x", "depth=1", "--engine", "cmd=x", "depth=1",
             ],
-            "distinct name",
+            // Renamed as fastchess renames a twin (then the program x is not found).
+            "two engines are named 'x': this one is 'x_2'",
         ),
         (
             &[

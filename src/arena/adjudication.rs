@@ -70,11 +70,12 @@ impl AdjudicationRules {
     /// The ranges the options' parsers keep, checked again on what `--resume` reads back.
     pub fn check(&self) -> Result<(), String> {
         if let Some(r) = self.resign {
-            if r.movecount == 0 || !(1..=MAX_SCORE_CP).contains(&r.score) {
+            if r.movecount == 0 || r.score == 0 {
                 return Err(format!(
-                    "--resign movecount={} score={}: movecount in 1..={}, score in 1..={MAX_SCORE_CP}",
+                    "--resign movecount={} score={}: movecount in 1..={}, score in 1..={}",
                     r.movecount,
                     r.score,
+                    u32::MAX,
                     u32::MAX
                 ));
             }
@@ -137,7 +138,9 @@ impl ResignRule {
                 v => return Err(format!("--resign twosided={v}: true or false")),
             };
         }
-        let keys = [("movecount", 1, u32::MAX), ("score", 1, MAX_SCORE_CP)];
+        // A bound above MAX_SCORE_CP is beyond every `cp` score an engine may report: only a
+        // mate score reaches it (fastchess's `-resign score=500000` means just that).
+        let keys = [("movecount", 1, u32::MAX), ("score", 1, u32::MAX)];
         for kv in numbers("--resign", &nums, &keys) {
             match kv? {
                 ("movecount", n) => movecount = Some(n),
@@ -321,8 +324,11 @@ mod tests {
             e,
             format!("--resign movecount=0: a whole number in 1..={}", u32::MAX)
         );
-        let e = ResignRule::parse(&toks("movecount=2 score=100001")).unwrap_err();
-        assert!(e.contains("1..=100000"), "{e}");
+        // Beyond every cp score: only mate scores reach it (fastchess's score=500000).
+        let r = ResignRule::parse(&toks("movecount=1 score=500000")).unwrap();
+        assert_eq!(r.score, 500_000);
+        let e = ResignRule::parse(&toks("movecount=2 score=0")).unwrap_err();
+        assert!(e.contains(&format!("1..={}", u32::MAX)), "{e}");
         assert!(ResignRule::parse(&toks("score=5"))
             .unwrap_err()
             .contains("movecount=N"));

@@ -499,6 +499,14 @@ where
 }
 
 fn build_config(cli: &ArenaCli) -> Result<RunConfig> {
+    for (option, tokens) in [
+        ("--openings", &cli.openings),
+        ("--resign", &cli.resign),
+        ("--draw", &cli.draw),
+        ("--sprt", &cli.sprt),
+    ] {
+        super::config::reject_repeated_keys(option, tokens).map_err(anyhow::Error::msg)?;
+    }
     let each = EngineSpec::parse(&cli.each).map_err(|e| anyhow::anyhow!("--each: {e}"))?;
     // The engines file: read at the first `conf=`, or at once when --config names it (so that a
     // bad file is reported even before an engine uses it).
@@ -523,6 +531,7 @@ fn build_config(cli: &ArenaCli) -> Result<RunConfig> {
         spec.pairs = engines_file::expand(spec.pairs, &mut read).map_err(at)?;
         engines.push(spec.build(&each, i).map_err(anyhow::Error::msg)?);
     }
+    rename_twins(&mut engines);
     let game = cli
         .game
         .parse::<crate::games::Variant>()
@@ -579,6 +588,31 @@ fn build_config(cli: &ArenaCli) -> Result<RunConfig> {
     };
     config.check_values().map_err(anyhow::Error::msg)?;
     Ok(config)
+}
+
+/// Two engines of one name (`-engine cmd=./eng -engine cmd=./eng`): the second is renamed
+/// `NAME_2`, the third `NAME_3`, as fastchess renames them, and the user is told.
+fn rename_twins(engines: &mut [super::config::EngineConfig]) {
+    let mut seen: Vec<(String, u32)> = Vec::new();
+    for e in engines.iter_mut() {
+        let n = match seen.iter_mut().find(|(name, _)| *name == e.name) {
+            Some((_, n)) => {
+                *n += 1;
+                *n
+            }
+            None => {
+                seen.push((e.name.clone(), 1));
+                continue;
+            }
+        };
+        let renamed = format!("{}_{n}", e.name);
+        interrupt::err(format_args!(
+            "otau-arena: two engines are named '{}': this one is '{renamed}' (as fastchess \
+             names it)\n",
+            e.name
+        ));
+        e.name = renamed;
+    }
 }
 
 fn random_seed() -> u64 {

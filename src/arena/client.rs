@@ -9,6 +9,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::config::Protocol;
 use super::pause;
 use super::process::{EngineIo, Incoming, RecvError, SendError};
 use super::protocol_log::{Direction, Tap};
@@ -213,23 +214,30 @@ impl EngineSession {
         }
     }
 
-    /// `ugi` ... `ugiok` within `timeout`.
-    pub fn handshake(io: EngineIo, timeout: Duration) -> Result<EngineSession, Fault> {
-        EngineSession::handshake_logged(io, timeout, None)
+    /// `ugi` ... `ugiok` (with `proto=uci`: `uci` ... `uciok`) within `timeout`.
+    pub fn handshake(
+        io: EngineIo,
+        timeout: Duration,
+        proto: Protocol,
+    ) -> Result<EngineSession, Fault> {
+        EngineSession::handshake_logged(io, timeout, proto, None)
     }
 
     /// [`EngineSession::handshake`], every line of the session logged to `log`.
     pub fn handshake_logged(
         io: EngineIo,
         timeout: Duration,
+        proto: Protocol,
         log: Option<Tap>,
     ) -> Result<EngineSession, Fault> {
         let deadline = pause::now() + timeout;
         let mut s = EngineSession::new(io, timeout);
         s.log = log;
-        s.send(&[GuiCommand::Hello { uci: false }], deadline)?;
+        let uci = proto == Protocol::Uci;
+        s.send(&[GuiCommand::Hello { uci }], deadline)?;
         loop {
-            match s.next_reply(deadline, "ugiok")? {
+            // Either answer ends the greeting: the engine speaks UGI after it whichever it is.
+            match s.next_reply(deadline, if uci { "uciok" } else { "ugiok" })? {
                 Reply::UgiOk { .. } => return Ok(s),
                 Reply::IdName(name) => s.id_name = Some(name),
                 r => {

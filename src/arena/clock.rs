@@ -32,6 +32,8 @@ impl std::str::FromStr for TimeControl {
             )
         };
         let (moves, rest) = match s.split_once('/') {
+            // fastchess's and cutechess-cli's `inf/TIME+INC`: no move count (both read it so).
+            Some(("inf" | "infinite", rest)) => (None, rest),
             Some((m, rest)) => (
                 m.parse::<u32>()
                     .map(|m| (m > 0).then_some(m))
@@ -103,8 +105,10 @@ pub const MAX_MS: u64 = 86_400_000;
 /// millisecond resolution), for the caller to prefix with the option.
 pub fn seconds_in(s: &str, min_ms: u64) -> Result<u64, String> {
     let range = || format!("{}..={} seconds", seconds_text(min_ms), MAX_MS / 1000);
-    let v: f64 = s
-        .trim()
+    // fastchess's unit suffix: `2+0.02s`, `st=0.1s`.
+    let t = s.trim();
+    let t = t.strip_suffix('s').filter(|t| !t.is_empty()).unwrap_or(t);
+    let v: f64 = t
         .parse()
         .ok()
         .filter(|v: &f64| v.is_finite())

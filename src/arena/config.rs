@@ -28,6 +28,31 @@ pub struct EngineConfig {
     /// default an engine is kept for its next game).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub restart: bool,
+    /// `proto=uci`: the handshake is UCI's (`uci` ... `uciok`), the rest UGI as always; what
+    /// cutechess-cli's and fastchess's users write, their tools having no UGI.
+    #[serde(default, skip_serializing_if = "Protocol::is_ugi")]
+    pub proto: Protocol,
+    /// `stderr=FILE` (cutechess-cli): the engine's stderr log, in place of
+    /// `LOG_DIR/NAME.stderr.log`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr: Option<PathBuf>,
+}
+
+/// How the arena greets an engine (`proto=`): every protocol here is UGI after the greeting.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    /// `ugi` ... `ugiok`.
+    #[default]
+    Ugi,
+    /// `uci` ... `uciok`, then UGI (which takes UCI's spellings too: `protocol/ugi.md`).
+    Uci,
+}
+
+impl Protocol {
+    pub fn is_ugi(&self) -> bool {
+        *self == Protocol::Ugi
+    }
 }
 
 /// The built-in players, run in process.
@@ -68,6 +93,13 @@ pub fn reject_control(what: &str, text: &str) -> Result<(), String> {
 }
 
 impl EngineConfig {
+    /// Where the engine's stderr is appended: its `stderr=` file, or `LOG_DIR/NAME.stderr.log`.
+    pub fn stderr_log(&self, log_dir: &std::path::Path) -> PathBuf {
+        self.stderr
+            .clone()
+            .unwrap_or_else(|| super::process::log_file(log_dir, &self.name))
+    }
+
     /// The engine's name as [`crate::names::check_name`] allows it, and [`reject_control`] over
     /// its options.
     pub fn check_text(&self) -> Result<(), String> {
@@ -119,6 +151,8 @@ impl EngineSpec {
                 ..MoveLimits::default()
             },
             restart: false,
+            proto: Protocol::Ugi,
+            stderr: None,
         };
         for (k, v) in each.pairs.iter().chain(&self.pairs) {
             // A whole number in `min..=max`, or an error naming the key and the range.
@@ -144,7 +178,9 @@ impl EngineSpec {
                 "depth" | "plies" => {
                     e.limits.depth = Some(num(1, MoveLimits::MAX_DEPTH.into(), "")? as u32)
                 }
-                "proto" => check_protocol(v)?,
+                "proto" => e.proto = check_protocol(v)?,
+                "stderr" if v.is_empty() => return Err("stderr=: give a file".into()),
+                "stderr" => e.stderr = Some(PathBuf::from(v)),
                 "restart" => {
                     e.restart = match v.as_str() {
                         "on" => true,
@@ -158,7 +194,7 @@ impl EngineSpec {
                          -engine, not in -each"
                     ))
                 }
-                "stderr" | "book" | "bookdepth" | "initstr" | "ponder" | "whitepov" | "trust" => {
+                "book" | "bookdepth" | "initstr" | "ponder" | "whitepov" | "trust" => {
                     return Err(format!("{k}={v}: {}", unsupported_key(k)))
                 }
                 "nodes" => e.limits.nodes = Some(num(1, MoveLimits::MAX_NODES, "")?),
@@ -195,6 +231,9 @@ impl EngineSpec {
         }
         // After the default: a program's file name is a name like any other.
         e.check_text()?;
+        if e.builtin().is_none() {
+            e.cmd = resolve_program(&e.cmd, e.dir.as_deref());
+        }
         let l = &e.limits;
         if l.tc.is_none() && l.movetime_ms.is_none() && l.depth.is_none() && l.nodes.is_none() {
             return Err(format!(
@@ -207,28 +246,73 @@ impl EngineSpec {
     }
 }
 
-/// `proto=`: the arena speaks UGI only (the engine side of `protocol/ugi.md`).
-pub fn check_protocol(v: &str) -> Result<(), String> {
+/// `proto=`: UGI (the engine side of `protocol/ugi.md`), greeted as UGI or as UCI.
+pub fn check_protocol(v: &str) -> Result<Protocol, String> {
     match v {
-        "ugi" => Ok(()),
-        "uci" | "xboard" | "cecp" | "usi" => Err(format!(
-            "proto={v}: otau-arena speaks UGI only (proto=ugi, the default), the UCI-like protocol \
-             of protocol/ugi.md; a {v} engine cannot play these games"
+        "ugi" => Ok(Protocol::Ugi),
+        "uci" => Ok(Protocol::Uci),
+        "xboard" | "cecp" => Err(format!(
+            "proto={v}: xboard (CECP) is a chess protocol, with no mancala game in it; a mancala \
+             engine speaks UGI (proto=ugi, the default) or UGI after UCI's handshake (proto=uci): \
+             protocol/ugi.md"
+        )),
+        "usi" => Err(format!(
+            "proto={v}: USI is shogi's protocol, with no mancala game in it; a mancala engine \
+             speaks UGI (proto=ugi, the default) or UGI after UCI's handshake (proto=uci): \
+             protocol/ugi.md"
         )),
         _ => Err(format!(
-            "proto={v}: unknown protocol (otau-arena speaks ugi only)"
+            "proto={v}: unknown protocol (ugi, the default, or uci: UGI after UCI's handshake)"
         )),
     }
+}
+
+/// The program of `cmd=` as fastchess finds it: a name without a `/` is looked up on `PATH`,
+/// then in the working folder (`dir=` when given, else the arena's own); found only there, it
+/// becomes that file's absolute path (a name alone would not be run from the working folder).
+/// Anything else is left as given, so that a missing program is reported by the start-up check
+/// with the name the user wrote.
+pub fn resolve_program(cmd: &str, dir: Option<&std::path::Path>) -> String {
+    if cmd.is_empty() || cmd.contains('/') || find_on_path(cmd).is_some() {
+        return cmd.to_string();
+    }
+    let folder = match dir {
+        Some(d) => d.to_path_buf(),
+        None => match std::env::current_dir() {
+            Ok(d) => d,
+            Err(_) => return cmd.to_string(),
+        },
+    };
+    let here = folder.join(cmd);
+    if !runnable(&here) {
+        return cmd.to_string();
+    }
+    std::path::absolute(&here).map_or(cmd.to_string(), |p| p.to_string_lossy().into_owned())
+}
+
+/// The first executable file named `cmd` in an absolute `PATH` folder, as `exec` searches it:
+/// what a program named without a path starts (and what `--resume` checks it still starts).
+pub fn find_on_path(cmd: &str) -> Option<PathBuf> {
+    let paths = std::env::var_os("PATH")?;
+    std::env::split_paths(&paths)
+        .filter(|d| d.is_absolute())
+        .map(|d| d.join(cmd))
+        .find(|p| runnable(p))
+}
+
+/// A regular file someone may execute.
+fn runnable(p: &std::path::Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 /// Why one of cutechess-cli's engine keys is refused.
 fn unsupported_key(k: &str) -> &'static str {
     match k {
-        "stderr" => {
-            "not supported: each engine's stderr goes to --log-dir (LOG_DIR/NAME.stderr.log)"
-        }
         "book" | "bookdepth" => {
-            "engine books are not supported: give the run's book with -openings file="
+            "an engine's own book (cutechess-cli's Polyglot .bin) holds chess moves, which no \
+             mancala game has: give the run a mancala opening book with -openings file=FILE \
+             (epd, pgn or txt; protocol/arena.md, Openings)"
         }
         "initstr" => {
             "not supported: initialisation strings are an xboard feature; use option.NAME=VALUE"
@@ -243,6 +327,25 @@ fn unsupported_key(k: &str) -> &'static str {
 /// with the reason instead of "not key=value".
 fn unsupported_flag(t: &str) -> Option<&'static str> {
     matches!(t, "ponder" | "whitepov" | "trust").then(|| unsupported_key(t))
+}
+
+/// `option`'s `key=value` tokens with no key given twice: a repeated key is refused by name
+/// rather than the last one silently winning (`-resign movecount=3 movecount=5`).
+pub fn reject_repeated_keys(option: &str, tokens: &[String]) -> Result<(), String> {
+    for (i, t) in tokens.iter().enumerate() {
+        let Some((k, _)) = t.split_once('=') else {
+            continue;
+        };
+        if let Some(again) = tokens[i + 1..]
+            .iter()
+            .find(|u| u.split_once('=').is_some_and(|(j, _)| j == k))
+        {
+            return Err(format!(
+                "{option}: {k}= is given twice ('{t}', then '{again}'): give each key once"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Splits an `args=` value at whitespace, keeping single- or double-quoted parts together.
@@ -484,8 +587,10 @@ mod tests {
             .contains("tc=inf needs depth= or nodes="));
         for (line, want) in [
             (
-                "cmd=x depth=1 proto=uci",
-                "proto=uci: otau-arena speaks UGI only",
+                "cmd=x depth=1 proto=xboard",
+                "proto=xboard: xboard (CECP) is a chess protocol, with no mancala game in it; a \
+                 mancala engine speaks UGI (proto=ugi, the default) or UGI after UCI's handshake \
+                 (proto=uci)",
             ),
             ("cmd=x depth=1 proto=cecp2", "proto=cecp2: unknown protocol"),
             (
@@ -494,9 +599,11 @@ mod tests {
             ),
             (
                 "cmd=x depth=1 book=b.bin",
-                "book=b.bin: engine books are not supported",
+                "book=b.bin: an engine's own book (cutechess-cli's Polyglot .bin) holds chess \
+                 moves, which no mancala game has: give the run a mancala opening book with \
+                 -openings file=FILE",
             ),
-            ("cmd=x depth=1 stderr=e.log", "stderr=e.log: not supported"),
+            ("cmd=x depth=1 stderr=", "stderr=: give a file"),
         ] {
             let err = spec(line).build(&none, 0).unwrap_err();
             assert!(err.contains(want), "{line}: {err}");

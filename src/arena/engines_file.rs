@@ -4,11 +4,12 @@
 //! keys written after `conf=` override the file's (`protocol/arena.md`, "Engines in a file").
 //!
 //! Fields, as cutechess writes them: `name`, `command` (a command line: the program, then its
-//! arguments, split as `args=` splits), `workingDirectory`, `protocol` (`ugi` only), `options`
-//! (cutechess's list of `{"name": N, "value": V, ...}`, or an object `{"N": V}`), `restart`
-//! (`on|off|auto`); and otau's own `tc` (as `tc=`) and `timemargin` (ms). cutechess's fields
-//! that mean nothing here are read and left alone when they ask for nothing (`stderrFile`,
-//! `validateClaims`, `debug`, `variants`, `initStrings: []`, `whitepov: false`,
+//! arguments, split as `args=` splits), `workingDirectory`, `protocol` (`ugi` or `uci`, as
+//! `proto=`), `stderrFile` (as `stderr=`), `options` (cutechess's list of
+//! `{"name": N, "value": V, ...}`, or an object `{"N": V}`), `restart` (`on|off|auto`); and
+//! otau's own `tc` (as `tc=`) and `timemargin` (ms). cutechess's fields that mean nothing here
+//! are read and left alone when they ask for nothing (`validateClaims`, `debug`, `variants`,
+//! `initStrings: []`, `whitepov: false`,
 //! `ponder: false`); any other field, or one that asks for what the arena does not do, is an
 //! error naming the file, the entry and the field.
 
@@ -196,7 +197,17 @@ fn entry_keys(item: &Value) -> Result<(String, Keys), (String, String)> {
                     keys.push(("dir".into(), dir));
                 }
             }
-            "protocol" => check_protocol(&text(f, v)?).map_err(|e| fail(f, e))?,
+            "protocol" => {
+                let proto = text(f, v)?;
+                check_protocol(&proto).map_err(|e| fail(f, e))?;
+                keys.push(("proto".into(), proto));
+            }
+            "stderrFile" => {
+                let file = text(f, v)?;
+                if !file.is_empty() {
+                    keys.push(("stderr".into(), file));
+                }
+            }
             "options" => {
                 for (n, value) in options(v).map_err(|e| fail(f, e))? {
                     keys.push((format!("option.{n}"), value));
@@ -210,9 +221,9 @@ fn entry_keys(item: &Value) -> Result<(String, Keys), (String, String)> {
                     .ok_or_else(|| fail(f, format!("a whole number of ms, not {v}")))?;
                 keys.push(("timemargin".into(), ms.to_string()));
             }
-            // Read by cutechess, nothing to do here: stderr goes to --log-dir, every move is
-            // refereed, the run's game is `-variant`.
-            "stderrFile" | "validateClaims" | "debug" | "variants" => {}
+            // Read by cutechess, nothing to do here: every move is refereed, the run's game is
+            // `-variant`, `-log` records every line.
+            "validateClaims" | "debug" | "variants" => {}
             "initStrings" if v.as_array().is_some_and(Vec::is_empty) => {}
             "whitepov" | "ponder" if *v == Value::Bool(false) => {}
             "initStrings" | "whitepov" | "ponder" => {
@@ -295,6 +306,7 @@ mod tests {
                 ("arg", "--fast"),
                 ("arg", "two words"),
                 ("dir", "/tmp"),
+                ("proto", "ugi"),
                 ("option.Hash", "64"),
                 ("option.Ponder", "true"),
                 ("restart", "on"),
@@ -330,8 +342,8 @@ mod tests {
                 "entry 2 ('b'), field 'command': missing",
             ),
             (
-                r#"[{"name": "a", "command": "x", "protocol": "uci"}]"#,
-                "entry 1 ('a'), field 'protocol': proto=uci: otau-arena speaks UGI only",
+                r#"[{"name": "a", "command": "x", "protocol": "xboard"}]"#,
+                "entry 1 ('a'), field 'protocol': proto=xboard: xboard (CECP) is a chess protocol",
             ),
             (
                 r#"[{"name": "a", "command": "x", "options": [{"value": 1}]}]"#,

@@ -14,8 +14,9 @@ use std::ffi::OsString;
 /// The help's list of single-dash spellings (`otau-arena --help` prints it).
 pub const SPELLINGS: &str = "\
 fastchess and cutechess-cli spellings (single dash; see protocol/arena.md):
-  -engine KEYS / -each KEYS     --engine / --each (also conf=NAME, proto=ugi, arg=, restart=,
-                                tc=inf, tc=40/1:30+0.5, plies=)
+  -engine KEYS / -each KEYS     --engine / --each (also conf=NAME, proto=ugi|uci, arg=, dir=,
+                                stderr=FILE, restart=, tc=inf, tc=40/1:30+0.5, plies=); a cmd=
+                                without a path is looked up on PATH, then in the working folder
   -rounds R -games G [-repeat]  R x G games per pairing (G: games per encounter per round,
                                 default 2 as fastchess, -repeat: 2; -games G alone: G games),
                                 played as pairs: --rounds ceil(R*G/2)
@@ -24,11 +25,14 @@ fastchess and cutechess-cli spellings (single dash; see protocol/arena.md):
   -tournament round-robin|roundrobin|gauntlet|knockout
   -openings file= format= order= plies= start=   --openings
   -pgnout file=F | -pgnout F [min] [fi]           --pgn F
-  -draw, -resign, -sprt KEYS    --draw, --resign, --sprt (scores in centi-stones)
+  -draw, -resign, -sprt KEYS    --draw, --resign, --sprt (scores in centi-stones; also
+                                cutechess 0.x's -draw N S, -resign N S)
   -srand N, -seed N             --seed N
   -log file=F, -config file=F, -output format=fastchess|cutechess
                                 --log F, --config F, --output fastchess|cutechess
-  refused, by name: -noswap, -reverse, -tb..., -epdout, -wait, -debug, -site, ...";
+  read and left alone: -wait, -debug, -site, -outcomeinterval, -resultformat, -randomseed, ...
+  refused, by name: -noswap, -reverse, -tb..., -epdout, -bookmode, book=, proto=xboard, ...
+  each option once (a repeat is refused); -engine and -each add up";
 
 /// `otau-arena`'s subcommands: their arguments are otau's own and are not translated.
 const SUBCOMMANDS: &[&str] = &["merge", "ratings", "sprt", "report", "fake-engine", "help"];
@@ -59,15 +63,12 @@ fn refused(name: &str) -> Option<&'static str> {
              exact tables (the Modiar solution, the Toguz endgame tables)"
         }
         "epdout" => "not supported: the final positions are in the records (--out) and the PGN",
-        "wait" => "not supported: games start as soon as a worker is free",
-        "debug" => "not supported: -log file=F writes every line exchanged with the engines",
-        "site" => "not supported: otau's PGN has no Site tag",
-        "seeds" => "not supported: a gauntlet's first engine is its only seed",
-        "outcomeinterval" | "scoreinterval" => {
-            "not supported: -ratinginterval N prints the results every N games"
+        "scoreinterval" => "not supported: -ratinginterval N prints the results every N games",
+        "bookmode" => {
+            "a Polyglot book holds chess moves, which no mancala game has: give the run a \
+             mancala opening book with -openings file=FILE (epd, pgn or txt)"
         }
-        "resultformat" => "not supported: -output format=fastchess|cutechess chooses the format",
-        "bookmode" | "pgnin" | "epdin" => "not supported: -openings file= reads books",
+        "pgnin" | "epdin" => "not supported: -openings file=FILE format=pgn|epd reads books",
         "force-concurrency" | "use-affinity" | "affinity" => {
             "not supported: -concurrency N plays N games at once, with no CPU pinning"
         }
@@ -92,6 +93,75 @@ fn pairs(tokens: &[String]) -> Vec<(&str, &str)> {
         .collect()
 }
 
+/// Options that tell the arena nothing it does not do anyway, read and left alone (each line of
+/// `protocol/arena.md`'s table says why).
+fn ignored(name: &str) -> bool {
+    matches!(
+        name,
+        // fastchess: a random seed for the openings, what otau does without -srand.
+        "randomseed"
+            // fastchess saves its state every N games to resume; otau records every game as it
+            // ends, so a run resumes with --resume whatever N.
+            | "autosaveinterval"
+            // cutechess-cli: a pause between games, for engines slow to exit; the arena waits
+            // for an engine's exit itself (and kills it after a grace period).
+            | "wait"
+            // cutechess-cli: every line exchanged shown; -log file=F records them.
+            | "debug"
+            // cutechess-cli: results every N games (otau prints each game as it ends), the
+            // result table's columns, the PGN's Site tag (otau's PGN has none).
+            | "outcomeinterval"
+            | "resultformat"
+            | "site"
+    )
+}
+
+/// The options that add up when repeated, as both tools document: each `-engine` is one more
+/// engine, each `-each` (cutechess-cli 0.x: `-both`) more keys for all of them.
+fn accumulates(name: &str) -> bool {
+    matches!(name, "engine" | "each" | "both")
+}
+
+/// The first argument (the program is argument 0) that is not UTF-8, as an error naming its
+/// position: every argument is read as text (names, keys, paths recorded in UTF-8 JSON).
+fn non_utf8(args: &[OsString]) -> Option<String> {
+    let (i, a) = args
+        .iter()
+        .enumerate()
+        .skip(1)
+        .find(|(_, a)| a.to_str().is_none())?;
+    Some(format!(
+        "argument {i} is not valid UTF-8 ('{}'): otau-arena reads its arguments (names, keys, \
+         paths) as UTF-8 text",
+        a.to_string_lossy().escape_debug()
+    ))
+}
+
+/// `-draw N S` and `-resign N S`, cutechess-cli 0.x's positional forms, as keys: a draw once
+/// both scores are within S after N full moves (one move each), a resignation after N moves
+/// beyond -S. fastchess's `-resign` without `movecount=` has its default of 1.
+fn adjudication_keys(name: &str, vals: &[String]) -> Vec<String> {
+    let number = |t: &String| !t.contains('=') && t.parse::<i64>().is_ok();
+    match (name, vals) {
+        ("draw", [n, s]) if number(n) && number(s) => {
+            vec![
+                format!("movenumber={n}"),
+                "movecount=1".into(),
+                format!("score={s}"),
+            ]
+        }
+        ("resign", [n, s]) if number(n) && number(s) => {
+            vec![format!("movecount={n}"), format!("score={s}")]
+        }
+        ("resign", _) if !vals.iter().any(|t| t.starts_with("movecount=")) => {
+            let mut v = vals.to_vec();
+            v.push("movecount=1".into());
+            v
+        }
+        _ => vals.to_vec(),
+    }
+}
+
 /// A whole number of at least 1, for `-rounds`, `-games`, `-repeat`.
 fn count(option: &str, v: Option<&String>) -> Result<u64, String> {
     let v = v.ok_or_else(|| format!("-{option}: give a number"))?;
@@ -106,9 +176,31 @@ fn count(option: &str, v: Option<&String>) -> Result<u64, String> {
 /// `--check` (an engine's command) and a subcommand's arguments. `long` lists otau-arena's own
 /// long options: `-NAME` of one of them (not in the tables) is read as `--NAME`.
 pub fn translate(args: Vec<OsString>, long: &[&str]) -> Result<Vec<OsString>, String> {
-    let text: Option<Vec<String>> = args.iter().map(|a| a.to_str().map(String::from)).collect();
-    // A token that is not UTF-8 is a value (a path): such a line is left to the parser whole.
-    let Some(args) = text else { return Ok(args) };
+    let text: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let Some(why) = non_utf8(&args) else {
+        return translate_text(text, long);
+    };
+    // A line that needs no translation keeps its arguments as they are (a path need not be
+    // UTF-8: `--out`, `ratings FILE`); one that does is refused by the position of the argument
+    // that is not text (else `-engine` would reach the parser untranslated, as `-e ...`).
+    let unchanged = |out: &[OsString]| {
+        out.len() == text.len()
+            && out
+                .iter()
+                .zip(&text)
+                .all(|(o, t)| o.to_string_lossy() == *t)
+    };
+    match translate_text(text.clone(), long) {
+        Ok(out) if unchanged(&out) => Ok(args),
+        _ => Err(why),
+    }
+}
+
+/// [`translate`] of arguments that are all text.
+fn translate_text(args: Vec<String>, long: &[&str]) -> Result<Vec<OsString>, String> {
     if args
         .get(1)
         .is_some_and(|a| SUBCOMMANDS.contains(&a.as_str()))
@@ -117,6 +209,9 @@ pub fn translate(args: Vec<OsString>, long: &[&str]) -> Result<Vec<OsString>, St
     }
     let mut out: Vec<String> = Vec::new();
     let (mut rounds, mut games, mut repeat) = (None, None, false);
+    // Each option once (by its canonical name), with the values it was first given.
+    let mut seen: Vec<(String, String)> = Vec::new();
+    let (mut policy_round, mut engines) = (false, 0usize);
     let mut i = 0;
     while i < args.len() {
         let t = &args[i];
@@ -137,6 +232,23 @@ pub fn translate(args: Vec<OsString>, long: &[&str]) -> Result<Vec<OsString>, St
         let n = values(&args, i);
         let vals = &args[i..i + n];
         i += n;
+        let canonical = match name {
+            "game" => "variant",
+            "seed" => "srand",
+            other => other,
+        };
+        if !accumulates(name) {
+            let given = format!("-{name} {}", vals.join(" "));
+            if let Some((_, first)) = seen.iter().find(|(n, _)| n == canonical) {
+                return Err(format!(
+                    "-{name} is given twice ('{}', then '{}'): give it once (only -engine and \
+                     -each add up)",
+                    first.trim_end(),
+                    given.trim_end()
+                ));
+            }
+            seen.push((canonical.to_string(), given));
+        }
         let one = |out: &mut Vec<String>, to: &str| -> Result<(), String> {
             match vals {
                 [v] => {
@@ -148,10 +260,33 @@ pub fn translate(args: Vec<OsString>, long: &[&str]) -> Result<Vec<OsString>, St
             }
         };
         match name {
-            "engine" | "each" | "draw" | "resign" | "sprt" => {
+            "engine" | "each" | "sprt" => {
+                engines += usize::from(name == "engine");
                 out.push(format!("--{name}"));
                 out.extend(vals.iter().cloned());
             }
+            // cutechess-cli 0.x's name of -each.
+            "both" => {
+                out.push("--each".into());
+                out.extend(vals.iter().cloned());
+            }
+            "draw" | "resign" => {
+                out.push(format!("--{name}"));
+                out.extend(adjudication_keys(name, vals));
+            }
+            _ if ignored(name) => {}
+            // cutechess-cli: the first N engines of a gauntlet play all the others; otau's
+            // gauntlet has one, the first.
+            "seeds" => match vals {
+                [v] if v == "1" => {}
+                _ => {
+                    return Err(format!(
+                        "-seeds {}: not supported (a gauntlet's first engine is its only seed: \
+                         -seeds 1)",
+                        vals.join(" ")
+                    ))
+                }
+            },
             "concurrency" | "maxmoves" | "ratinginterval" | "event" => {
                 one(&mut out, &format!("--{name}"))?
             }
@@ -159,23 +294,19 @@ pub fn translate(args: Vec<OsString>, long: &[&str]) -> Result<Vec<OsString>, St
             "srand" | "seed" => one(&mut out, "--seed")?,
             "rounds" => rounds = Some(count(name, vals.first())?),
             "games" => games = Some(count(name, vals.first())?),
-            "repeat" => {
-                if let Some(v) = vals.first() {
-                    if count(name, Some(v))? != 2 {
-                        return Err(format!(
-                            "-repeat {v}: otau-arena plays each opening exactly twice, colours \
-                             swapped (-repeat or -repeat 2)"
-                        ));
-                    }
+            "repeat" => match vals.first() {
+                // cutechess-cli: each opening played once, its default: otau plays pairs anyway
+                // (as it does without -repeat).
+                Some(v) if count(name, Some(v))? == 1 => {}
+                Some(v) if count(name, Some(v))? != 2 => {
+                    return Err(format!(
+                        "-repeat {v}: otau-arena plays each opening exactly twice, colours \
+                         swapped (-repeat or -repeat 2; -repeat 1 is read as without -repeat)"
+                    ))
                 }
-                repeat = true;
-            }
+                _ => repeat = true,
+            },
             "recover" | "help" | "version" => out.push(format!("--{name}")),
-            // fastchess: a random seed for the openings, what otau does without -srand.
-            "randomseed" => {}
-            // fastchess saves its state every N games to resume; otau records every game as it
-            // ends, so a run resumes with --resume whatever N.
-            "autosaveinterval" => {}
             "tournament" => {
                 let kind = match vals {
                     [v] => match v.as_str() {
@@ -206,7 +337,10 @@ pub fn translate(args: Vec<OsString>, long: &[&str]) -> Result<Vec<OsString>, St
                         // cutechess's opening policy: otau uses one opening per pair, which is
                         // cutechess's default with -repeat.
                         ("policy", "default") => {}
-                        ("policy", "encounter" | "round") => {
+                        // A new opening each round: with two engines a round is one encounter,
+                        // one opening for its pair of games, as here (checked at the end).
+                        ("policy", "round") => policy_round = true,
+                        ("policy", "encounter") => {
                             return Err(format!(
                                 "-openings policy={v}: not supported (each pair of games plays \
                                  its own opening)"
@@ -222,30 +356,32 @@ pub fn translate(args: Vec<OsString>, long: &[&str]) -> Result<Vec<OsString>, St
             }
             "pgnout" => pgnout(vals, &mut out)?,
             "log" => {
-                let mut file = None;
+                let (mut file, mut fresh) = (None, false);
                 for (k, v) in pairs(vals) {
                     match (k, v) {
-                        ("" | "file", f) => file = Some(f),
+                        ("" | "file", f) => set_file(name, &mut file, f)?,
                         // otau logs every line of every engine, and always appends.
                         ("level" | "engine" | "realtime", _) | ("append", "true") => {}
-                        ("append", _) => {
-                            return Err(
-                                "-log append=false: not supported (the log is appended to, never \
-                                 truncated)"
-                                    .into(),
-                            )
-                        }
+                        ("append", "false") => fresh = true,
                         _ => return Err(format!("-log {k}={v}: not supported (file=F)")),
                     }
                 }
                 let file = file.ok_or("-log: give file=FILE")?;
+                // fastchess truncates the file; otau never empties a file: a new or empty one
+                // is what append=false asks for.
+                if fresh && std::fs::metadata(file).is_ok_and(|m| m.len() > 0) {
+                    return Err(format!(
+                        "-log file={file} append=false: {file} is not empty, and otau-arena never \
+                         empties a file: remove it, or leave out append=false to append to it"
+                    ));
+                }
                 out.extend(["--log".to_string(), file.to_string()]);
             }
             "config" => {
                 let mut file = None;
                 for (k, v) in pairs(vals) {
                     match k {
-                        "" | "file" => file = Some(v),
+                        "" | "file" => set_file(name, &mut file, v)?,
                         _ => {
                             return Err(format!(
                                 "-config {k}={v}: not supported (-config file=engines.json names \
@@ -265,12 +401,13 @@ pub fn translate(args: Vec<OsString>, long: &[&str]) -> Result<Vec<OsString>, St
                 };
                 out.extend(["--output".to_string(), v]);
             }
+            // The pentanomial counts are always reported (beside the game counts fastchess
+            // prints with penta=false).
             "report" => {
                 for (k, v) in pairs(vals) {
-                    if (k, v) != ("penta", "true") {
+                    if k != "penta" || !matches!(v, "true" | "false") {
                         return Err(format!(
-                            "-report {k}={v}: not supported (the pentanomial counts are always \
-                             reported)"
+                            "-report {k}={v}: not supported (penta=true or penta=false)"
                         ));
                     }
                 }
@@ -290,6 +427,12 @@ pub fn translate(args: Vec<OsString>, long: &[&str]) -> Result<Vec<OsString>, St
                 }
             }
         }
+    }
+    if policy_round && engines > 2 {
+        return Err(format!(
+            "-openings policy=round with {engines} engines: not supported (each pair of games \
+             plays its own opening; with two engines a round is one encounter, as here)"
+        ));
     }
     if rounds.is_some() || games.is_some() || repeat {
         if out.iter().any(|t| t == "--rounds" || t == "--games") {
@@ -318,12 +461,23 @@ pub fn translate(args: Vec<OsString>, long: &[&str]) -> Result<Vec<OsString>, St
     Ok(out.into_iter().map(OsString::from).collect())
 }
 
+/// The file of `-log`, `-config` or `-pgnout`, given once.
+fn set_file<'a>(option: &str, file: &mut Option<&'a str>, f: &'a str) -> Result<(), String> {
+    if let Some(first) = file {
+        return Err(format!(
+            "-{option}: two files ('{first}', then '{f}'): give file= once"
+        ));
+    }
+    *file = Some(f);
+    Ok(())
+}
+
 /// `-pgnout file=F [key=value...]` (fastchess) or `-pgnout F [min] [fi]` (cutechess-cli).
 fn pgnout(vals: &[String], out: &mut Vec<String>) -> Result<(), String> {
     let (mut file, mut append) = (None, false);
     for (k, v) in pairs(vals) {
         match (k, v) {
-            ("file", f) => file = Some(f),
+            ("file", f) => set_file("pgnout", &mut file, f)?,
             ("", f) if file.is_none() => file = Some(f),
             // What each tool lets one leave out of or add to the movetext: otau's PGN has its
             // own fixed form (a comment per move: score, depth, time), which users of these keys
@@ -468,6 +622,130 @@ mod tests {
     }
 
     #[test]
+    fn cutechess_0x_and_fastchess_defaults() {
+        // cutechess-cli 0.x: -both for -each, -draw N S and -resign N S.
+        assert_eq!(
+            tr("x -engine cmd=a -both tc=1 -draw 80 10 -resign 3 500").unwrap(),
+            "x --engine cmd=a --each tc=1 --draw movenumber=80 movecount=1 score=10 --resign \
+             movecount=3 score=500"
+        );
+        // fastchess's -resign without movecount= has its default of 1.
+        assert_eq!(
+            tr("x -resign score=500000").unwrap(),
+            "x --resign score=500000 movecount=1"
+        );
+        // Read and left alone: what otau does anyway, or what changes no result.
+        assert_eq!(
+            tr(
+                "x -wait 1000 -debug -site UK -outcomeinterval 10 -resultformat wide2 -seeds 1 \
+                -report penta=false -randomseed -autosaveinterval 5"
+            )
+            .unwrap(),
+            "x"
+        );
+        // -repeat 1 (cutechess-cli: each opening once) is otau's pairs as without -repeat.
+        assert_eq!(
+            tr("x -games 2 -rounds 5 -repeat 1").unwrap(),
+            "x --rounds 5"
+        );
+        // policy=round with two engines: a round is one encounter.
+        assert_eq!(
+            tr("x -engine cmd=a -engine cmd=b -openings file=b.pgn policy=round").unwrap(),
+            "x --engine cmd=a --engine cmd=b --openings file=b.pgn"
+        );
+        // -log append=false on a new file.
+        assert_eq!(
+            tr("x -log file=/nonexistent/p.log append=false").unwrap(),
+            "x --log /nonexistent/p.log"
+        );
+        let full = std::env::temp_dir().join(format!("otau-fc-log-{}", std::process::id()));
+        std::fs::write(&full, "kept\n").unwrap();
+        let err = tr(&format!("x -log file={} append=false", full.display())).unwrap_err();
+        assert!(
+            err.contains("is not empty, and otau-arena never empties a file"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_to_string(&full).unwrap(), "kept\n");
+        let _ = std::fs::remove_file(&full);
+    }
+
+    /// Issue 27 item 9: one rule for repeats. An option given twice is refused by name (the
+    /// last one used to win: `-rounds 1 -rounds 3` played 6 games), and so is a key given twice
+    /// in one option's values; only -engine and -each add up, as both tools document.
+    #[test]
+    fn a_repeated_option_or_file_is_refused_by_name() {
+        for (line, want) in [
+            (
+                "-rounds 1 -rounds 3",
+                "-rounds is given twice ('-rounds 1', then '-rounds 3'): give it once",
+            ),
+            ("-games 2 -games 4", "-games is given twice"),
+            ("-repeat -repeat", "-repeat is given twice"),
+            (
+                "-variant modiar -game giuthi",
+                "-game is given twice ('-variant modiar'",
+            ),
+            ("-srand 1 -seed 2", "-seed is given twice"),
+            (
+                "-concurrency 1 -concurrency 2",
+                "-concurrency is given twice",
+            ),
+            (
+                "-openings file=a.pgn -openings file=b.pgn",
+                "-openings is given twice",
+            ),
+            ("-pgnout a.pgn -pgnout b.pgn", "-pgnout is given twice"),
+            (
+                "-resign movecount=3 score=1 -resign movecount=3 score=2",
+                "-resign is given twice",
+            ),
+            ("-draw 1 2 -draw 3 4", "-draw is given twice"),
+            ("-out a.jsonl -out b.jsonl", "-out is given twice"),
+            (
+                "-pgnout file=a.pgn file=b.pgn",
+                "-pgnout: two files ('a.pgn', then 'b.pgn'): give file= once",
+            ),
+            ("-log file=a file=b", "-log: two files ('a', then 'b')"),
+            (
+                "-config file=a file=b",
+                "-config: two files ('a', then 'b')",
+            ),
+        ] {
+            let err = tr(&format!("x -engine cmd=a {line}")).unwrap_err();
+            assert!(err.contains(want), "{line}: {err}");
+        }
+        // -engine and -each add up.
+        assert_eq!(
+            tr("x -engine cmd=a -engine cmd=b -each tc=1 -each depth=2").unwrap(),
+            "x --engine cmd=a --engine cmd=b --each tc=1 --each depth=2"
+        );
+    }
+
+    #[test]
+    fn a_non_utf8_argument_is_named_by_its_position() {
+        use std::os::unix::ffi::OsStringExt;
+        let args = vec![
+            OsString::from("otau-arena"),
+            OsString::from("-engine"),
+            OsString::from_vec(b"cmd=\xffbot".to_vec()),
+        ];
+        let err = translate(args, &[]).unwrap_err();
+        assert!(
+            err.starts_with("argument 2 is not valid UTF-8 ('cmd=\u{fffd}bot')"),
+            "{err}"
+        );
+        // A line with nothing to translate keeps a path that is not UTF-8 as it is.
+        for args in [
+            ["otau-arena", "ratings"].map(OsString::from).to_vec(),
+            ["otau-arena", "--out"].map(OsString::from).to_vec(),
+        ] {
+            let mut args = args;
+            args.push(OsString::from_vec(b"g\xff.pgn".to_vec()));
+            assert_eq!(translate(args.clone(), &["out"]).unwrap(), args);
+        }
+    }
+
+    #[test]
     fn what_is_not_supported_is_refused_by_name() {
         for (line, want) in [
             (
@@ -480,14 +758,17 @@ mod tests {
             ),
             ("-tournament pyramid", "-tournament pyramid: not supported"),
             (
-                "-openings policy=round",
-                "-openings policy=round: not supported",
+                "-openings policy=encounter",
+                "-openings policy=encounter: not supported",
             ),
             (
                 "-pgnout file=a.pgn colour=red",
                 "-pgnout colour=red: not supported",
             ),
-            ("-log file=a append=false", "-log append=false"),
+            (
+                "-log file=a compress=true",
+                "-log compress=true: not supported",
+            ),
             (
                 "-config file=a discard=true",
                 "-config discard=true: not supported",
@@ -496,7 +777,16 @@ mod tests {
                 "-output format=json extra",
                 "-output: give format=fastchess",
             ),
-            ("-report penta=false", "-report penta=false: not supported"),
+            ("-report penta=maybe", "-report penta=maybe: not supported"),
+            ("-seeds 2", "-seeds 2: not supported"),
+            (
+                "-bookmode disk",
+                "-bookmode: a Polyglot book holds chess moves",
+            ),
+            (
+                "-engine cmd=a -engine cmd=b -engine cmd=c -openings file=b.pgn policy=round",
+                "-openings policy=round with 3 engines: not supported",
+            ),
             ("-frobnicate 3", "unknown option '-frobnicate'"),
             ("-concurrency", "-concurrency: give a value"),
             ("-variant a b", "-variant: one value, not a b"),

@@ -14,7 +14,7 @@ use std::time::Duration;
 use super::builtin;
 use super::client::{EngineSession, Fault};
 use super::config::{EngineConfig, RunConfig};
-use super::process::{log_file, EngineIo, Guardian, LogBudget, Spawn};
+use super::process::{EngineIo, Guardian, LogBudget, Spawn};
 
 /// The time an engine gets to exit after `quit` at the end of the check.
 const QUIT_GRACE: Duration = Duration::from_millis(300);
@@ -97,7 +97,7 @@ fn check_one(
         Some(Err(why)) => return Err(why),
         None => {
             let _ = std::fs::create_dir_all(log_dir);
-            let path = log_file(log_dir, &e.name);
+            let path = e.stderr_log(log_dir);
             // The engine's log budget for the run (`--log-limit`), shared with the run's processes.
             let io = EngineIo::spawn_logged(
                 &Spawn {
@@ -118,7 +118,7 @@ fn check_one(
     };
     let game = &config.game;
     let result = (|| {
-        let mut s = EngineSession::handshake(io, timeout)?;
+        let mut s = EngineSession::handshake(io, timeout, e.proto)?;
         let declares_game = s.has_option("Game");
         s.configure(game, preset.iter().copied(), &e.options, |_| true)?;
         // An error about the game among the answers before `readyok` (no separate fence after

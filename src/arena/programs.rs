@@ -73,11 +73,7 @@ fn program_file(e: &EngineConfig) -> Option<PathBuf> {
     if e.cmd.contains('/') {
         return Some(PathBuf::from(&e.cmd));
     }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .filter(|d| d.is_absolute())
-        .map(|d| d.join(&e.cmd))
-        .find(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.mode() & 0o111 != 0))
+    super::config::find_on_path(&e.cmd)
 }
 
 /// The stamps of a new run's programs (after [`pin_paths`]), taken at the start.
@@ -155,6 +151,8 @@ mod tests {
             options: Vec::new(),
             limits: Default::default(),
             restart: false,
+            proto: Default::default(),
+            stderr: None,
         };
         let mut engines = vec![
             engine("./eng", None),

@@ -16,7 +16,6 @@ use anyhow::{bail, Context, Result};
 use super::config::RunConfig;
 use super::outputs::{self, check_distinct, check_location, Created, Named, Target};
 use super::pgn::{PgnWriter, Slice};
-use super::process::log_file;
 use super::protocol_log::ProtocolLog;
 use super::records::{Event, GameRecord, RecordWriter, RecordedOutputs, RecordsFile, RunHeader};
 use super::results::Standings;
@@ -159,7 +158,7 @@ fn logs(config: &RunConfig, dir: &Path) -> Vec<Named> {
         .engines
         .iter()
         .filter(|e| e.builtin().is_none())
-        .map(|e| log_file(dir, &e.name))
+        .map(|e| e.stderr_log(dir))
         .collect();
     paths.sort();
     paths.dedup();

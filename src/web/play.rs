@@ -612,7 +612,7 @@ pub fn start_engine(
         }),
     }
     .map_err(|e| Fault::Crash(format!("cannot start '{}': {e}", cfg.cmd)))?;
-    let mut s = EngineSession::handshake(io, timeout)?;
+    let mut s = EngineSession::handshake(io, timeout, cfg.proto)?;
     s.configure(&variant.id(), preset, &cfg.options, |_| true)?;
     s.new_game(timeout)?;
     Ok(s)

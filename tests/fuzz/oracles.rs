@@ -493,7 +493,7 @@ pub fn engine_output(data: &[u8]) {
         );
     };
     let t = Instant::now();
-    let handshake = EngineSession::handshake(io, ENGINE_WAIT);
+    let handshake = EngineSession::handshake(io, ENGINE_WAIT, Default::default());
     timed("handshake", t, ENGINE_WAIT);
     let Ok(mut session) = handshake else {
         return;

@@ -8,7 +8,7 @@ use super::shared::{Msg, RunState};
 use crate::arena::builtin;
 use crate::arena::client::{EngineSession, Fault};
 use crate::arena::config::EngineConfig;
-use crate::arena::process::{log_file, EngineIo, LogBudget, Spawn};
+use crate::arena::process::{EngineIo, LogBudget, Spawn};
 use crate::sync::lock;
 
 /// Engines kept alive per worker beyond the two playing.
@@ -131,7 +131,7 @@ pub(super) fn start_engine(
                 .map_err(|err| Fault::Crash(format!("cannot start {}: {err}", cfg.cmd)))?
         }
         _ => {
-            let log = log_file(&shared.opts.log_dir, &cfg.name);
+            let log = cfg.stderr_log(&shared.opts.log_dir);
             EngineIo::spawn_logged(
                 &Spawn {
                     program: &cfg.cmd,
@@ -149,7 +149,7 @@ pub(super) fn start_engine(
         .protocol_log
         .as_ref()
         .map(|l| crate::arena::protocol_log::Tap::new(l.clone(), &cfg.name));
-    let mut s = EngineSession::handshake_logged(io, timeout, log)?;
+    let mut s = EngineSession::handshake_logged(io, timeout, cfg.proto, log)?;
     let unknown = s.configure(
         &shared.config.game,
         preset.iter().map(|(n, v)| (n.as_str(), v.as_str())),
