@@ -13,7 +13,8 @@ use super::pause;
 use super::process::{EngineIo, Incoming, RecvError, SendError};
 use super::protocol_log::{Direction, Tap};
 use crate::ugi::wire::{
-    GoCommand, GuiCommand, InfoField, InfoKey, InfoLine, PositionLine, Reply, ScoreKind, Value,
+    GoCommand, GuiCommand, InfoField, InfoKey, InfoLine, PositionLine, Reply, ScoreBound,
+    ScoreKind, Value,
 };
 
 /// A way an engine failed, other than playing a bad move.
@@ -70,6 +71,9 @@ pub struct SearchInfo {
     /// The last score in range, from the mover's view (kept typed: an engine sends many info
     /// lines per move, and only the last one is written down, by [`SearchInfo::score_text`]).
     pub score: Option<(ScoreKind, i64)>,
+    /// Whether that score was only a bound (`lowerbound`/`upperbound` after it): kept with it
+    /// in the records and the PGN, and never taken for a score by adjudication.
+    pub bound: Option<ScoreBound>,
     pub nodes: Option<u64>,
     /// The principal variation of the last `info` that had one, its moves as sent (unchecked
     /// words, at most [`MAX_PV_BYTES`]; copied into one reused buffer, so keeping it costs the
@@ -86,9 +90,13 @@ impl SearchInfo {
         self.dropped = self.dropped.saturating_add(1);
     }
 
-    /// The score as records write it: `cp 35` or `mate -4`.
+    /// The score as records write it: `cp 35` or `mate -4`, a bound with its word after it
+    /// (`cp -5000 lowerbound`), as the engine sent it.
     pub fn score_text(&self) -> Option<String> {
-        self.score.map(|(kind, n)| format!("{kind} {n}"))
+        self.score.map(|(kind, n)| match self.bound {
+            Some(b) => format!("{kind} {n} {b}"),
+            None => format!("{kind} {n}"),
+        })
     }
 
     /// Folds one `info` line in; fields the arena does not keep are skipped, bad values of the
@@ -108,7 +116,11 @@ impl SearchInfo {
                     Some(n) => self.nodes = Some(n),
                     None => self.drop_one(),
                 },
-                InfoField::Score { kind, value, .. } => {
+                InfoField::Score {
+                    kind,
+                    value,
+                    bounds,
+                } => {
                     let in_range = match (kind, value) {
                         (Ok(ScoreKind::Cp), Ok(v)) => v.unsigned_abs() <= u64::from(MAX_SCORE_CP),
                         (Ok(ScoreKind::Mate), Ok(v)) => {
@@ -116,8 +128,11 @@ impl SearchInfo {
                         }
                         _ => false,
                     };
-                    match (kind, value) {
-                        (Ok(k), Ok(v)) if in_range => self.score = Some((*k, *v)),
+                    match (kind, value, ScoreBound::of(bounds)) {
+                        (Ok(k), Ok(v), Ok(bound)) if in_range => {
+                            self.score = Some((*k, *v));
+                            self.bound = bound;
+                        }
                         _ => self.drop_one(),
                     }
                 }
@@ -548,6 +563,20 @@ mod tests {
         assert_eq!(i.score_text().as_deref(), Some("mate 7"));
         assert_eq!(i.nodes, Some(1200));
         assert_eq!(i.dropped, 1, "depth x");
+    }
+
+    #[test]
+    fn bounds_are_kept_with_their_score() {
+        let mut i = SearchInfo::default();
+        absorb(&mut i, "info depth 5 score cp -5000 lowerbound nodes 9");
+        assert_eq!(i.score_text().as_deref(), Some("cp -5000 lowerbound"));
+        absorb(&mut i, "info score cp 40 upperbound upperbound");
+        assert_eq!(i.score_text().as_deref(), Some("cp 40 upperbound"));
+        // An exact score after a bound is exact; contradicting bounds bound nothing.
+        absorb(&mut i, "info score mate 3");
+        assert_eq!(i.score_text().as_deref(), Some("mate 3"));
+        absorb(&mut i, "info score cp 1 lowerbound upperbound");
+        assert_eq!((i.score_text().as_deref(), i.dropped), (Some("mate 3"), 1));
     }
 
     #[test]

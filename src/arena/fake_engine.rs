@@ -63,6 +63,9 @@ pub enum FakeMode {
     Mated,
     /// Plays like `ok`, reporting no score at all.
     NoScore,
+    /// Plays like `ok`, reporting only bounds: `score cp -5000 lowerbound` then `score cp 0
+    /// upperbound` (aspiration windows that failed), whose numbers say neither lost nor even.
+    Bounds,
     /// Plays like `ok`, each move after 25 ms and a full `info` line (depth, score, nodes,
     /// nps, a pv) after an info string with HTML in it: a game lasts long enough to be watched.
     Slow,
@@ -233,11 +236,19 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
                             return 1;
                         }
                     },
-                    FakeMode::Winning | FakeMode::Losing | FakeMode::Mated | FakeMode::NoScore => {
+                    FakeMode::Winning
+                    | FakeMode::Losing
+                    | FakeMode::Mated
+                    | FakeMode::NoScore
+                    | FakeMode::Bounds => {
                         let score = match mode {
                             FakeMode::Winning => " score cp 1000",
                             FakeMode::Losing => " score cp -1000",
                             FakeMode::Mated => " score mate -3",
+                            FakeMode::Bounds if moves_in_game % 2 == 1 => {
+                                " score cp -5000 lowerbound"
+                            }
+                            FakeMode::Bounds => " score cp 0 upperbound",
                             _ => "",
                         };
                         say(&mut out, &format!("info depth 1{score} nodes 1"));

@@ -264,6 +264,18 @@ pub enum ScoreBound {
     Upper,
 }
 
+impl ScoreBound {
+    /// The one bound a score's `bounds` say: None for an exact score, Err when they contradict
+    /// each other (`lowerbound upperbound` bounds nothing).
+    pub fn of(bounds: &[ScoreBound]) -> Result<Option<ScoreBound>, ()> {
+        match bounds.split_first() {
+            None => Ok(None),
+            Some((first, rest)) if rest.iter().all(|b| b == first) => Ok(Some(*first)),
+            Some(_) => Err(()),
+        }
+    }
+}
+
 impl fmt::Display for ScoreBound {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
