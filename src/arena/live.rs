@@ -57,7 +57,7 @@ impl LiveInfo {
                 } => match ScoreBound::of(bounds) {
                     Ok(None) => self.score = Some(format!("{k} {v}")),
                     Ok(Some(b)) => self.score = Some(format!("{k} {v} {b}")),
-                    Err(()) => {}
+                    Err(_) => {}
                 },
                 InfoField::Pv(moves) => {
                     self.pv.clear();

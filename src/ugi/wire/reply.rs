@@ -264,14 +264,17 @@ pub enum ScoreBound {
     Upper,
 }
 
+/// A score sent with both `lowerbound` and `upperbound`: it bounds nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContradictoryBounds;
+
 impl ScoreBound {
-    /// The one bound a score's `bounds` say: None for an exact score, Err when they contradict
-    /// each other (`lowerbound upperbound` bounds nothing).
-    pub fn of(bounds: &[ScoreBound]) -> Result<Option<ScoreBound>, ()> {
+    /// The one bound a score's `bounds` say: None for an exact score.
+    pub fn of(bounds: &[ScoreBound]) -> Result<Option<ScoreBound>, ContradictoryBounds> {
         match bounds.split_first() {
             None => Ok(None),
             Some((first, rest)) if rest.iter().all(|b| b == first) => Ok(Some(*first)),
-            Some(_) => Err(()),
+            Some(_) => Err(ContradictoryBounds),
         }
     }
 }
