@@ -48,6 +48,13 @@ pub const MAX_SCORE_CP: u32 = 100_000;
 /// Moves to a mate (`mate 0` is not a mate the mover can still play).
 pub const MAX_INFO_MATE: u32 = 1000;
 
+/// How long a closed pipe waits for the engine's exit status before its fault is written: an
+/// exiting process closes its pipes before it can be reaped, and on a loaded machine the gap
+/// between the two can be long, so without this wait the same crash would read "exited with
+/// code 1" or "closed its output" by chance. A process that closes its output and lives on costs
+/// this much once, then is killed.
+pub const EXIT_WAIT: Duration = Duration::from_secs(2);
+
 /// The bytes of a principal variation kept (a longer one is cut at a move: memory stays bounded).
 pub const MAX_PV_BYTES: usize = 1024;
 
@@ -488,9 +495,8 @@ impl EngineSession {
             RecvError::Timeout => Fault::Stall(format!("no {waiting_for} in time")),
             RecvError::Interrupted => Fault::Interrupted,
             RecvError::Closed => {
-                // Give a just-exited process a moment to be reapable, for a better message.
                 let how = self
-                    .exit_status(Duration::from_millis(5))
+                    .exit_status(EXIT_WAIT)
                     .unwrap_or_else(|| "closed its output".to_string());
                 Fault::Crash(format!("{how} while waiting for {waiting_for}"))
             }
@@ -521,8 +527,7 @@ impl EngineSession {
                 )),
                 SendError::Closed(_) => {
                     let how = self
-                        .io
-                        .exit_status()
+                        .exit_status(EXIT_WAIT)
                         .map_or(String::new(), |s| format!(", {s}"));
                     Fault::Crash(format!("{e} sending {what}{how}"))
                 }

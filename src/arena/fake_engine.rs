@@ -26,6 +26,9 @@ pub enum FakeMode {
     StallRestart,
     /// Plays two moves, then exits on the next `go`.
     CrashMid,
+    /// Plays two moves, then at the next `go` closes its output and exits (code 1) 300 ms
+    /// later: a crash whose exit status comes well after the closed pipe, as on a loaded machine.
+    CrashSlowExit,
     /// Answers everything but `go`.
     NoAnswer,
     /// Answers each `go` only after 600 ms, ignoring `stop` meanwhile.
@@ -181,6 +184,16 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
                 };
                 match mode {
                     FakeMode::CrashMid if gos > 2 => return 1,
+                    FakeMode::CrashSlowExit if gos > 2 => {
+                        drop(out);
+                        // SAFETY: closes this process's own stdout (the arena's pipe) and
+                        // nothing else; the process exits below without writing again.
+                        unsafe {
+                            libc::close(1);
+                        }
+                        std::thread::sleep(Duration::from_millis(300));
+                        return 1;
+                    }
                     FakeMode::CrashFlood => return 4,
                     FakeMode::Deaf => {
                         replay_without_reading(line, &mut out);
