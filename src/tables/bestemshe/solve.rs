@@ -97,6 +97,10 @@ pub fn run(options: &SolveOptions, out: &mut dyn Write) -> Result<()> {
     }
     let root = Toguz::start(Variant::BESTEMSHE);
     let proof_path = dir.join(proof_file(rules, table_stones));
+    // Before the tables, which may take 10 minutes to build: no proof, nothing to verify.
+    if verify_only && !proof_path.exists() {
+        bail!("no proof to verify: {} is missing", proof_path.display());
+    }
     let started = Instant::now();
     let tables = load_or_build_tables(rules, table_stones, dir)?;
     let tables_time = started.elapsed();
