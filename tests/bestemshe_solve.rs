@@ -501,3 +501,70 @@ fn verify_without_a_proof_says_so_before_building_tables() {
     assert!(left.is_empty(), "{left:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A forged or damaged proof file is refused by name, and the sound tables read with it are
+/// given back (the engine keeps searching with them) instead of being dropped with the proof.
+#[test]
+fn a_refused_proof_is_named_and_its_tables_are_kept() {
+    use otau::tables::bestemshe::play::Solution;
+    use otau::tables::bestemshe::solve::{load_or_build_tables, proof_file};
+    let dir = std::env::temp_dir().join(format!("otau-bestemshe-forged-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let stones = 6;
+    let tables = load_or_build_tables(Rules::Otau, stones, &dir).unwrap();
+    // A draw file whose proof fails names the side it was for.
+    let root = Toguz::start(Variant::BESTEMSHE);
+    for first in Side::BOTH {
+        let hold = |winner| ProofTree {
+            goal: Goal::Hold,
+            winner,
+            moves: Vec::new(),
+        };
+        let draw = proof::DrawProof {
+            rules: Rules::Otau,
+            table_stones: stones as u8,
+            holds: vec![hold(first), hold(first.other())],
+        };
+        let Err((side, _)) = proof::verify_draw(&draw, &root, &tables) else {
+            panic!("an empty proof of a draw was accepted")
+        };
+        assert_eq!(side, first);
+    }
+    let path = dir.join(proof_file(Rules::Otau, stones));
+    let name = path.display().to_string();
+    // Forged: a well-formed file whose moves prove nothing.
+    let forged = proof::Proof {
+        rules: Rules::Otau,
+        table_stones: stones as u8,
+        winner: Side::North,
+        moves: vec![0; 12],
+    };
+    proof::save(&forged, &path).unwrap();
+    let Err(unread) = Solution::read(&dir, stones) else {
+        panic!("a forged proof was accepted")
+    };
+    let why = unread.why.expect("a reason");
+    assert!(
+        why.contains(&name) && why.contains("does not hold"),
+        "{why}"
+    );
+    assert_eq!(unread.tables.map(|t| t.max_stones()), Some(stones));
+    // Damaged: one byte of the file changed.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 9;
+    bytes[last] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let Err(unread) = Solution::read(&dir, stones) else {
+        panic!("a damaged proof was accepted")
+    };
+    let why = unread.why.expect("a reason");
+    assert!(why.contains(&name) && why.contains("checksum"), "{why}");
+    assert!(unread.tables.is_some());
+    // No proof at all is no problem: nothing to say, the tables kept.
+    std::fs::remove_file(&path).unwrap();
+    let Err(unread) = Solution::read(&dir, stones) else {
+        panic!()
+    };
+    assert!(unread.why.is_none() && unread.tables.is_some());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -308,6 +308,10 @@ impl Searcher {
                             pos.variant()
                         ));
                     }
+                    // A table file refused on the way in is said, by name, once.
+                    if self.features.tables {
+                        report.warnings.extend(crate::tables::take_problems());
+                    }
                     report
                 }
                 Player::Random | Player::Greedy => {

@@ -156,9 +156,11 @@ pub fn run(options: &SolveOptions, out: &mut dyn Write) -> Result<()> {
         Saved::Draw(draw) => {
             let t = Instant::now();
             let stats = on_deep_stack("the verification", || {
-                proof::verify_draw(&draw, &root, &tables)
+                proof::verify_draw(&draw, &root, &tables).map_err(|(side, e)| {
+                    anyhow::anyhow!("{side}'s proof that it holds the draw fails: {e}")
+                })
             })
-            .context("the proof does not check")?;
+            .with_context(|| format!("{}: the proof does not check", proof_path.display()))?;
             writeln!(out, "position {root}")?;
             writeln!(out, "rules {}", rules.name())?;
             writeln!(
