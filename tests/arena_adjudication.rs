@@ -1,6 +1,6 @@
 //! Adjudication end to end: `--resign`, `--draw`, `--maxmoves` and `--adjudicate tables`, each
 //! with its own termination kind in the records and `adjudication` in the PGN, played by fake
-//! engines that report chosen scores (`otau-arena fake-engine winning|losing|mated|no-score`).
+//! engines that report chosen scores (`otau-arena fake-engine winning|losing|mated|no-score|bounds`).
 
 mod arena_support;
 
@@ -146,6 +146,48 @@ fn engines_without_scores_are_never_adjudicated_by_score() {
                 .all(|g| kind(g) == "rules" || kind(g) == "decided-score"),
             "{a} vs {b}: {games:?}"
         );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An engine whose last score of a move is a bound (`cp -5000 lowerbound`, `cp 0 upperbound`)
+/// has said no score: it is never resigned or drawn by it, and the records and PGN keep the
+/// bound as a bound.
+#[test]
+fn bounds_are_recorded_as_bounds_and_never_adjudicated() {
+    let dir = scratch("adj-bounds");
+    let every = [
+        "--resign",
+        "movecount=1",
+        "score=500",
+        "--draw",
+        "movenumber=0",
+        "movecount=1",
+        "score=5000",
+    ];
+    for (a, b) in [
+        ("bounds", "winning"),
+        ("bounds", "ok"),
+        ("bounds", "bounds"),
+    ] {
+        let games = play(&dir, "toguz-kumalak", a, b, &every);
+        assert_eq!(games.len(), 2);
+        for g in &games {
+            assert!(
+                kind(g) == "rules" || kind(g) == "decided-score",
+                "{a} vs {b}: {g}"
+            );
+        }
+        let scores: Vec<&str> = games
+            .iter()
+            .flat_map(|g| g["moves"].as_array().unwrap())
+            .filter_map(|m| m["score"].as_str())
+            .collect();
+        assert!(scores.contains(&"cp -5000 lowerbound"), "{scores:?}");
+        assert!(scores.contains(&"cp 0 upperbound"), "{scores:?}");
+        let pgn = std::fs::read_to_string(dir.join("r.pgn")).unwrap();
+        assert!(pgn.contains("{>=-50.00/1"), "{pgn}");
+        assert!(pgn.contains("{<=+0.00/1"), "{pgn}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

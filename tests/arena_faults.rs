@@ -125,6 +125,22 @@ fn crash_mid_game_loses_and_the_engine_is_restarted() {
     }
 }
 
+/// The closed pipe came 300 ms before the exit status: the crash still reads as the exit it
+/// was (on a loaded machine the two arrive in either order).
+#[test]
+fn a_crash_reads_the_same_when_the_exit_comes_after_the_closed_pipe() {
+    let games = match_against("crash-slow-exit", "depth=1", 1);
+    assert_all(&games, TerminationKind::Crash);
+    for g in &games {
+        assert!(
+            g.termination
+                .detail
+                .contains("exited with code 1 while waiting for bestmove"),
+            "{g:?}"
+        );
+    }
+}
+
 #[test]
 fn never_answering_loses_on_time() {
     let games = match_against("no-answer", "st=0.1 timemargin=50", 2);

@@ -464,3 +464,107 @@ fn table_bounds_agree_with_a_margin_search_on_tiny_boards() {
         assert!(checked > 25, "{rules:?}: {checked}");
     }
 }
+
+/// `solve --verify` without a proof says so before anything else: it builds no tables (at the
+/// default 28 stones that was 10 minutes and 8.4 GB before the answer). Shown here at 10 stones,
+/// where a build would have left `bestemshe-10.table` in the directory.
+#[test]
+fn verify_without_a_proof_says_so_before_building_tables() {
+    let dir = std::env::temp_dir().join(format!("otau-bestemshe-verify-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_otau"))
+        .args([
+            "solve",
+            "--game",
+            "bestemshe",
+            "--table-stones",
+            "10",
+            "--verify",
+        ])
+        .arg("--dir")
+        .arg(&dir)
+        .env("OTAU_NO_TABLES", "1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("no proof to verify") && err.contains("bestemshe-10.proof"),
+        "{err}"
+    );
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A forged or damaged proof file is refused by name, and the sound tables read with it are
+/// given back (the engine keeps searching with them) instead of being dropped with the proof.
+#[test]
+fn a_refused_proof_is_named_and_its_tables_are_kept() {
+    use otau::tables::bestemshe::play::Solution;
+    use otau::tables::bestemshe::solve::{load_or_build_tables, proof_file};
+    let dir = std::env::temp_dir().join(format!("otau-bestemshe-forged-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let stones = 6;
+    let tables = load_or_build_tables(Rules::Otau, stones, &dir).unwrap();
+    // A draw file whose proof fails names the side it was for.
+    let root = Toguz::start(Variant::BESTEMSHE);
+    for first in Side::BOTH {
+        let hold = |winner| ProofTree {
+            goal: Goal::Hold,
+            winner,
+            moves: Vec::new(),
+        };
+        let draw = proof::DrawProof {
+            rules: Rules::Otau,
+            table_stones: stones as u8,
+            holds: vec![hold(first), hold(first.other())],
+        };
+        let Err((side, _)) = proof::verify_draw(&draw, &root, &tables) else {
+            panic!("an empty proof of a draw was accepted")
+        };
+        assert_eq!(side, first);
+    }
+    let path = dir.join(proof_file(Rules::Otau, stones));
+    let name = path.display().to_string();
+    // Forged: a well-formed file whose moves prove nothing.
+    let forged = proof::Proof {
+        rules: Rules::Otau,
+        table_stones: stones as u8,
+        winner: Side::North,
+        moves: vec![0; 12],
+    };
+    proof::save(&forged, &path).unwrap();
+    let Err(unread) = Solution::read(&dir, stones) else {
+        panic!("a forged proof was accepted")
+    };
+    let why = unread.why.expect("a reason");
+    assert!(
+        why.contains(&name) && why.contains("does not hold"),
+        "{why}"
+    );
+    assert_eq!(unread.tables.map(|t| t.max_stones()), Some(stones));
+    // Damaged: one byte of the file changed.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 9;
+    bytes[last] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let Err(unread) = Solution::read(&dir, stones) else {
+        panic!("a damaged proof was accepted")
+    };
+    let why = unread.why.expect("a reason");
+    assert!(why.contains(&name) && why.contains("checksum"), "{why}");
+    assert!(unread.tables.is_some());
+    // No proof at all is no problem: nothing to say, the tables kept.
+    std::fs::remove_file(&path).unwrap();
+    let Err(unread) = Solution::read(&dir, stones) else {
+        panic!()
+    };
+    assert!(unread.why.is_none() && unread.tables.is_some());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -159,3 +159,92 @@ fn toguz_tables_cold_and_warm() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A table file that is there but refused (truncated, damaged, another kind) is named: by the
+/// engine in an `info string warning` (it searches without the tables), by the arena's
+/// `--adjudicate tables` as an error at start; `OTAU_CACHE_DIR` naming a regular file is said to
+/// be one. (Before, each was dropped in silence and the arena adjudicated nothing, exit 0.)
+#[test]
+fn a_refused_table_file_is_named_by_the_engine_and_the_arena() {
+    let dir = scratch("refused");
+    let out = Command::new(env!("CARGO_BIN_EXE_otau"))
+        .args([
+            "--game",
+            "bestemshe",
+            "tables",
+            "--max-stones",
+            "4",
+            "--dir",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let path = dir.join("bestemshe.table");
+    let good = std::fs::read(&path).unwrap();
+    let name = path.display().to_string();
+    let engine_says = |cache: &Path| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_otau"));
+        command
+            .args(["--game", "bestemshe"])
+            .env("OTAU_CACHE_DIR", cache);
+        let mut engine = Engine::start_command(command);
+        engine.send("ugi");
+        engine.expect("ugiok");
+        engine.send("position startpos");
+        // Untimed: the search waits for the read to be over, so its end says how it went.
+        let (_, lines) = engine.go("depth 2");
+        lines
+            .into_iter()
+            .filter(|l| l.starts_with("info string warning"))
+            .collect::<Vec<_>>()
+    };
+    for (damage, words) in [
+        (good[..good.len() - 50].to_vec(), "truncated"),
+        (
+            {
+                let mut b = good.clone();
+                b[good.len() / 2] ^= 1;
+                b
+            },
+            "checksum",
+        ),
+    ] {
+        std::fs::write(&path, &damage).unwrap();
+        let warnings = engine_says(&dir);
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.contains(&name) && w.contains(words)),
+            "{words}: {warnings:?}"
+        );
+        // The arena refuses to start a run whose tables would adjudicate nothing.
+        let otau = env!("CARGO_BIN_EXE_otau");
+        let out = Command::new(env!("CARGO_BIN_EXE_otau-arena"))
+            .args(["--engine", "name=a", &format!("cmd={otau}")])
+            .args(["--engine", "name=b", &format!("cmd={otau}")])
+            .args(["--game", "bestemshe", "--each", "depth=1", "--rounds", "1"])
+            .args(["--adjudicate", "tables", "-q"])
+            .current_dir(&dir)
+            .env("OTAU_CACHE_DIR", &dir)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(
+            err.contains("--adjudicate tables") && err.contains(&name) && err.contains(words),
+            "{err}"
+        );
+    }
+    // A cache "directory" that is a file.
+    let file = dir.join("not-a-dir");
+    std::fs::write(&file, b"x").unwrap();
+    let warnings = engine_says(&file);
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("OTAU_CACHE_DIR") && w.contains("is not a directory")),
+        "{warnings:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -72,3 +72,26 @@ fn toguz_tables_round_trip_and_damage_is_named() {
     assert!(matches!(e.problem, Problem::Version { found: 9 }), "{e}");
     std::fs::remove_file(&path).unwrap();
 }
+
+/// A build killed while it wrote leaves `<name>.tmp.<pid>`: the next save into the directory
+/// removes it (its process is gone), and leaves a running process's alone.
+#[test]
+fn an_interrupted_write_leaves_no_temporary_file_behind() {
+    let dir = std::env::temp_dir().join(format!("otau-table-tmp-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // No process has this id (Linux's pid_max is at most 2^22).
+    let stale = dir.join("bestemshe.tmp.4294967295");
+    let running = dir.join(format!("modiar.tmp.{}", std::process::id()));
+    let other = dir.join("notes.tmp.txt");
+    for f in [&stale, &running, &other] {
+        std::fs::write(f, b"partial").unwrap();
+    }
+    let (tables, _) = Tables::build(Variant::BESTEMSHE, 2);
+    tables.save(&dir.join("bestemshe.table")).unwrap();
+    if std::path::Path::new("/proc/self").exists() {
+        assert!(!stale.exists(), "the stale temporary file is still there");
+    }
+    assert!(running.exists() && other.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

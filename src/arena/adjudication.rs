@@ -4,7 +4,8 @@
 //!
 //! The engines' scores are their last `info score` of each move, from the mover's view, in
 //! centi-stones (`cp`) or moves to mate (`mate`). A move without a score breaks every streak, so
-//! an engine that reports no score is never adjudicated by score.
+//! an engine that reports no score is never adjudicated by score; a move whose last score was a
+//! bound (`lowerbound`, `upperbound`) is a move without a score.
 
 use serde::{Deserialize, Serialize};
 
@@ -193,9 +194,15 @@ enum Score {
 }
 
 impl Score {
+    /// None for anything but an exact score: a bound (`cp -5000 lowerbound`, the record of an
+    /// aspiration window failing) says only on which side of a number the score lies, so it
+    /// counts as no score and breaks every streak, as a move without a score does.
     fn read(text: &str) -> Option<Score> {
-        let (kind, value) = text.split_once(' ')?;
-        let value = value.parse().ok()?;
+        let mut words = text.split(' ');
+        let (kind, value) = (words.next()?, words.next()?.parse().ok()?);
+        if words.next().is_some() {
+            return None;
+        }
         match kind {
             "cp" => Some(Score::Cp(value)),
             "mate" => Some(Score::Mate(value)),

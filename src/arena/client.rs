@@ -14,7 +14,8 @@ use super::pause;
 use super::process::{EngineIo, Incoming, RecvError, SendError};
 use super::protocol_log::{Direction, Tap};
 use crate::ugi::wire::{
-    GoCommand, GuiCommand, InfoField, InfoKey, InfoLine, PositionLine, Reply, ScoreKind, Value,
+    GoCommand, GuiCommand, InfoField, InfoKey, InfoLine, PositionLine, Reply, ScoreBound,
+    ScoreKind, Value,
 };
 
 /// A way an engine failed, other than playing a bad move.
@@ -48,6 +49,13 @@ pub const MAX_SCORE_CP: u32 = 100_000;
 /// Moves to a mate (`mate 0` is not a mate the mover can still play).
 pub const MAX_INFO_MATE: u32 = 1000;
 
+/// How long a closed pipe waits for the engine's exit status before its fault is written: an
+/// exiting process closes its pipes before it can be reaped, and on a loaded machine the gap
+/// between the two can be long, so without this wait the same crash would read "exited with
+/// code 1" or "closed its output" by chance. A process that closes its output and lives on costs
+/// this much once, then is killed.
+pub const EXIT_WAIT: Duration = Duration::from_secs(2);
+
 /// The bytes of a principal variation kept (a longer one is cut at a move: memory stays bounded).
 pub const MAX_PV_BYTES: usize = 1024;
 
@@ -71,6 +79,9 @@ pub struct SearchInfo {
     /// The last score in range, from the mover's view (kept typed: an engine sends many info
     /// lines per move, and only the last one is written down, by [`SearchInfo::score_text`]).
     pub score: Option<(ScoreKind, i64)>,
+    /// Whether that score was only a bound (`lowerbound`/`upperbound` after it): kept with it
+    /// in the records and the PGN, and never taken for a score by adjudication.
+    pub bound: Option<ScoreBound>,
     pub nodes: Option<u64>,
     /// The principal variation of the last `info` that had one, its moves as sent (unchecked
     /// words, at most [`MAX_PV_BYTES`]; copied into one reused buffer, so keeping it costs the
@@ -87,9 +98,13 @@ impl SearchInfo {
         self.dropped = self.dropped.saturating_add(1);
     }
 
-    /// The score as records write it: `cp 35` or `mate -4`.
+    /// The score as records write it: `cp 35` or `mate -4`, a bound with its word after it
+    /// (`cp -5000 lowerbound`), as the engine sent it.
     pub fn score_text(&self) -> Option<String> {
-        self.score.map(|(kind, n)| format!("{kind} {n}"))
+        self.score.map(|(kind, n)| match self.bound {
+            Some(b) => format!("{kind} {n} {b}"),
+            None => format!("{kind} {n}"),
+        })
     }
 
     /// Folds one `info` line in; fields the arena does not keep are skipped, bad values of the
@@ -109,7 +124,11 @@ impl SearchInfo {
                     Some(n) => self.nodes = Some(n),
                     None => self.drop_one(),
                 },
-                InfoField::Score { kind, value, .. } => {
+                InfoField::Score {
+                    kind,
+                    value,
+                    bounds,
+                } => {
                     let in_range = match (kind, value) {
                         (Ok(ScoreKind::Cp), Ok(v)) => v.unsigned_abs() <= u64::from(MAX_SCORE_CP),
                         (Ok(ScoreKind::Mate), Ok(v)) => {
@@ -117,8 +136,11 @@ impl SearchInfo {
                         }
                         _ => false,
                     };
-                    match (kind, value) {
-                        (Ok(k), Ok(v)) if in_range => self.score = Some((*k, *v)),
+                    match (kind, value, ScoreBound::of(bounds)) {
+                        (Ok(k), Ok(v), Ok(bound)) if in_range => {
+                            self.score = Some((*k, *v));
+                            self.bound = bound;
+                        }
                         _ => self.drop_one(),
                     }
                 }
@@ -498,9 +520,8 @@ impl EngineSession {
             RecvError::Timeout => Fault::Stall(format!("no {waiting_for} in time")),
             RecvError::Interrupted => Fault::Interrupted,
             RecvError::Closed => {
-                // Give a just-exited process a moment to be reapable, for a better message.
                 let how = self
-                    .exit_status(Duration::from_millis(5))
+                    .exit_status(EXIT_WAIT)
                     .unwrap_or_else(|| "closed its output".to_string());
                 Fault::Crash(format!("{how} while waiting for {waiting_for}"))
             }
@@ -531,8 +552,7 @@ impl EngineSession {
                 )),
                 SendError::Closed(_) => {
                     let how = self
-                        .io
-                        .exit_status()
+                        .exit_status(EXIT_WAIT)
                         .map_or(String::new(), |s| format!(", {s}"));
                     Fault::Crash(format!("{e} sending {what}{how}"))
                 }
@@ -573,6 +593,20 @@ mod tests {
         assert_eq!(i.score_text().as_deref(), Some("mate 7"));
         assert_eq!(i.nodes, Some(1200));
         assert_eq!(i.dropped, 1, "depth x");
+    }
+
+    #[test]
+    fn bounds_are_kept_with_their_score() {
+        let mut i = SearchInfo::default();
+        absorb(&mut i, "info depth 5 score cp -5000 lowerbound nodes 9");
+        assert_eq!(i.score_text().as_deref(), Some("cp -5000 lowerbound"));
+        absorb(&mut i, "info score cp 40 upperbound upperbound");
+        assert_eq!(i.score_text().as_deref(), Some("cp 40 upperbound"));
+        // An exact score after a bound is exact; contradicting bounds bound nothing.
+        absorb(&mut i, "info score mate 3");
+        assert_eq!(i.score_text().as_deref(), Some("mate 3"));
+        absorb(&mut i, "info score cp 1 lowerbound upperbound");
+        assert_eq!((i.score_text().as_deref(), i.dropped), (Some("mate 3"), 1));
     }
 
     #[test]

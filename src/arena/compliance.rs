@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::client::{Awaited, EngineSession, WaitError};
+use super::client::{Awaited, EngineSession, WaitError, EXIT_WAIT};
 use super::openings::random_walk;
 use super::pause;
 use super::preflight::{last_stderr_line, script_hint};
@@ -204,9 +204,6 @@ fn skip(name: &'static str, detail: impl Into<String>) -> Item {
 
 /// `info` lines kept for the syntax check.
 const MAX_INFO_LINES: usize = 10_000;
-
-/// How long a failed write or a closed output waits for the process to end, for the message.
-const EXIT_WAIT: Duration = Duration::from_millis(200);
 
 /// The engine under test, driven through the arena's engine session: no shell, its own process
 /// group killed on every path (the helpers it started included), the parent-death signal, a

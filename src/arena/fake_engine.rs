@@ -26,6 +26,9 @@ pub enum FakeMode {
     StallRestart,
     /// Plays two moves, then exits on the next `go` with a last word on stderr.
     CrashMid,
+    /// Plays two moves, then at the next `go` closes its output and exits (code 1) 300 ms
+    /// later: a crash whose exit status comes well after the closed pipe, as on a loaded machine.
+    CrashSlowExit,
     /// Answers everything but `go`.
     NoAnswer,
     /// Answers each `go` only after 600 ms, ignoring `stop` meanwhile.
@@ -69,6 +72,9 @@ pub enum FakeMode {
     /// Declares a `Game` option but refuses every game but Toguz Kumalak with an `info string
     /// error`, then plays Toguz Kumalak.
     RejectGame,
+    /// Plays like `ok`, reporting only bounds: `score cp -5000 lowerbound` then `score cp 0
+    /// upperbound` (aspiration windows that failed), whose numbers say neither lost nor even.
+    Bounds,
     /// Plays like `ok`, each move after 25 ms and a full `info` line (depth, score, nodes,
     /// nps, a pv) after an info string with HTML in it: a game lasts long enough to be watched.
     Slow,
@@ -200,6 +206,16 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
                         eprintln!("fake-engine: out of memory in search");
                         return 1;
                     }
+                    FakeMode::CrashSlowExit if gos > 2 => {
+                        drop(out);
+                        // SAFETY: closes this process's own stdout (the arena's pipe) and
+                        // nothing else; the process exits below without writing again.
+                        unsafe {
+                            libc::close(1);
+                        }
+                        std::thread::sleep(Duration::from_millis(300));
+                        return 1;
+                    }
                     FakeMode::CrashFlood => return 4,
                     FakeMode::Deaf => {
                         replay_without_reading(line, &mut out);
@@ -255,11 +271,19 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
                             return 1;
                         }
                     },
-                    FakeMode::Winning | FakeMode::Losing | FakeMode::Mated | FakeMode::NoScore => {
+                    FakeMode::Winning
+                    | FakeMode::Losing
+                    | FakeMode::Mated
+                    | FakeMode::NoScore
+                    | FakeMode::Bounds => {
                         let score = match mode {
                             FakeMode::Winning => " score cp 1000",
                             FakeMode::Losing => " score cp -1000",
                             FakeMode::Mated => " score mate -3",
+                            FakeMode::Bounds if moves_in_game % 2 == 1 => {
+                                " score cp -5000 lowerbound"
+                            }
+                            FakeMode::Bounds => " score cp 0 upperbound",
                             _ => "",
                         };
                         say(&mut out, &format!("info depth 1{score} nodes 1"));

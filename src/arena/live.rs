@@ -16,7 +16,7 @@ use super::records::GameRecord;
 use crate::games::{AnyGame, Game, Side};
 use crate::stats::Summary;
 use crate::sync::lock;
-use crate::ugi::wire::{InfoField, InfoKey, InfoLine};
+use crate::ugi::wire::{InfoField, InfoKey, InfoLine, ScoreBound};
 
 /// Finished games kept for the page (the newest; the records file has them all).
 pub const KEPT_FINISHED: usize = 200;
@@ -53,8 +53,12 @@ impl LiveInfo {
                 InfoField::Score {
                     kind: Ok(k),
                     value: Ok(v),
-                    ..
-                } => self.score = Some(format!("{k} {v}")),
+                    bounds,
+                } => match ScoreBound::of(bounds) {
+                    Ok(None) => self.score = Some(format!("{k} {v}")),
+                    Ok(Some(b)) => self.score = Some(format!("{k} {v} {b}")),
+                    Err(_) => {}
+                },
                 InfoField::Pv(moves) => {
                     self.pv.clear();
                     if moves.len() <= MAX_PV_BYTES {

@@ -340,14 +340,24 @@ pub fn move_comment(m: &MoveRecord) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join(" "))
 }
 
-/// `cp 35` at depth 5 -> `+0.35/5` (stones); `mate -4` -> `-M4/5`.
+/// `cp 35` at depth 5 -> `+0.35/5` (stones); `mate -4` -> `-M4/5`; a bound is marked before
+/// the number, `cp -5000 lowerbound` -> `>=-50.00/5` and `upperbound` `<=`, so that no reader
+/// of the PGN takes it for a score.
 fn score_text(score: &str, depth: Option<u32>) -> String {
     let mut it = score.split(' ');
-    let text = match (it.next(), it.next().and_then(|v| v.parse::<i64>().ok())) {
-        (Some("cp"), Some(cp)) => format!("{:+.2}", cp as f64 / 100.0),
-        (Some("mate"), Some(m)) => {
-            format!("{}M{}", if m < 0 { "-" } else { "+" }, m.unsigned_abs())
-        }
+    let number = match (it.next(), it.next().and_then(|v| v.parse::<i64>().ok())) {
+        (Some("cp"), Some(cp)) => Some(format!("{:+.2}", cp as f64 / 100.0)),
+        (Some("mate"), Some(m)) => Some(format!(
+            "{}M{}",
+            if m < 0 { "-" } else { "+" },
+            m.unsigned_abs()
+        )),
+        _ => None,
+    };
+    let text = match (number, it.next(), it.next()) {
+        (Some(n), None, _) => n,
+        (Some(n), Some("lowerbound"), None) => format!(">={n}"),
+        (Some(n), Some("upperbound"), None) => format!("<={n}"),
         _ => score.to_string(),
     };
     match depth {

@@ -168,12 +168,14 @@ pub struct SearchReport {
     pub warnings: Vec<String>,
 }
 
-/// Owns the engine state that persists between searches: options and the transposition table.
+/// Owns the engine state that persists between searches: options, the transposition table, the
+/// delays observed lately.
 pub struct Searcher {
     options: Options,
     table: TranspositionTable,
     features: Features,
     weights: Weights,
+    lag: time::LagMeter,
 }
 
 impl Searcher {
@@ -184,6 +186,7 @@ impl Searcher {
             table,
             features: Features::default(),
             weights: Weights::default(),
+            lag: time::LagMeter::default(),
         }
     }
 
@@ -224,6 +227,18 @@ impl Searcher {
 
     pub fn set_weights(&mut self, weights: Weights) {
         self.weights = weights;
+    }
+
+    /// Notes a delay the front end observed (how long a `go` waited for the search thread), for
+    /// the time margin of the searches to come.
+    pub fn note_delay(&mut self, delay: Duration) {
+        self.lag.record(delay);
+    }
+
+    /// The time kept back from every time limit: `MoveOverhead` and the margin for the delays
+    /// observed lately.
+    fn overhead(&self) -> Duration {
+        self.options.move_overhead + self.lag.margin()
     }
 
     /// Forgets everything learnt in the previous game.
@@ -278,7 +293,7 @@ impl Searcher {
                     let tables = self.features.tables && tables_for_search(pos, limits, stop);
                     // A solved game's move may depend on the game so far (Modiar's repetition
                     // rule): its search gets the move's soft budget at most.
-                    let budget = Budget::new(limits, self.options.move_overhead, false);
+                    let budget = Budget::new(limits, self.overhead(), false);
                     let deadline = budget.soft.or(budget.hard).map(|d| started + d);
                     let solved = tables.then(|| pos.solved_after(history, deadline));
                     let mut report = match solved.flatten() {
@@ -292,6 +307,10 @@ impl Searcher {
                             "the tables of {} are still being read; this search went without them",
                             pos.variant()
                         ));
+                    }
+                    // A table file refused on the way in is said, by name, once.
+                    if self.features.tables {
+                        report.warnings.extend(crate::tables::take_problems());
                     }
                     report
                 }
@@ -387,7 +406,7 @@ impl Searcher {
     ) -> SearchReport {
         let legal = root.legal_moves();
         let strength = Strength::of_level(self.options.level);
-        let budget = Budget::new(limits, self.options.move_overhead, legal.len() == 1);
+        let budget = Budget::new(limits, self.overhead(), legal.len() == 1);
         let max_nodes = match (limits.nodes, strength.max_nodes_for(limits, &budget)) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -411,6 +430,8 @@ impl Searcher {
             internal_stop: &internal_stop,
             started,
             deadline: budget.hard.map(|d| started + d),
+            lag_kept: self.lag.margin(),
+            main_lag_us: AtomicU64::new(0),
             max_nodes,
             node_counts: &node_counts,
             // One answer for the whole search: tables that finish loading halfway through are
@@ -469,7 +490,7 @@ impl Searcher {
             let mut main = SearchThread::new(&shared, 0, root, history);
             let done = main.iterate(root, max_depth, |done, _| {
                 on_info(&info_of(done, shared.total_nodes()));
-                let elapsed = started.elapsed();
+                let elapsed = started.elapsed() + shared.lag_extra();
                 let soft_spent = soft.is_some_and(|s| elapsed >= s.mul_f64(time::ITERATION_SHARE));
                 if stop.load(Ordering::Relaxed) || soft_spent {
                     return false;
@@ -501,6 +522,7 @@ impl Searcher {
         if info.pv.is_empty() {
             info.pv = best.into_iter().collect();
         }
+        self.lag.record(shared.main_lag());
         SearchReport {
             best,
             info,

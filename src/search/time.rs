@@ -3,7 +3,9 @@
 //! Two figures, as in most engines: a *soft* budget (no new iteration starts once it is spent,
 //! since an iteration costs several times the previous one) and a *hard* deadline (the search is
 //! cut wherever it is). The hard deadline never comes closer than the move overhead to the end
-//! of the clock, so communication delays cannot lose on time.
+//! of the clock, so communication delays cannot lose on time; the overhead is `MoveOverhead`
+//! plus a margin that grows with the scheduling delays the engine has observed ([`LagMeter`]),
+//! so that a loaded machine does not make it lose on time either.
 
 use std::time::Duration;
 
@@ -36,10 +38,11 @@ impl Budget {
         }
         let mut budget = Budget::default();
         if let Some(movetime) = limits.movetime {
-            // Exactly the time given, less the overhead (but never less than half of it).
+            // Exactly the time given, less the overhead (but never less than a quarter of it: under
+            // load the margin for delays can ask for most of a short movetime).
             let hard = movetime
                 .saturating_sub(overhead)
-                .max(movetime / 2)
+                .max(movetime / 4)
                 .max(MIN_TIME);
             budget.soft = Some(hard);
             budget.hard = Some(hard);
@@ -89,6 +92,64 @@ fn clock_budget(clock: &Clock, overhead: Duration, forced: bool) -> (Duration, D
         hard = hard.min(soft * 2);
     }
     (soft.min(hard).max(MIN_TIME), hard.max(MIN_TIME))
+}
+
+/// How many delays [`LagMeter`] keeps: two a move (the wait for the search thread after `go`
+/// was read, the longest stretch the search went without looking at the clock), so its margin
+/// follows the load of the last 32 moves and gives the time back once the load is gone.
+const LAG_WINDOW: usize = 64;
+/// The margin kept per observed delay: twice the largest, since the largest of the last moves
+/// underestimates the largest of the next (a search that ends just after a 30 ms stall
+/// overshoots by those 30 ms; the next stall may be longer).
+const LAG_FACTOR: u32 = 2;
+/// A delay longer than this is a pause, not load (Ctrl-Z, a suspended machine, a debugger): the
+/// arena charges nobody for one (`arena::pause::GAP`), so it is not kept.
+pub const MAX_LAG: Duration = Duration::from_millis(250);
+
+/// The delays the engine observed on its own clock: how late the search thread started after
+/// `go` was read, and how long the search went between two looks at the clock. On an idle
+/// machine both are well under a millisecond; at load 8 on two cores a search is held back for
+/// tens of milliseconds at a time, and a search that reaches its deadline while held back answers
+/// that much late. [`LagMeter::margin`] is kept back from every time limit on top of
+/// `MoveOverhead`, and grows with the largest recent delay.
+#[derive(Clone, Debug)]
+pub struct LagMeter {
+    recent: [Duration; LAG_WINDOW],
+    next: usize,
+}
+
+impl Default for LagMeter {
+    fn default() -> LagMeter {
+        LagMeter {
+            recent: [Duration::ZERO; LAG_WINDOW],
+            next: 0,
+        }
+    }
+}
+
+impl LagMeter {
+    /// Notes one delay (one over [`MAX_LAG`], a pause, is dropped).
+    pub fn record(&mut self, delay: Duration) {
+        if delay <= MAX_LAG {
+            self.recent[self.next] = delay;
+            self.next = (self.next + 1) % LAG_WINDOW;
+        }
+    }
+
+    /// The largest delay of the window.
+    pub fn largest(&self) -> Duration {
+        self.recent.iter().copied().max().unwrap_or_default()
+    }
+
+    /// The time kept back for the delays seen lately.
+    pub fn margin(&self) -> Duration {
+        lag_margin(self.largest())
+    }
+}
+
+/// The margin kept for a delay `lag`: [`LAG_FACTOR`] times it (at most [`MAX_LAG`] counts).
+pub fn lag_margin(lag: Duration) -> Duration {
+    lag.min(MAX_LAG) * LAG_FACTOR
 }
 
 #[cfg(test)]
@@ -150,6 +211,33 @@ mod tests {
                 "{base}+{inc}: the clock fell to {low:?}"
             );
         }
+    }
+
+    #[test]
+    fn the_lag_margin_grows_with_the_largest_recent_delay_and_forgets_it() {
+        let ms = Duration::from_millis;
+        let mut lag = LagMeter::default();
+        assert_eq!(lag.margin(), Duration::ZERO);
+        lag.record(ms(3));
+        lag.record(ms(30));
+        lag.record(ms(5));
+        assert_eq!(lag.margin(), ms(60));
+        // A pause is no load.
+        lag.record(ms(5000));
+        assert_eq!(lag.margin(), ms(60));
+        // The 30 ms stall is forgotten once the window has moved past it.
+        for _ in 0..LAG_WINDOW {
+            lag.record(ms(1));
+        }
+        assert_eq!(lag.margin(), ms(2));
+        // The margin comes off a movetime (never below a quarter of it).
+        let st = Limits {
+            movetime: Some(ms(100)),
+            ..Limits::default()
+        };
+        assert_eq!(Budget::new(&st, ms(10) + ms(60), false).hard, Some(ms(30)));
+        assert_eq!(Budget::new(&st, ms(10) + ms(500), false).hard, Some(ms(25)));
+        assert_eq!(Budget::new(&st, ms(10) + ms(20), false).hard, Some(ms(70)));
     }
 
     #[test]

@@ -11,9 +11,10 @@
 //! mate distances are plies to the end of the game.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::repetition::Repetitions;
+use super::time::{lag_margin, MAX_LAG};
 use super::tt::{Bound, TranspositionTable, TtEntry};
 use crate::eval::{Evaluate, Weights};
 use crate::games::{mix64, Final, Move, MoveList, Outcome, Side, MAX_RING};
@@ -127,6 +128,12 @@ pub struct SearchShared<'a> {
     pub started: Instant,
     /// Stop wherever the search is at this time.
     pub deadline: Option<Instant>,
+    /// The margin for delays ([`super::time::LagMeter`]) already kept back from `deadline`.
+    pub lag_kept: Duration,
+    /// The longest the main thread went between two looks at the clock in this search, in µs
+    /// (pauses longer than [`MAX_LAG`] left out): a search held back by the machine pulls its
+    /// own deadline in by the margin that delay asks for, from the first move on.
+    pub main_lag_us: AtomicU64,
     /// Stop once the threads together have searched this many nodes.
     pub max_nodes: Option<u64>,
     /// Each thread's node count, published every few hundred nodes.
@@ -139,6 +146,16 @@ pub struct SearchShared<'a> {
 }
 
 impl SearchShared<'_> {
+    /// The longest delay the main thread has seen in this search.
+    pub fn main_lag(&self) -> Duration {
+        Duration::from_micros(self.main_lag_us.load(Ordering::Relaxed))
+    }
+
+    /// The margin this search's own delays ask for beyond the one already kept.
+    pub fn lag_extra(&self) -> Duration {
+        lag_margin(self.main_lag()).saturating_sub(self.lag_kept)
+    }
+
     pub fn total_nodes(&self) -> u64 {
         self.node_counts
             .iter()
@@ -162,6 +179,8 @@ pub struct SearchThread<'a, G: Evaluate + Probe> {
     id: usize,
     pub nodes: u64,
     stopped: bool,
+    /// When this thread last looked at the clock.
+    last_poll: Instant,
     /// While set (the first iteration), stop requests wait (see [`FIRST_ITERATION_NODES`]).
     uninterruptible: bool,
     seldepth: usize,
@@ -193,6 +212,7 @@ impl<'a, G: Evaluate + Probe> SearchThread<'a, G> {
             id,
             nodes: 0,
             stopped: false,
+            last_poll: Instant::now(),
             uninterruptible: false,
             seldepth: 0,
             repetitions: Repetitions::new(history),
@@ -288,15 +308,24 @@ impl<'a, G: Evaluate + Probe> SearchThread<'a, G> {
     #[cold]
     fn poll(&mut self) {
         self.publish();
+        let s = self.shared;
+        let now = Instant::now();
+        if self.id == 0 {
+            let gap = now.saturating_duration_since(self.last_poll);
+            if gap <= MAX_LAG {
+                let us = u64::try_from(gap.as_micros()).unwrap_or(u64::MAX);
+                s.main_lag_us.fetch_max(us, Ordering::Relaxed);
+            }
+        }
+        self.last_poll = now;
         if self.must_finish() {
             return;
         }
-        let s = self.shared;
         if s.external_stop.load(Ordering::Relaxed) || s.internal_stop.load(Ordering::Relaxed) {
             self.stopped = true;
         }
         if let Some(deadline) = s.deadline {
-            if Instant::now() >= deadline {
+            if now + s.lag_extra() >= deadline {
                 self.stopped = true;
             }
         }

@@ -1,6 +1,7 @@
 //! Where table files are kept: one cache directory for every kind of table.
 
 use std::path::PathBuf;
+use std::sync::Mutex;
 
 use crate::games::Variant;
 
@@ -29,4 +30,51 @@ pub fn cache_dir() -> Option<PathBuf> {
 /// (`toguz-kumalak.table`, `modiar.table`).
 pub fn file_name(variant: Variant) -> String {
     format!("{variant}.table")
+}
+
+/// Table files found but refused (damaged, truncated, of another kind, a cache "directory" that
+/// is a file), not yet said: each is said once, by the engine as `info string warning` after its
+/// next search and by the arena's `--adjudicate tables` as an error at start, never dropped in
+/// silence. A missing file is no problem: tables are optional.
+static PROBLEMS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// Notes a table problem (once: the same text twice is kept once).
+pub fn report_problem(problem: String) {
+    let mut problems = crate::sync::lock(&PROBLEMS);
+    if !problems.contains(&problem) {
+        problems.push(problem);
+    }
+}
+
+/// The table problems noted since the last call.
+pub fn take_problems() -> Vec<String> {
+    std::mem::take(&mut *crate::sync::lock(&PROBLEMS))
+}
+
+/// [`cache_dir`], unless it names something that is no directory (`OTAU_CACHE_DIR=/etc/passwd`):
+/// then the problem is noted ([`report_problem`]) and there is none. The first call also removes
+/// the temporary files of builds that never ended ([`super::file::remove_stale_temporaries`]).
+pub fn usable_cache_dir() -> Option<PathBuf> {
+    let dir = cache_dir()?;
+    match std::fs::metadata(&dir) {
+        Ok(m) if !m.is_dir() => {
+            let named = if std::env::var_os(CACHE_DIR_ENV).is_some_and(|v| !v.is_empty()) {
+                format!("{CACHE_DIR_ENV}={}", dir.display())
+            } else {
+                format!("the cache directory {}", dir.display())
+            };
+            report_problem(format!(
+                "{named} is not a directory: no table is read from or saved there; \
+                 name a directory"
+            ));
+            None
+        }
+        Ok(_) => {
+            // Once a process: what an interrupted build left behind goes at the next start.
+            static SWEPT: std::sync::Once = std::sync::Once::new();
+            SWEPT.call_once(|| super::file::remove_stale_temporaries(&dir));
+            Some(dir)
+        }
+        Err(_) => Some(dir),
+    }
 }

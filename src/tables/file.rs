@@ -206,6 +206,9 @@ pub fn write(path: &Path, kind: Kind, params: [u8; 3], payload: &[u8]) -> Result
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir).map_err(err)?;
     }
+    if let Some(dir) = path.parent() {
+        remove_stale_temporaries(dir);
+    }
     let head = header(kind, params, payload.len());
     let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
     let result = (|| {
@@ -220,6 +223,39 @@ pub fn write(path: &Path, kind: Kind, params: [u8; 3], payload: &[u8]) -> Result
         let _ = fs::remove_file(&tmp);
     }
     result.map_err(err)
+}
+
+/// Removes the temporary files of [`write`]s that never ended (`<name>.tmp.<pid>`, left by a
+/// build killed or interrupted while it wrote) from `dir`: those of a process that is gone. A
+/// running process's (another engine saving the same table) is left alone. Only where processes
+/// can be looked up (`/proc`); elsewhere nothing is removed.
+pub fn remove_stale_temporaries(dir: &Path) {
+    let proc = Path::new("/proc");
+    if !proc.join("self").exists() {
+        return;
+    }
+    let Ok(entries) = fs::read_dir(if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    }) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.rsplit_once(".tmp."))
+            .and_then(|(stem, pid)| (!stem.is_empty()).then_some(pid))
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let is_file = entry.file_type().is_ok_and(|t| t.is_file());
+        if is_file && pid != std::process::id() && !proc.join(pid.to_string()).exists() {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Reads a table file of `kind`: its parameters and payload, after checking the magic, the

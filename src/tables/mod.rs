@@ -24,5 +24,7 @@ pub mod proof_search;
 pub mod slot;
 pub mod toguz;
 
-pub use cache::{cache_dir, file_name, CACHE_DIR_ENV};
+pub use cache::{
+    cache_dir, file_name, report_problem, take_problems, usable_cache_dir, CACHE_DIR_ENV,
+};
 pub use probe::{Probe, Solved, TableBounds};

@@ -97,10 +97,12 @@ fn solution(pos: &Toguz) -> Option<&'static Solution> {
 
 impl Probe for Toguz {
     fn prepare_tables(&self) {
-        let _ = toguz::tables(self.variant());
+        // The solution first: tables it read whose proof was refused are then installed as
+        // Bestemshe's tables, and kept.
         if self.variant() == Variant::BESTEMSHE {
             let _ = Solution::get();
         }
+        let _ = toguz::tables(self.variant());
     }
 
     fn tables_ready(&self) -> bool {

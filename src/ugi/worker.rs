@@ -31,6 +31,8 @@ enum Job {
     Search {
         line: Box<GameLine<AnyGame>>,
         limits: Limits,
+        /// When the `go` was read: the wait for this thread is a delay the time margin counts.
+        queued: Instant,
     },
     Perft {
         position: Box<AnyGame>,
@@ -118,6 +120,7 @@ impl JobThread {
         self.submit_busy(Job::Search {
             line: Box::new(line),
             limits,
+            queued: Instant::now(),
         })
     }
 
@@ -253,7 +256,15 @@ fn run(queue: Receiver<Job>, shared: Arc<JobFlags>, sink: Sink, options: EngineO
                     s.searcher().new_game()
                 });
             }
-            Job::Search { line, limits } => {
+            Job::Search {
+                line,
+                limits,
+                queued,
+            } => {
+                // Not before the searcher exists: making its table is no delay of the machine's.
+                if let Some(searcher) = state.searcher.as_mut() {
+                    searcher.note_delay(queued.elapsed());
+                }
                 let lines = search(&mut state, &line, &limits);
                 state.finish(&lines);
             }

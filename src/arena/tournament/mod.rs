@@ -294,6 +294,13 @@ fn share<'a>(
         // Read (Toguz) or build (Modiar, ~10 s) the tables now, before the first game: the
         // referee only probes tables that are ready, and no game's clock waits on them.
         crate::tables::Probe::prepare_tables(&crate::games::AnyGame::start(variant));
+        // A table file that is there but refused would adjudicate nothing, in silence.
+        let problems = crate::tables::take_problems();
+        anyhow::ensure!(
+            problems.is_empty(),
+            "--adjudicate tables: {}",
+            problems.join("; ")
+        );
     }
     Ok(RunState {
         config,

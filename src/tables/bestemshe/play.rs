@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Mutex;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use super::proof::{self, exact_key, Proof};
 use super::solve::{proof_file, table_file, verify_deep_recording, DEFAULT_TABLE_STONES};
@@ -54,32 +54,79 @@ impl TableProbe for Below<'_> {
     }
 }
 
+/// Why [`Solution::read`] gave no solution.
+pub struct Unread {
+    /// What was wrong: None when the files are simply not there (the game is not solved here).
+    pub why: Option<String>,
+    /// The tables, when they were sound and only the proof was missing or refused: kept for the
+    /// search, not dropped with the proof.
+    pub tables: Option<Tables>,
+}
+
 impl Solution {
-    /// Reads the solution from `dir` and re-checks its proof.
-    pub fn load(dir: &Path) -> Result<Solution> {
-        let stones = DEFAULT_TABLE_STONES;
+    /// Reads the solution over tables of `stones` (the engine's: [`DEFAULT_TABLE_STONES`]) from
+    /// `dir` and re-checks its proof.
+    pub fn read(dir: &Path, stones: usize) -> Result<Solution, Unread> {
         let path = dir.join(table_file(Rules::Otau, stones));
-        let tables = Tables::load(&path).with_context(|| path.display().to_string())?;
+        let tables = match Tables::load(&path) {
+            Ok(t) => t,
+            Err(e) => {
+                let why = (!e.is_missing()).then(|| e.to_string());
+                return Err(Unread { why, tables: None });
+            }
+        };
         let path = dir.join(proof_file(Rules::Otau, stones));
-        let proof = proof::load(&path)?;
-        anyhow::ensure!(
-            proof.rules == Rules::Otau && proof.table_stones as usize == tables.max_stones(),
-            "{} is not a proof over these tables",
-            path.display()
-        );
-        Solution::from_parts(tables, proof, &Toguz::start(Variant::BESTEMSHE))
+        let proof = match proof::load(&path) {
+            Ok(p) => p,
+            Err(e) => {
+                let why = (!e.is_missing()).then(|| e.to_string());
+                return Err(Unread {
+                    why,
+                    tables: Some(tables),
+                });
+            }
+        };
+        if proof.rules != Rules::Otau || proof.table_stones as usize != tables.max_stones() {
+            return Err(Unread {
+                why: Some(format!(
+                    "{} is not a proof over these tables",
+                    path.display()
+                )),
+                tables: Some(tables),
+            });
+        }
+        Solution::verified(tables, proof, &Toguz::start(Variant::BESTEMSHE)).map_err(
+            |(e, tables)| Unread {
+                why: Some(format!(
+                    "{}: the proof does not hold: {e:#}",
+                    path.display()
+                )),
+                tables: Some(tables),
+            },
+        )
     }
 
-    /// The solution of a proof from `root` over `tables`, its proof re-checked.
-    pub fn from_parts(tables: Tables, proof: Proof, root: &Toguz) -> Result<Solution> {
+    /// [`Solution::from_parts`], giving the tables back when the proof fails.
+    fn verified(
+        tables: Tables,
+        proof: Proof,
+        root: &Toguz,
+    ) -> Result<Solution, (anyhow::Error, Tables)> {
         let mut winner_moves = HashMap::new();
-        verify_deep_recording(&proof, root, &tables, Some(&mut winner_moves))?;
+        if let Err(e) = verify_deep_recording(&proof, root, &tables, Some(&mut winner_moves)) {
+            return Err((e, tables));
+        }
         Ok(Solution {
             tables,
             proof,
             winner_moves,
             progress: Mutex::new(HashMap::new()),
         })
+    }
+
+    /// The solution of a proof from `root` over `tables`, its proof re-checked.
+    pub fn from_parts(tables: Tables, proof: Proof, root: &Toguz) -> Result<Solution> {
+        Solution::verified(tables, proof, root).map_err(|(e, _)| e)
     }
 
     /// The solution of this process, read from the cache directory on the first call (None
@@ -89,7 +136,24 @@ impl Solution {
             if std::env::var_os("OTAU_NO_TABLES").is_some() {
                 return None;
             }
-            Solution::load(&crate::tables::cache_dir()?).ok()
+            let unread =
+                match Solution::read(&crate::tables::usable_cache_dir()?, DEFAULT_TABLE_STONES) {
+                    Ok(s) => return Some(s),
+                    Err(u) => u,
+                };
+            // Sound tables stay in use without their proof (the Toguz slot of Bestemshe is
+            // empty as long as this runs first: see `Probe::prepare_tables` for Toguz).
+            let kept = unread
+                .tables
+                .is_some_and(|t| crate::tables::toguz::install(t).is_ok());
+            if let Some(why) = unread.why {
+                crate::tables::report_problem(if kept {
+                    format!("{why}; playing Bestemshe with its tables, without the proof")
+                } else {
+                    format!("{why}; playing Bestemshe without its solution")
+                });
+            }
+            None
         })
     }
 

@@ -177,16 +177,17 @@ pub fn load_saved(path: &Path) -> Result<Saved, file::Error> {
     }))
 }
 
-/// Replays each proof of a draw from `root` with `tables` ([`tree::verify`]).
+/// Replays each proof of a draw from `root` with `tables` ([`tree::verify`]); a failure names
+/// the side whose proof that it holds the draw failed.
 pub fn verify_draw(
     proof: &DrawProof,
     root: &Toguz,
     tables: &dyn TableProbe,
-) -> Result<Vec<ProofStats>, VerifyError> {
+) -> Result<Vec<ProofStats>, (Side, VerifyError)> {
     let game = Bestemshe::new(proof.rules, tables);
     proof
         .holds
         .iter()
-        .map(|t| tree::verify(&game, t, root, &mut |_| {}, None))
+        .map(|t| tree::verify(&game, t, root, &mut |_| {}, None).map_err(|e| (t.winner, e)))
         .collect()
 }

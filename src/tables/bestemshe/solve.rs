@@ -97,6 +97,10 @@ pub fn run(options: &SolveOptions, out: &mut dyn Write) -> Result<()> {
     }
     let root = Toguz::start(Variant::BESTEMSHE);
     let proof_path = dir.join(proof_file(rules, table_stones));
+    // Before the tables, which may take 10 minutes to build: no proof, nothing to verify.
+    if verify_only && !proof_path.exists() {
+        bail!("no proof to verify: {} is missing", proof_path.display());
+    }
     let started = Instant::now();
     let tables = load_or_build_tables(rules, table_stones, dir)?;
     let tables_time = started.elapsed();
@@ -152,9 +156,11 @@ pub fn run(options: &SolveOptions, out: &mut dyn Write) -> Result<()> {
         Saved::Draw(draw) => {
             let t = Instant::now();
             let stats = on_deep_stack("the verification", || {
-                proof::verify_draw(&draw, &root, &tables)
+                proof::verify_draw(&draw, &root, &tables).map_err(|(side, e)| {
+                    anyhow::anyhow!("{side}'s proof that it holds the draw fails: {e}")
+                })
             })
-            .context("the proof does not check")?;
+            .with_context(|| format!("{}: the proof does not check", proof_path.display()))?;
             writeln!(out, "position {root}")?;
             writeln!(out, "rules {}", rules.name())?;
             writeln!(

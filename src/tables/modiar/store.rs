@@ -38,7 +38,7 @@ impl ModiarTable {
         TABLE
             .get_or_load(|| {
                 Some(ModiarTable::load_or_build(
-                    crate::tables::cache_dir().as_deref(),
+                    crate::tables::usable_cache_dir().as_deref(),
                 ))
             })
             .expect("the Modiar table is always there, built if need be")
@@ -66,7 +66,10 @@ impl ModiarTable {
         let refused = match ModiarTable::load(&path) {
             Ok(t) => return t,
             Err(e) if e.is_missing() => None,
-            Err(e) => Some(e.to_string()),
+            Err(e) => {
+                crate::tables::report_problem(format!("{e}; building it again"));
+                Some(e.to_string())
+            }
         };
         let mut t = ModiarTable::build();
         t.provenance = match (t.save(&path), refused) {

@@ -264,7 +264,14 @@ pub fn tables(variant: Variant) -> Option<&'static Tables> {
         if std::env::var_os("OTAU_NO_TABLES").is_some() {
             return None;
         }
-        let path = super::cache_dir()?.join(super::file_name(variant));
-        Tables::load(&path).ok()
+        let path = super::usable_cache_dir()?.join(super::file_name(variant));
+        match Tables::load(&path) {
+            Ok(t) => Some(t),
+            Err(e) if e.is_missing() => None,
+            Err(e) => {
+                super::report_problem(format!("{e}; searching without these tables"));
+                None
+            }
+        }
     })
 }

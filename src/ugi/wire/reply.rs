@@ -264,6 +264,21 @@ pub enum ScoreBound {
     Upper,
 }
 
+/// A score sent with both `lowerbound` and `upperbound`: it bounds nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContradictoryBounds;
+
+impl ScoreBound {
+    /// The one bound a score's `bounds` say: None for an exact score.
+    pub fn of(bounds: &[ScoreBound]) -> Result<Option<ScoreBound>, ContradictoryBounds> {
+        match bounds.split_first() {
+            None => Ok(None),
+            Some((first, rest)) if rest.iter().all(|b| b == first) => Ok(Some(*first)),
+            Some(_) => Err(ContradictoryBounds),
+        }
+    }
+}
+
 impl fmt::Display for ScoreBound {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Time losses under load: starts HOGS CPU hogs (`yes > /dev/null`), then plays otau against
+# otau at a fixed time per move (`st=0.1`) and on a clock (`tc=2+0.02`), each with the arena's
+# and the engine's default margins, and counts the games lost on time; kills the hogs at the end
+# (and on Ctrl-C). The load average is sampled through the run.
+#
+#   scripts/load-timeloss.sh [GAMES] [HOGS]       (defaults: 20 games a match, 8 hogs)
+#   OTAU=path/to/otau scripts/load-timeloss.sh    (another engine build, e.g. the one before a
+#                                                  change; both sides play it)
+#   TCS="st=0.1 st=0.2 tc=2+0.02" scripts/load-timeloss.sh   (the matches to play)
+#
+# A measurement, not a test: its figures depend on the machine and on what else runs on it.
+set -euo pipefail
+if [[ "${1:-}" == "-h" || "${1:-}" == "--help" ]]; then
+  awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
+  exit 0
+fi
+cd "$(dirname "$0")/.."
+games=${1:-20}
+hogs=${2:-8}
+tcs=${TCS:-"st=0.1 tc=2+0.02"}
+cargo build --release --quiet --bin otau --bin otau-arena
+release=$(cd "${CARGO_TARGET_DIR:-target}/release" && pwd)
+arena=$release/otau-arena
+otau=${OTAU:-$release/otau}
+work=$(mktemp -d)
+hog_pids=()
+sampler=
+cleanup() {
+    for p in "${hog_pids[@]}"; do kill "$p" 2>/dev/null || true; done
+    [ -n "$sampler" ] && kill "$sampler" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+for _ in $(seq "$hogs"); do
+    yes >/dev/null &
+    hog_pids+=($!)
+done
+(while sleep 2; do cut -d' ' -f1 /proc/loadavg; done >"$work/load.txt") &
+sampler=$!
+sleep 5 # let the load average climb before the first game
+echo "engine: $otau; $hogs hogs; $games games a match; $(nproc) cores"
+total=0
+for tc in $tcs; do
+    out=$work/${tc//[^a-z0-9]/_}.jsonl
+    start=$(date +%s)
+    "$arena" --engine name=a cmd="$otau" --engine name=b cmd="$otau" --each "$tc" \
+        --games "$games" --concurrency 1 --seed 1 --openings plies=6 --quiet \
+        --out "$out" >"$work/table.txt" 2>"$work/err.txt" || { cat "$work/err.txt"; exit 1; }
+    played=$(grep -c '"event":"game"' "$out" || true)
+    lost=$(grep '"event":"game"' "$out" | grep -c '"kind":"time-loss"' || true)
+    total=$((total + lost))
+    echo "$tc: $lost time losses in $played games ($(( $(date +%s) - start )) s)"
+    grep '"kind":"time-loss"' "$out" | grep -o '"detail":"[^"]*"' | sort | uniq -c | head -5 || true
+done
+awk '{ s += $1; if ($1 > m) m = $1 } END { if (NR) printf "load average (1 min): mean %.1f, max %.1f (%d samples)\n", s / NR, m, NR }' "$work/load.txt"
+echo "time losses: $total"
