@@ -214,8 +214,15 @@ fn a_live_run_streams_the_positions_it_records() {
         assert_eq!(last["finished"].as_array().unwrap().len(), 4);
         assert!(last["summary"]["matches"].is_array());
         for f in last["finished"].as_array().unwrap() {
-            let g = &records.games[&(f["game"].as_u64().unwrap() - 1)];
+            let n = f["game"].as_u64().unwrap();
+            let g = &records.games[&(n - 1)];
             assert_eq!(f["result"], g.result.pgn());
+            // One ply count (issue 29 item 1): the plies the boards above were numbered by.
+            assert_eq!(
+                f["plies"].as_u64().unwrap() as usize,
+                positions[&n].len() - 1,
+                "game {n}"
+            );
             assert_eq!(f["south"], g.south.as_str());
         }
     }
