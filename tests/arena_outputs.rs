@@ -508,7 +508,7 @@ fn every_output_gives_a_game_the_same_number_and_plies() {
     }
     assert_eq!(want.len(), 6);
     let html = String::from_utf8(read(&dir.join("r.html"))).unwrap();
-    // The Games table: <tr data-game="N"> rows, plies in the seventh cell.
+    // The Games table: <tr data-game="N"> rows, plies in the eighth cell.
     let table: std::collections::BTreeMap<u64, usize> = html
         .split("<tr data-game=\"")
         .skip(1)
@@ -520,7 +520,7 @@ fn every_output_gives_a_game_the_same_number_and_plies() {
                 .map(|c| &c[c.find('>').unwrap() + 1..c.find("</td>").unwrap()])
                 .collect();
             assert_eq!(cells[0], n.to_string(), "{row}");
-            (n, cells[6].parse().unwrap())
+            (n, cells[7].parse().unwrap())
         })
         .collect();
     assert_eq!(table, want, "the report's Games table");

@@ -325,22 +325,23 @@ fn engines_html(summary: &Summary) -> String {
 
 fn games_html(games: &[GameStats]) -> String {
     let mut out = String::from(
-        "<div class=\"scroll\"><table>\n<tr><th>#</th><th>Pair</th><th class=\"name\">South</th><th class=\"name\">North</th><th>Result</th><th>Totals</th><th>Plies</th><th class=\"name\">Ending</th></tr>\n",
+        "<div class=\"scroll\"><table>\n<tr><th>#</th><th>Finished</th><th>Pair</th><th class=\"name\">South</th><th class=\"name\">North</th><th>Result</th><th>Totals</th><th>Plies</th><th class=\"name\">Ending</th></tr>\n",
     );
-    // In game order, by the number the viewer and every other page give the game (the charts
-    // replay the order they finished in).
-    let mut ordered: Vec<&GameStats> = games.iter().collect();
-    ordered.sort_by_key(|g| g.game);
-    for g in ordered {
+    // In game order, by the number the viewer and every other page give the game, with the
+    // place each finished in (the order the charts replay).
+    let mut ordered: Vec<(usize, &GameStats)> = games.iter().enumerate().collect();
+    ordered.sort_by_key(|(_, g)| g.game);
+    for (finished, g) in ordered {
         let result = match g.outcome {
             Outcome::Draw => "&frac12;-&frac12;",
             decided => decided.pgn(),
         };
         let _ = writeln!(
             out,
-            "<tr data-game=\"{}\"><td>{}</td><td>{}</td><td class=\"name\">{}</td><td class=\"name\">{}</td><td>{result}</td><td>{}&ndash;{}</td><td>{}</td><td class=\"name\">{}</td></tr>",
+            "<tr data-game=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td class=\"name\">{}</td><td class=\"name\">{}</td><td>{result}</td><td>{}&ndash;{}</td><td>{}</td><td class=\"name\">{}</td></tr>",
             g.game,
             g.game,
+            finished + 1,
             g.pair,
             escape(&g.south),
             escape(&g.north),
