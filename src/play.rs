@@ -42,6 +42,10 @@ pub fn run<R: BufRead, W: Write>(mut input: R, mut out: W, config: &PlayConfig) 
         ..Limits::default()
     };
     let mut names = false;
+    if searcher.features().tables {
+        // Read while the person looks at the board: the engine's first move waits for them.
+        crate::search::prepare_tables_in_background(line.position());
+    }
     writeln!(
         out,
         "otau play: {} — you are {}. {HELP}",
@@ -56,6 +60,7 @@ pub fn run<R: BufRead, W: Write>(mut input: R, mut out: W, config: &PlayConfig) 
         }
         let pos = line.position().clone();
         if pos.side_to_move() != config.human {
+            wait_for_tables(&mut out, &searcher, &pos)?;
             let stop = AtomicBool::new(false);
             let report = searcher.search(&line, &limits, &stop, &mut |_| {});
             let Some(mv) = report.best else {
@@ -107,6 +112,7 @@ pub fn run<R: BufRead, W: Write>(mut input: R, mut out: W, config: &PlayConfig) 
                 writeln!(out, "legal moves: {}", moves.join(" "))?;
             }
             "hint" => {
+                wait_for_tables(&mut out, &searcher, &pos)?;
                 let stop = AtomicBool::new(false);
                 let report = searcher.search(&line, &limits, &stop, &mut |_| {});
                 match report.best {
@@ -150,6 +156,29 @@ pub fn run<R: BufRead, W: Write>(mut input: R, mut out: W, config: &PlayConfig) 
             },
         }
     }
+}
+
+/// Waits for the game's tables (Modiar's solution, the endgame tables) before the engine moves or
+/// hints: a person's game has no clock, and a move on the clock of `--movetime` would go without
+/// tables still being read (Modiar at level 20 opened with hole 2, which loses by more than 3).
+fn wait_for_tables<W: Write>(out: &mut W, searcher: &Searcher, pos: &AnyGame) -> Result<()> {
+    use crate::tables::Probe;
+    if !searcher.features().tables || pos.tables_ready() {
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "reading the tables of {} (your game has no clock: the engine waits for them)",
+        pos.variant()
+    )?;
+    out.flush()?;
+    if !crate::search::wait_for_tables(pos, &AtomicBool::new(false)) {
+        writeln!(
+            out,
+            "the tables could not be read: the engine plays without them"
+        )?;
+    }
+    Ok(())
 }
 
 /// What a move did, for the player: the game's own note ([`Game::move_note`]) first.

@@ -862,3 +862,103 @@ fn ratings_says_what_it_rated_and_what_it_left_out() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 29 item 1: one game number and one ply count in every output. The records' `index` + 1
+/// and their opening's plies plus the engines' are what the report's Games table, the report's
+/// game viewer, the PGN (`Round` "round.game", `PlyCount`) and the progress lines say of each
+/// game. The report's table numbered games in the order they finished and counted plies without
+/// the opening.
+#[test]
+fn every_output_gives_a_game_the_same_number_and_plies() {
+    let dir = scratch("out-numbers");
+    let mut args = run_args(&[
+        "--rounds",
+        "3",
+        "--concurrency",
+        "2",
+        "--openings",
+        "plies=4",
+        "--out",
+        "r.jsonl",
+        "--pgn",
+        "r.pgn",
+        "--report",
+        "r.html",
+    ]);
+    args.retain(|a| a != "-q");
+    let o = arena(&args.iter().map(String::as_str).collect::<Vec<_>>(), &dir);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // From the records: game number -> plies, opening included.
+    let records = String::from_utf8(read(&dir.join("r.jsonl"))).unwrap();
+    let mut want = std::collections::BTreeMap::new();
+    for line in records.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let Some(index) = v["index"].as_u64() else {
+            continue;
+        };
+        let opening = v["opening"]["moves"].as_array().unwrap().len();
+        assert_eq!(opening, 4, "{line}");
+        let plies = opening + v["moves"].as_array().unwrap().len();
+        want.insert(index + 1, plies);
+    }
+    assert_eq!(want.len(), 6);
+    let html = String::from_utf8(read(&dir.join("r.html"))).unwrap();
+    // The Games table: <tr data-game="N"> rows, plies in the eighth cell.
+    let table: std::collections::BTreeMap<u64, usize> = html
+        .split("<tr data-game=\"")
+        .skip(1)
+        .map(|row| {
+            let n: u64 = row[..row.find('"').unwrap()].parse().unwrap();
+            let cells: Vec<&str> = row
+                .split("<td")
+                .skip(1)
+                .map(|c| &c[c.find('>').unwrap() + 1..c.find("</td>").unwrap()])
+                .collect();
+            assert_eq!(cells[0], n.to_string(), "{row}");
+            (n, cells[7].parse().unwrap())
+        })
+        .collect();
+    assert_eq!(table, want, "the report's Games table");
+    // The report's viewer: its games as embedded JSON.
+    let start = html.find("id=\"otau-games\">").unwrap() + "id=\"otau-games\">".len();
+    let end = start + html[start..].find("</script>").unwrap();
+    let viewer: serde_json::Value = serde_json::from_str(&html[start..end]).unwrap();
+    let viewer: std::collections::BTreeMap<u64, usize> = viewer
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["game"].as_u64().unwrap(),
+                g["plies"].as_u64().unwrap() as usize,
+            )
+        })
+        .collect();
+    assert_eq!(viewer, want, "the report's viewer");
+    // The PGN: Round "round.game" and PlyCount.
+    let pgn = String::from_utf8(read(&dir.join("r.pgn"))).unwrap();
+    let tag = |game: &str, name: &str| -> String {
+        let at = game.find(&format!("[{name} \"")).unwrap() + name.len() + 3;
+        game[at..at + game[at..].find('"').unwrap()].to_string()
+    };
+    let pgn: std::collections::BTreeMap<u64, usize> = pgn
+        .split("[Event ")
+        .skip(1)
+        .map(|g| {
+            let round = tag(g, "Round");
+            let number = round.split('.').nth(1).unwrap().parse().unwrap();
+            (number, tag(g, "PlyCount").parse().unwrap())
+        })
+        .collect();
+    assert_eq!(pgn, want, "the PGN");
+    // The progress lines name the same numbers.
+    let out = String::from_utf8_lossy(&o.stdout).into_owned() + &stderr(&o);
+    let mut finished: Vec<u64> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("Finished game "))
+        .map(|l| l.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    finished.sort();
+    assert_eq!(finished, want.keys().copied().collect::<Vec<_>>(), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -4,9 +4,15 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn play(args: &[&str], input: &str) -> String {
+    let mut all = vec!["--movetime", "5", "--level", "1"];
+    all.extend_from_slice(args);
+    play_exactly(&all, input)
+}
+
+/// `otau play` with these arguments alone.
+fn play_exactly(args: &[&str], input: &str) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_otau"))
         .arg("play")
-        .args(["--movetime", "5", "--level", "1"])
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -129,4 +135,47 @@ fn a_giuthi_relay_shows_its_laps() {
         "{out}"
     );
     assert!(out.contains("        0   8   8   8   8   8   8   1\n        2  11  11"));
+}
+
+/// Digits that cannot be federation notation are one hole number out of range, with the valid
+/// range named (`10` was read as hole 1 landing on hole 0: "landing hole 0 is outside 1..9").
+#[test]
+fn a_hole_number_out_of_range_is_named_as_such() {
+    let out = play(&[], "10\n100\n99999999999999999999\n00\nquit\n");
+    assert!(out.contains("hole 10 is outside 1..9"), "{out}");
+    assert!(out.contains("hole 100 is outside 1..9"), "{out}");
+    assert!(
+        out.contains("hole 99999999999999999999 is outside 1..9"),
+        "{out}"
+    );
+    assert!(out.contains("without a leading zero (1..9)"), "{out}");
+    assert!(!out.contains("landing hole"), "{out}");
+}
+
+/// The engine's first Modiar move at level 20 is the solution's (hole 3), not a search's made
+/// while the solution was still being read (hole 2, which loses by more): a person's game has no
+/// clock, so the engine waits for the table, however short `--movetime` is.
+#[test]
+fn modiar_waits_for_its_solution_before_the_first_move() {
+    let out = play_exactly(
+        &[
+            "--game",
+            "modiar",
+            "--level",
+            "20",
+            "--side",
+            "north",
+            "--movetime",
+            "1",
+        ],
+        "quit\n",
+    );
+    let first = out
+        .lines()
+        .find(|l| l.starts_with("south plays "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        first == "south plays 3" || first.starts_with("south plays 3,"),
+        "{out}"
+    );
 }

@@ -397,7 +397,9 @@ fn ratings_of_a_run_s_pgn_and_records_name_players_alike() {
     );
 }
 
-/// Issue 16, item 9: the report replays games in the order they finished (the records' order).
+/// Issue 16, item 9: the report replays games in the order they finished (the records' order);
+/// its Games table lists them by game number (issue 29 item 1) and gives each the place it
+/// finished in.
 #[test]
 fn report_follows_the_finishing_order() {
     let dir = scratch("report");
@@ -424,13 +426,29 @@ fn report_follows_the_finishing_order() {
     assert_eq!(code, 0, "{stderr}");
     let html = std::fs::read_to_string(dir.join("page.html")).unwrap();
     let rows = &html[html.find("<section id=\"games\">").unwrap()..];
-    let pairs: Vec<u64> = rows
-        .split("<tr><td>")
+    // Rows: game number, place finished, pair.
+    let rows: Vec<[u64; 3]> = rows
+        .split("<tr data-game=")
         .skip(1)
         .map(|r| {
-            let cell = r.split_once("</td><td>").unwrap().1;
-            cell[..cell.find("</td>").unwrap()].parse().unwrap()
+            let cells: Vec<u64> = r
+                .split("<td>")
+                .skip(1)
+                .take(3)
+                .map(|c| c[..c.find("</td>").unwrap()].parse().unwrap())
+                .collect();
+            [cells[0], cells[1], cells[2]]
         })
         .collect();
-    assert_eq!(pairs, expected, "the games table in finishing order");
+    let numbers: Vec<u64> = rows.iter().map(|r| r[0]).collect();
+    let mut in_game_order = numbers.clone();
+    in_game_order.sort();
+    assert_eq!(numbers, in_game_order, "the games table in game order");
+    let mut by_finish = rows.clone();
+    by_finish.sort_by_key(|r| r[1]);
+    let pairs: Vec<u64> = by_finish.iter().map(|r| r[2]).collect();
+    assert_eq!(
+        pairs, expected,
+        "the places finished are the records' order"
+    );
 }

@@ -214,8 +214,15 @@ fn a_live_run_streams_the_positions_it_records() {
         assert_eq!(last["finished"].as_array().unwrap().len(), 4);
         assert!(last["summary"]["matches"].is_array());
         for f in last["finished"].as_array().unwrap() {
-            let g = &records.games[&(f["game"].as_u64().unwrap() - 1)];
+            let n = f["game"].as_u64().unwrap();
+            let g = &records.games[&(n - 1)];
             assert_eq!(f["result"], g.result.pgn());
+            // One ply count (issue 29 item 1): the plies the boards above were numbered by.
+            assert_eq!(
+                f["plies"].as_u64().unwrap() as usize,
+                positions[&n].len() - 1,
+                "game {n}"
+            );
             assert_eq!(f["south"], g.south.as_str());
         }
     }
@@ -419,4 +426,62 @@ fn a_live_run_on_every_interface_warns_and_serves_visitors_among_hostile_clients
     drop(hostile);
     let records = RecordsFile::read(&dir.join("run.jsonl")).unwrap();
     assert_eq!(records.games.len(), 4);
+}
+
+/// Issue 29 item 3: the live headline of a round robin of three is the leader and every engine's
+/// points out of every finished game (it was the first pairing alone).
+#[test]
+fn the_live_headline_of_a_round_robin_counts_every_game() {
+    let dir = scratch("web-live-rr");
+    let args = fake_engines_then(
+        "slow",
+        &["a", "b", "c"],
+        &[
+            "--games",
+            "6",
+            "--concurrency",
+            "2",
+            "--max-plies",
+            "8",
+            "--each",
+            "depth=1",
+            "--seed",
+            "5",
+            "--live",
+        ],
+    );
+    let mut child = Command::new(ARENA)
+        .args(&args)
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (addr, _stderr) = page_address(&mut child);
+    let v = viewer(addr);
+    assert_eq!(wait_exit(&mut child, Duration::from_secs(120)), 0);
+    let states = v.join().unwrap();
+    let last = states.last().expect("a state");
+    assert_eq!(last["ended"], true);
+    let headline = last["headline"].as_str().unwrap();
+    assert!(
+        headline.starts_with("leader ") || headline.starts_with("tied for first: "),
+        "{headline}"
+    );
+    let table = headline
+        .split_once("; ")
+        .unwrap()
+        .1
+        .strip_suffix(" (6 games)")
+        .unwrap_or_else(|| panic!("{headline}"));
+    let (mut points, mut games) = (0.0, 0);
+    for entry in table.split(", ") {
+        let (_, score) = entry.rsplit_once(' ').unwrap();
+        let (p, g) = score.split_once('/').unwrap();
+        points += p.parse::<f64>().unwrap();
+        games += g.parse::<u64>().unwrap();
+    }
+    assert_eq!((points, games), (6.0, 12), "{headline}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -31,11 +31,12 @@ pub fn game_stats(g: &GameRecord) -> stats::GameStats {
     }
     stats::GameStats {
         pair: g.pair,
+        game: g.index + 1,
         south: g.south.clone(),
         north: g.north.clone(),
         outcome: g.result,
         termination: g.termination.kind.name().to_string(),
-        plies: g.moves.len() as u32,
+        plies: (g.opening.moves.len() + g.moves.len()) as u32,
         south_total,
         north_total,
         south_moves: moves[0],
@@ -226,8 +227,15 @@ impl Standings {
         self.first_pairing.as_ref().map(MatchStats::from_tracker)
     }
 
-    /// One line for the live display: the first pairing's score and Elo.
+    /// One line for the live display, counting every finished game. Two engines: their score and
+    /// Elo (the error bar `n/a` until two pairs with some spread give it a meaning: one pair, or
+    /// pairs all alike, have no variance, and `+/- 0.0` read as certainty), and the SPRT. More
+    /// engines: the leader on points and every engine's points out of its games, by points (the
+    /// first pairing alone said nothing of a round robin of four).
     pub fn headline(&self) -> String {
+        if self.players.len() > 2 {
+            return self.points_line();
+        }
         let Some(t) = &self.first_pairing else {
             return String::new();
         };
@@ -247,10 +255,14 @@ impl Standings {
             } else {
                 stats::elo::figure(e.elo, 1)
             };
-            line.push_str(&format!(
-                " Elo {elo} +/- {}",
+            let meaningful =
+                t.pentanomial().pairs() >= 2 && e.elo_error.is_finite() && e.elo_error > 0.0;
+            let error = if meaningful {
                 stats::elo::figure(e.elo_error, 1)
-            ));
+            } else {
+                "n/a".to_string()
+            };
+            line.push_str(&format!(" Elo {elo} +/- {error}"));
         }
         if let Some(s) = self.sprt_status() {
             line.push_str(&format!(
@@ -258,10 +270,40 @@ impl Standings {
                 s.llr, s.lower, s.upper
             ));
         }
-        if self.players.len() > 2 {
-            line.push_str(&format!(" ({} engines)", self.players.len()));
-        }
         line
+    }
+
+    /// Every engine's points out of its finished games, the leader (or the engines tied for
+    /// first) named first: `leader a; a 5.5/8, b 4/8, c 2.5/8 (12 games)`.
+    fn points_line(&self) -> String {
+        let mut table: Vec<(&str, f64, u64)> =
+            self.players.iter().map(|p| (p.as_str(), 0.0, 0)).collect();
+        for g in self.games.values() {
+            for side in [Side::South, Side::North] {
+                if let Some(row) = table.iter_mut().find(|r| r.0 == g.player(side)) {
+                    row.1 += g.points(side);
+                    row.2 += 1;
+                }
+            }
+        }
+        // By points, then by fewer games (the same points from fewer games is the better score).
+        table.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.2.cmp(&b.2)));
+        let best = table.first().map_or(0.0, |r| r.1);
+        let leaders: Vec<&str> = table.iter().filter(|r| r.1 == best).map(|r| r.0).collect();
+        let lead = if self.games.is_empty() {
+            "no game finished yet".to_string()
+        } else if leaders.len() == 1 {
+            format!("leader {}", leaders[0])
+        } else {
+            format!("tied for first: {}", leaders.join(", "))
+        };
+        let rows: Vec<String> = table
+            .iter()
+            .map(|(name, points, games)| format!("{name} {points}/{games}"))
+            .collect();
+        let n = self.games.len();
+        let games = if n == 1 { "game" } else { "games" };
+        format!("{lead}; {} ({n} {games})", rows.join(", "))
     }
 }
 
@@ -390,6 +432,56 @@ mod tests {
                 (n + 6) / 2
             )),
             "{text}"
+        );
+    }
+
+    /// Issue 29 item 3: an error bar is `n/a` until two pairs with some spread give it a
+    /// meaning (a pairing at 1-1 showed `+/- 0.0`), and then a number.
+    #[test]
+    fn the_headline_error_bar_is_na_until_it_means_something() {
+        let mut s = Standings::new(vec!["a".into(), "b".into()], None);
+        s.add(&game(0, 1.0));
+        s.add(&game(1, 0.0));
+        assert_eq!(s.headline(), "a vs b: W 1 L 1 D 0 (50.0%) Elo +0.0 +/- n/a");
+        // Two pairs all alike: still no spread.
+        s.add(&game(2, 1.0));
+        s.add(&game(3, 0.0));
+        assert!(s.headline().ends_with("+/- n/a"), "{}", s.headline());
+        s.add(&game(4, 1.0));
+        s.add(&game(5, 1.0));
+        let line = s.headline();
+        let error = line.rsplit("+/- ").next().unwrap();
+        assert!(error.parse::<f64>().is_ok_and(|e| e > 0.0), "{line}");
+    }
+
+    /// Issue 29 item 3: with more than two engines the headline is the leader and every engine's
+    /// points out of every finished game (it was the first pairing alone).
+    #[test]
+    fn the_headline_of_n_engines_is_the_leader_and_the_table() {
+        let players: Vec<String> = ["a", "b", "c", "d"].map(String::from).to_vec();
+        let mut s = Standings::new(players, None);
+        assert_eq!(
+            s.headline(),
+            "no game finished yet; a 0/0, b 0/0, c 0/0, d 0/0 (0 games)"
+        );
+        let named = |i: u64, south: &str, north: &str, result: Outcome| {
+            let mut g = game(i, 1.0);
+            g.south = south.into();
+            g.north = north.into();
+            g.result = result;
+            g
+        };
+        s.add(&named(0, "a", "b", Outcome::Draw));
+        assert_eq!(
+            s.headline(),
+            "tied for first: a, b; a 0.5/1, b 0.5/1, c 0/0, d 0/0 (1 game)"
+        );
+        // Finished out of order: every game counts, not only the unbroken run from game 1.
+        s.add(&named(3, "c", "d", Outcome::Win(Side::South)));
+        s.add(&named(5, "c", "a", Outcome::Win(Side::South)));
+        assert_eq!(
+            s.headline(),
+            "leader c; c 2/2, b 0.5/1, a 0.5/2, d 0/1 (3 games)"
         );
     }
 

@@ -334,11 +334,7 @@ mod tests {
         let games = crate::eval::tune::read_pgn(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
         assert_eq!(games.len(), 2);
         let positions: usize = games.iter().map(|g| g.positions.len()).sum();
-        assert_eq!(
-            positions,
-            plies as usize + 2 * 4,
-            "every ply, opening included"
-        );
+        assert_eq!(positions, plies as usize, "every ply, opening included");
         let weights = dir.join("weights.txt");
         let constant = crate::eval::tune::TuneRun {
             pgn: vec![pgn],

@@ -325,6 +325,20 @@ impl Game for Toguz {
                 format!("expected a hole number 1..{n} or federation notation like 76 or 36x"),
             ));
         }
+        // Digits alone that cannot be federation notation (a landing hole is 1..n, one digit) are
+        // one hole number, out of range: `10` is hole 10, not hole 1 landing on hole 0.
+        if bytes.iter().all(u8::is_ascii_digit) && (bytes.len() > 2 || bytes.get(1) == Some(&b'0'))
+        {
+            let out_of_range =
+                || MoveError::malformed(token, format!("hole {token} is outside 1..{n}"));
+            return Err(match notation::parse_number(token) {
+                // Too many digits for a number: still a hole number out of range.
+                None if !token.starts_with('0') => out_of_range(),
+                _ => notation::parse_hole(token, n)
+                    .err()
+                    .unwrap_or_else(out_of_range),
+            });
+        }
         let mv = Move::hole(notation::parse_hole(hole_part, n)?);
         if self.final_result().is_some() {
             return Err(MoveError::illegal(token, "the game is over"));

@@ -564,13 +564,22 @@ impl Drop for SetOnDrop<'_> {
 ///   such a search gives the same move on every run, cold cache or warm; `stop` ends the wait
 ///   at once (and the search goes without them).
 fn tables_for_search<G: Evaluate + Probe>(pos: &G, limits: &Limits, stop: &AtomicBool) -> bool {
-    let timed = limits.movetime.is_some() || limits.clock.is_some();
+    if limits.movetime.is_some() || limits.clock.is_some() {
+        return prepare_tables_in_background(pos) == TablesReadiness::Ready;
+    }
+    wait_for_tables(pos, stop)
+}
+
+/// Waits for `pos`'s game's tables (reading them on a thread of its own, or here when no thread
+/// can be started), for a move that has no clock to exceed: an untimed search, or the engine's
+/// move against a person at a terminal, who would otherwise get a weaker first move than the
+/// game's solution gives. `stop` ends the wait at once. Whether the tables are ready.
+pub fn wait_for_tables<G: Evaluate + Probe>(pos: &G, stop: &AtomicBool) -> bool {
     loop {
         match prepare_tables_in_background(pos) {
             TablesReadiness::Ready => return true,
-            TablesReadiness::Loading if timed || stop.load(Ordering::Relaxed) => return false,
+            TablesReadiness::Loading if stop.load(Ordering::Relaxed) => return false,
             TablesReadiness::Loading => std::thread::sleep(Duration::from_millis(1)),
-            TablesReadiness::NoThread if timed => return false,
             TablesReadiness::NoThread => {
                 // No thread to read them on: read them here (there is no clock to run out).
                 pos.prepare_tables();

@@ -183,6 +183,7 @@ mod tests {
         n.record(10_000, None, None);
         GameStats {
             pair: 0,
+            game: 0,
             south: south.into(),
             north: north.into(),
             outcome,

@@ -14,6 +14,11 @@ pub struct GameStats {
     /// The game pair (opening) this game belongs to: the two games of a pair share it, the same
     /// two engines play them with colours swapped. Pentanomial statistics group games by it.
     pub pair: u64,
+    /// The game's number in its run, 1-based: the scheduled number every page, progress line and
+    /// PGN `Round` tag shows (a PGN file's: its place in the file), whatever order the games
+    /// finished in; 0 when unknown (statistics written before it).
+    #[serde(default)]
+    pub game: u64,
     /// The engine playing South (moves first, UGI `p1`).
     pub south: String,
     /// The engine playing North.
@@ -24,7 +29,7 @@ pub struct GameStats {
     /// (`illegal-move`, `time-loss`, `crash`, `stall`, `forfeit`). Statistics count whatever
     /// names they are given.
     pub termination: String,
-    /// Plies played (not counting the opening's plies if the arena says so; informational).
+    /// Plies played, the opening's included (the count every page and the PGN `PlyCount` give).
     pub plies: u32,
     /// South's final total of stones.
     pub south_total: u32,
@@ -113,6 +118,7 @@ pub fn game_from_pgn(index: usize, g: &crate::pgn::PgnGame) -> Result<Option<Gam
     };
     Ok(Some(GameStats {
         pair: index as u64,
+        game: index as u64 + 1,
         south: player("White")?,
         north: player("Black")?,
         outcome,
@@ -228,6 +234,7 @@ mod tests {
     fn record_points_and_margin() {
         let g = GameStats {
             pair: 0,
+            game: 0,
             south: "a".into(),
             north: "b".into(),
             outcome: Outcome::Win(Side::North),

@@ -230,6 +230,7 @@ mod tests {
     fn game(pair: u64, south: &str, north: &str, outcome: Outcome) -> GameStats {
         GameStats {
             pair,
+            game: 0,
             south: south.into(),
             north: north.into(),
             outcome,

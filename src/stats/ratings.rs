@@ -1144,6 +1144,7 @@ mod tests {
     fn game(south: &str, north: &str, outcome: Outcome) -> GameStats {
         GameStats {
             pair: 0,
+            game: 0,
             south: south.into(),
             north: north.into(),
             outcome,

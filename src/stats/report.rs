@@ -325,17 +325,23 @@ fn engines_html(summary: &Summary) -> String {
 
 fn games_html(games: &[GameStats]) -> String {
     let mut out = String::from(
-        "<div class=\"scroll\"><table>\n<tr><th>#</th><th>Pair</th><th class=\"name\">South</th><th class=\"name\">North</th><th>Result</th><th>Totals</th><th>Plies</th><th class=\"name\">Ending</th></tr>\n",
+        "<div class=\"scroll\"><table>\n<tr><th>#</th><th>Finished</th><th>Pair</th><th class=\"name\">South</th><th class=\"name\">North</th><th>Result</th><th>Totals</th><th>Plies</th><th class=\"name\">Ending</th></tr>\n",
     );
-    for (i, g) in games.iter().enumerate() {
+    // In game order, by the number the viewer and every other page give the game, with the
+    // place each finished in (the order the charts replay).
+    let mut ordered: Vec<(usize, &GameStats)> = games.iter().enumerate().collect();
+    ordered.sort_by_key(|(_, g)| g.game);
+    for (finished, g) in ordered {
         let result = match g.outcome {
             Outcome::Draw => "&frac12;-&frac12;",
             decided => decided.pgn(),
         };
         let _ = writeln!(
             out,
-            "<tr><td>{}</td><td>{}</td><td class=\"name\">{}</td><td class=\"name\">{}</td><td>{result}</td><td>{}&ndash;{}</td><td>{}</td><td class=\"name\">{}</td></tr>",
-            i + 1,
+            "<tr data-game=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td class=\"name\">{}</td><td class=\"name\">{}</td><td>{result}</td><td>{}&ndash;{}</td><td>{}</td><td class=\"name\">{}</td></tr>",
+            g.game,
+            g.game,
+            finished + 1,
             g.pair,
             escape(&g.south),
             escape(&g.north),
@@ -376,6 +382,7 @@ mod tests {
                 moves.record(1500, Some(5), Some(30_000));
                 games.push(GameStats {
                     pair,
+                    game: 0,
                     south: south.into(),
                     north: north.into(),
                     outcome,
@@ -472,7 +479,10 @@ mod tests {
         assert_eq!(html.matches("<svg").count(), 3);
         // One table row per game plus the header.
         let games_section = &html[html.find("<section id=\"games\">").unwrap()..];
-        assert_eq!(games_section.matches("<tr>").count(), 300 + 1);
+        assert_eq!(
+            games_section.matches("<tr>").count() + games_section.matches("<tr data-game=").count(),
+            300 + 1
+        );
         // Endings by kind: the simulated time losses are North's (they come with South wins).
         let engines_section = &html[html.find("<section id=\"engines\">").unwrap()..];
         assert!(
@@ -499,6 +509,7 @@ mod tests {
     fn decided(south: &str, north: &str, winner: Side, pair: u64) -> GameStats {
         GameStats {
             pair,
+            game: 0,
             south: south.into(),
             north: north.into(),
             outcome: Outcome::Win(winner),

@@ -52,6 +52,11 @@
     clear(box);
     var sum = s.summary;
     if (!sum) return;
+    // Say what the tables count: the summary is made again at most once a second (it costs a
+    // rating fit), so it may count fewer games than have finished; the headline counts them all.
+    var counted = "Standings of " + sum.games + " finished game" + (sum.games === 1 ? "" : "s");
+    if (sum.games !== s.progress.done) counted += " (made again at most once a second; the line above counts every finished game)";
+    box.appendChild(text("p", counted + ".", "counted"));
     if (sum.ratings && sum.ratings.players) {
       var t = text("table");
       var head = text("tr");
@@ -73,8 +78,13 @@
       m.appendChild(h2);
       sum.matches.forEach(function (x) {
         var est = x.paired || x.trinomial || {};
+        // An error bar means something from two pairs with some spread: one pair, or pairs all
+        // alike, have no variance, and "0.0" would read as certainty.
+        var pt = x.pentanomial || {};
+        var pairs = (pt.ll || 0) + (pt.ld || 0) + (pt.wl || 0) + (pt.dd || 0) + (pt.wd || 0) + (pt.ww || 0);
+        var error = pairs >= 2 && est.elo_error > 0 && isFinite(est.elo_error) ? fixed(est.elo_error, 1) : "n/a";
         var r = text("tr");
-        [x.first + " vs " + x.second, x.wdl.wins, x.wdl.losses, x.wdl.draws, signed(est.elo, 1), fixed(est.elo_error, 1)].forEach(function (v) {
+        [x.first + " vs " + x.second, x.wdl.wins, x.wdl.losses, x.wdl.draws, signed(est.elo, 1), error].forEach(function (v) {
           r.appendChild(text("td", v));
         });
         m.appendChild(r);

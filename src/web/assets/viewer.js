@@ -46,8 +46,8 @@
     var positions = game.positions || [];
     var last = positions.length - 1;
     var ply = last;
-    // Plies count from the game's start position, the opening's included; the games table's
-    // "plies" counts the engines' moves only, so say how many the opening played.
+    // Plies count from the game's start position, the opening's included, as every games table
+    // and the PGN's PlyCount count them; say how many of them the opening played.
     var opening = positions.filter(function (p) { return p.book; }).length;
     var openingNote = opening > 0 ? " (" + opening + " from the opening)" : "";
 
