@@ -122,10 +122,13 @@ fn check_one(
         let declares_game = s.has_option("Game");
         s.configure(game, preset.iter().copied(), &e.options, |_| true)?;
         // An error about the game among the answers before `readyok` (no separate fence after
-        // `Game`: an engine that reads nothing must still meet its stall on the options).
+        // `Game`: an engine that reads nothing must still meet its stall on the options). It
+        // must name the run's game id: an error about another option lists `Game` among the
+        // option names, and is the option's own fault, not a refusal of the game.
+        let id = game.to_string().to_ascii_lowercase();
         let refused = s.fence_lines(timeout)?.into_iter().find(|l| {
             let l = l.to_ascii_lowercase();
-            declares_game && l.starts_with("info string error") && l.contains("game")
+            declares_game && l.starts_with("info string error") && l.contains(&id)
         });
         Ok::<_, Fault>((s, declares_game, refused))
     })();
