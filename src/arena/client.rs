@@ -9,7 +9,8 @@
 
 use std::time::{Duration, Instant};
 
-use super::config::Protocol;
+use serde::{Deserialize, Serialize};
+
 use super::pause;
 use super::process::{EngineIo, Incoming, RecvError, SendError};
 use super::protocol_log::{Direction, Tap};
@@ -17,6 +18,23 @@ use crate::ugi::wire::{
     GoCommand, GuiCommand, InfoField, InfoKey, InfoLine, PositionLine, Reply, ScoreBound,
     ScoreKind, Value,
 };
+
+/// How the arena greets an engine (`proto=`): every protocol here is UGI after the greeting.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    /// `ugi` ... `ugiok`.
+    #[default]
+    Ugi,
+    /// `uci` ... `uciok`, then UGI (which takes UCI's spellings too: `protocol/ugi.md`).
+    Uci,
+}
+
+impl Protocol {
+    pub fn is_ugi(&self) -> bool {
+        *self == Protocol::Ugi
+    }
+}
 
 /// A way an engine failed, other than playing a bad move.
 #[derive(Clone, PartialEq, Eq, Debug)]

@@ -38,22 +38,7 @@ pub struct EngineConfig {
     pub stderr: Option<PathBuf>,
 }
 
-/// How the arena greets an engine (`proto=`): every protocol here is UGI after the greeting.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Protocol {
-    /// `ugi` ... `ugiok`.
-    #[default]
-    Ugi,
-    /// `uci` ... `uciok`, then UGI (which takes UCI's spellings too: `protocol/ugi.md`).
-    Uci,
-}
-
-impl Protocol {
-    pub fn is_ugi(&self) -> bool {
-        *self == Protocol::Ugi
-    }
-}
+pub use super::client::Protocol;
 
 /// The built-in players, run in process.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -431,6 +416,20 @@ fn default_max_crashes() -> u32 {
 }
 
 impl RunConfig {
+    /// A knockout's rules, if the run is one: its engines in seed order, `--rounds` pairs an
+    /// encounter, its tiebreak pairs and seed. Here, beside the run's settings, so that the
+    /// records reader checks a knockout's games without reaching up into the tournament.
+    pub fn knockout_rules(&self) -> Option<super::knockout::Rules> {
+        (self.tournament == TournamentKind::Knockout).then(|| super::knockout::Rules {
+            names: self.engine_names(),
+            pairs: self.rounds,
+            tiebreak_pairs: self
+                .tiebreak_pairs
+                .unwrap_or(super::knockout::DEFAULT_TIEBREAK_PAIRS),
+            seed: self.seed,
+        })
+    }
+
     /// Every number of the run in its range (`protocol/arena.md` gives each): checked on what
     /// the command line built and on what `--resume` reads back from a records file, so that no
     /// value wraps, and none is quietly raised or cut.

@@ -496,14 +496,34 @@ pub fn records_run(path: &Path) -> Option<String> {
     if !header {
         return None;
     }
-    let run = match serde_json::from_str::<super::records::Event>(&text) {
-        Ok(super::records::Event::Run(h)) => {
-            let names: Vec<&str> = h.config.engines.iter().map(|e| e.name.as_str()).collect();
+    // Read as plain JSON, not as the records' own types: this check sits below the records
+    // (every output goes through it), and a header it cannot read still refuses the file.
+    #[derive(serde::Deserialize)]
+    struct Header {
+        config: HeaderConfig,
+    }
+    #[derive(serde::Deserialize)]
+    struct HeaderConfig {
+        game: String,
+        engines: Vec<HeaderEngine>,
+    }
+    #[derive(serde::Deserialize)]
+    struct HeaderEngine {
+        name: String,
+    }
+    let run = match serde_json::from_str::<Header>(&text) {
+        Ok(h) => {
+            let names: Vec<String> = (h.config.engines.iter())
+                .map(|e| crate::names::shown(&e.name).into_owned())
+                .collect();
             let mut names = names.join(", ");
             if names.chars().count() > 200 {
                 names = names.chars().take(200).collect::<String>() + "...";
             }
-            format!("a run of {} between {names}", h.config.game)
+            format!(
+                "a run of {} between {names}",
+                crate::names::shown(&h.config.game)
+            )
         }
         _ => "a run".to_string(),
     };

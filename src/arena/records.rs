@@ -606,7 +606,7 @@ fn check_bracket(
     lines: &BTreeMap<u64, usize>,
     shown: &str,
 ) -> Result<()> {
-    let Some(rules) = super::tournament::knockout_rules(&h.config) else {
+    let Some(rules) = h.config.knockout_rules() else {
         return Ok(());
     };
     let engine = |name: &str| h.config.engines.iter().position(|e| e.name == name);

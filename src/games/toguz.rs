@@ -329,8 +329,12 @@ impl Game for Toguz {
         // one hole number, out of range: `10` is hole 10, not hole 1 landing on hole 0.
         if bytes.iter().all(u8::is_ascii_digit) && (bytes.len() > 2 || bytes.get(1) == Some(&b'0'))
         {
-            let out_of_range =
-                || MoveError::malformed(token, format!("hole {token} is outside 1..{n}"));
+            let out_of_range = || {
+                MoveError::malformed(
+                    token,
+                    format!("hole {} is outside 1..{n}", super::text::shorten(token)),
+                )
+            };
             return Err(match notation::parse_number(token) {
                 // Too many digits for a number: still a hole number out of range.
                 None if !token.starts_with('0') => out_of_range(),

@@ -38,7 +38,7 @@ pub use super::process::log_file;
 pub use super::run_options::RunOptions;
 
 use super::interrupt;
-use super::knockout::{self, Bracket};
+use super::knockout::Bracket;
 use super::openings::OpeningBook;
 use super::process::Guardian;
 use super::programs;
@@ -46,7 +46,7 @@ use super::progress::{Progress, ProgressMode};
 use super::records::{Event, RunHeader, FORMAT};
 use super::results::Standings;
 use super::run_files::{self, RunFiles};
-use super::schedule::{Schedule, TournamentKind};
+use super::schedule::Schedule;
 use crate::arena::config::RunConfig;
 use crate::games::Variant;
 use checks::check_config;
@@ -106,7 +106,7 @@ pub fn resume(path: &Path, opts: &RunOptions) -> Result<RunReport> {
     if opts.progress != ProgressMode::Quiet {
         let config = &file.header.config;
         // A knockout's size without its tiebreaks, as its progress counts it.
-        let slice = match knockout_rules(config) {
+        let slice = match config.knockout_rules() {
             Some(r) => r.regular_games(),
             None => full_schedule(config).slice_len(opts.shard),
         };
@@ -134,7 +134,7 @@ pub fn new_standings(config: &RunConfig) -> Standings {
 /// The schedule of the whole run (all shards), computed game by game (never listed); a
 /// knockout's is only its size (the most games its bracket can take).
 pub fn full_schedule(config: &RunConfig) -> Schedule {
-    match knockout_rules(config) {
+    match config.knockout_rules() {
         Some(rules) => Schedule::knockout(rules.max_games()),
         None => Schedule::new(
             config.tournament,
@@ -172,29 +172,16 @@ pub fn limits_text(config: &RunConfig) -> String {
 /// The run's size for the user: `48 games`, or a knockout's `knockout, 8 to 16 games` (without
 /// and with every tiebreak pair).
 pub fn size_text(config: &RunConfig) -> String {
-    match knockout_rules(config) {
+    match config.knockout_rules() {
         Some(r) => format!("knockout, {} to {} games", r.regular_games(), r.max_games()),
         None => format!("{} games", full_schedule(config).len()),
     }
 }
 
-/// A knockout's rules, if the run is one: its engines in seed order, `--rounds` pairs an
-/// encounter, its tiebreak pairs and seed.
-pub fn knockout_rules(config: &RunConfig) -> Option<knockout::Rules> {
-    (config.tournament == TournamentKind::Knockout).then(|| knockout::Rules {
-        names: config.engine_names(),
-        pairs: config.rounds,
-        tiebreak_pairs: config
-            .tiebreak_pairs
-            .unwrap_or(knockout::DEFAULT_TIEBREAK_PAIRS),
-        seed: config.seed,
-    })
-}
-
 /// A knockout's bracket as the games in `standings` make it (None if the run is no knockout):
 /// the one way a bracket is rebuilt, for a resumed run, its end, the summary and `merge`.
 pub fn bracket(config: &RunConfig, standings: &Standings) -> Result<Option<Bracket>> {
-    let Some(rules) = knockout_rules(config) else {
+    let Some(rules) = config.knockout_rules() else {
         return Ok(None);
     };
     let engine = |name: &str| config.engines.iter().position(|e| e.name == name);
