@@ -8,12 +8,14 @@
 //! - [`sprt`]: the generalized SPRT (logistic and normalized) and the offline calculator;
 //! - [`ratings`]: joint Bradley-Terry ratings with draws and first-player advantage;
 //! - [`diagnostics`]: per-engine depth, speed, time, endings;
+//! - [`crosstable`]: engines by engines, each cell a pairing's score;
 //! - [`summary`]: all of the above for a run, as text and as JSON;
 //! - [`report`] and [`svg`]: the self-contained HTML page;
 //! - [`table`]: the column lists that print a table both as text and in the page.
 //!
 //! The formulas, models and what each number means: `protocol/statistics.md`.
 
+pub mod crosstable;
 pub mod diagnostics;
 pub mod elo;
 pub mod game;
@@ -25,6 +27,7 @@ pub mod summary;
 pub mod svg;
 pub mod table;
 
+pub use crosstable::Crosstable;
 pub use diagnostics::EngineDiagnostics;
 pub use elo::{EloEstimate, Wdl};
 pub use game::{GameStats, MoveSummary};

@@ -2,9 +2,9 @@
 //! fetched), readable offline and attachable to a mail or an issue. Its only script is the game
 //! viewer a caller may append ([`ReportOptions::appendix`]).
 //!
-//! Sections: the summary text, the rating table, the Elo (with its 95% interval) as games
-//! accumulated, the SPRT's LLR path, the distribution of final stone margins, the engines'
-//! figures and endings, and the list of games.
+//! Sections: the summary text, the rating table, the crosstable, the Elo (with its 95% interval)
+//! as games accumulated, the SPRT's LLR path, the distribution of final stone margins, the
+//! engines' figures and endings, and the list of games.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -72,6 +72,15 @@ pub fn render_html(games: &[GameStats], options: &ReportOptions) -> String {
     section(&mut html, "ratings", "Ratings", &ratings_html(&summary));
     section(
         &mut html,
+        "crosstable",
+        "Crosstable",
+        &format!(
+            "<p class=\"note\">Rows by points; a cell is the row engine's points/games against the column's (its wins, draws and losses on hover).</p>\n{}",
+            summary.crosstable.html()
+        ),
+    );
+    section(
+        &mut html,
         "elo-history",
         "Elo as games accumulated",
         &elo_history_svg(games, &summary, options),
@@ -100,7 +109,8 @@ h1{font-size:1.5em}h2{font-size:1.2em;border-bottom:1px solid #ccc;padding-botto
 table{border-collapse:collapse;font-size:.9em}th,td{padding:.2em .6em;text-align:right}\
 th{background:#f2f2f2}tr:nth-child(even) td{background:#fafafa}.name{text-align:left}\
 pre{background:#f7f7f7;padding:.6em;overflow-x:auto}.note{color:#666}\
-.scroll{max-height:32em;overflow-y:auto}svg.chart{max-width:100%;height:auto}";
+.scroll{max-height:32em;overflow-y:auto}svg.chart{max-width:100%;height:auto}\
+table.crosstable td.self{background:#ddd}";
 
 fn section(html: &mut String, id: &str, heading: &str, body: &str) {
     let _ = write!(
@@ -453,6 +463,7 @@ mod tests {
             "summary",
             "note-0",
             "ratings",
+            "crosstable",
             "elo-history",
             "sprt",
             "margins",

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::crosstable::Crosstable;
 use super::diagnostics::{
     diagnostics_text, engine_diagnostics, termination_counts, EngineDiagnostics,
 };
@@ -242,6 +243,10 @@ pub fn cutechess_sprt_line(s: &SprtStatus) -> String {
     line
 }
 
+/// The line above the end-of-run text's crosstable.
+pub const CROSSTABLE_HEADING: &str =
+    "Crosstable (rows by points; a cell is the row's points/games against the column):";
+
 /// The whole run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
@@ -257,6 +262,9 @@ pub struct Summary {
     pub rating_error: Option<String>,
     pub engines: Vec<EngineDiagnostics>,
     pub terminations: BTreeMap<String, u64>,
+    /// Engines by engines, from `matches` (empty in summaries written before it).
+    #[serde(default)]
+    pub crosstable: Crosstable,
 }
 
 /// Player names: the given order, then any others in order of appearance.
@@ -319,9 +327,11 @@ pub fn summarize(games: &[GameStats], options: &SummaryOptions) -> Summary {
         Ok(table) => (Some(table), None),
         Err(e) => (None, Some(e.to_string())),
     };
+    let crosstable = Crosstable::from_matches(&players, &matches);
     Summary {
         games: games.len() as u64,
         players: players.clone(),
+        crosstable,
         matches,
         south,
         sprt,
@@ -454,6 +464,11 @@ impl Summary {
             }
             (None, Some(e)) => out.push_str(&format!("\nNo rating table: {e}\n")),
             (None, None) => {}
+        }
+        // Two engines' crosstable says what their result block above says.
+        if self.crosstable.rows.len() > 2 {
+            out.push_str(&format!("\n{CROSSTABLE_HEADING}\n"));
+            out.push_str(&self.crosstable.text());
         }
         out.push('\n');
         out.push_str(&diagnostics_text(&self.engines));

@@ -3,11 +3,19 @@
 
 /// The board renderer (`window.OtauBoard`), with the browser-test contract at its top.
 pub const BOARD_JS: &str = include_str!("assets/board.js");
+/// The viewer's evaluation graph (`window.OtauGraph`), its contract at its top.
+pub const GRAPH_JS: &str = include_str!("assets/graph.js");
+/// The live page's crosstable (`window.OtauCrosstable`), its contract at its top.
+pub const CROSSTABLE_JS: &str = include_str!("assets/crosstable.js");
 /// The pages' style sheet.
 pub const STYLE_CSS: &str = include_str!("assets/style.css");
 
 /// Where sites serve [`BOARD_JS`].
 pub const BOARD_JS_PATH: &str = "/board.js";
+/// Where sites serve [`GRAPH_JS`].
+pub const GRAPH_JS_PATH: &str = "/graph.js";
+/// Where sites serve [`CROSSTABLE_JS`].
+pub const CROSSTABLE_JS_PATH: &str = "/crosstable.js";
 /// Where sites serve [`STYLE_CSS`].
 pub const STYLE_CSS_PATH: &str = "/style.css";
 
@@ -16,6 +24,8 @@ pub fn asset(path: &str) -> Option<super::server::Reply> {
     use super::server::Reply;
     match path {
         BOARD_JS_PATH => Some(Reply::js(BOARD_JS)),
+        GRAPH_JS_PATH => Some(Reply::js(GRAPH_JS)),
+        CROSSTABLE_JS_PATH => Some(Reply::js(CROSSTABLE_JS)),
         STYLE_CSS_PATH => Some(Reply::css(STYLE_CSS)),
         _ => None,
     }

@@ -35,7 +35,8 @@ pub fn game_summary(g: &GameRecord) -> Value {
 
 /// The whole game for the viewer: [`game_summary`] and `positions`, one a ply: ply 0 is the
 /// record's start position, each later one has the move (`move`, its `side`, its `notation`,
-/// `book` for an opening move, the engine's `comment`) and the position it reached. A move the
+/// `book` for an opening move, the engine's `comment` and recorded `score`) and the position it
+/// reached; `ending` is how the game ended (`graph::ending`). A move the
 /// rules refuse (a record changed by hand) ends the list there, with `error` saying why.
 pub fn game_view(g: &GameRecord) -> Value {
     let mut view = game_summary(g);
@@ -71,6 +72,9 @@ pub fn game_view(g: &GameRecord) -> Value {
                         if let Some(c) = move_comment(m) {
                             ply["comment"] = c.into();
                         }
+                        if let Some(score) = super::graph::ply_score(m) {
+                            ply["score"] = score;
+                        }
                     }
                 }
                 plies.push(ply);
@@ -79,6 +83,7 @@ pub fn game_view(g: &GameRecord) -> Value {
         Err(e) => error = Some(format!("start position: {e}")),
     }
     view["positions"] = plies.into();
+    view["ending"] = super::graph::ending(g);
     if let Some(e) = error {
         view["error"] = e.into();
     }

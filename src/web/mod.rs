@@ -23,6 +23,7 @@
 
 pub mod assets;
 pub mod game;
+pub mod graph;
 pub mod live;
 pub mod play;
 pub mod play_page;

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::assets::{BOARD_JS, STYLE_CSS};
+use super::assets::{BOARD_JS, GRAPH_JS, STYLE_CSS};
 use super::game::{game_view, script_json};
 use super::live::VIEWER_JS;
 use crate::arena::records::GameRecord;
@@ -40,7 +40,7 @@ pub fn viewer_section(games: &[&GameRecord]) -> String {
     );
     let _ = write!(
         html,
-        "<script>{BOARD_JS}</script>\n<script>{VIEWER_JS}</script>\n\
+        "<script>{BOARD_JS}</script>\n<script>{GRAPH_JS}</script>\n<script>{VIEWER_JS}</script>\n\
          <script>window.OtauViewer.embedded();</script>\n</section>\n"
     );
     html
@@ -50,7 +50,7 @@ pub fn viewer_section(games: &[&GameRecord]) -> String {
 mod tests {
     #[test]
     fn the_inlined_scripts_cannot_end_their_element() {
-        for script in [super::BOARD_JS, super::VIEWER_JS] {
+        for script in [super::BOARD_JS, super::GRAPH_JS, super::VIEWER_JS] {
             assert!(!script.to_ascii_lowercase().contains("</script"));
         }
     }

@@ -137,6 +137,7 @@
     document.getElementById("summary-text").textContent = s.summary_text || "";
     drawPlaying(s.playing);
     drawStandings(s);
+    if (window.OtauCrosstable) window.OtauCrosstable.render(document.getElementById("crosstable"), s.summary && s.summary.crosstable);
     drawFinished(s);
     document.body.setAttribute("data-generation", String(s.generation));
   }

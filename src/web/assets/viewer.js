@@ -43,6 +43,9 @@
     var comment = text("div", "", "comment");
     section.appendChild(comment);
     if (game.error) section.appendChild(text("p", "The record stops here: " + game.error));
+    // The evaluation graph (graph.js), when the page has it: a click on it goes to that ply.
+    var graph = window.OtauGraph ? window.OtauGraph.render(game, function (to) { go(to); }) : null;
+    if (graph) section.appendChild(graph);
     var positions = game.positions || [];
     var last = positions.length - 1;
     var ply = last;
@@ -69,6 +72,7 @@
       comment.textContent = words.join(" ");
       buttons.first.disabled = buttons.prev.disabled = ply === 0;
       buttons.next.disabled = buttons.last.disabled = ply === last;
+      if (graph) window.OtauGraph.mark(graph, ply);
     }
     function go(to) {
       ply = Math.max(0, Math.min(last, to));
