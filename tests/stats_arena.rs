@@ -452,3 +452,102 @@ fn report_follows_the_finishing_order() {
         "the places finished are the records' order"
     );
 }
+
+/// Issue 29, item 5: the end-of-run text of a round robin of four ends with the crosstable:
+/// rows by points, each cell the row's points/games against the column (numbered by rank),
+/// equal to the records' results counted here; a two-engine run prints none (its result block
+/// says the same).
+#[test]
+fn end_of_run_text_prints_the_crosstable_of_the_records() {
+    let dir = scratch("crosstable-text");
+    let args = [
+        "--engine",
+        "name=greedy",
+        "cmd=builtin:greedy",
+        "--engine",
+        "name=random",
+        "cmd=builtin:random",
+        "--engine",
+        "name=L1",
+        "cmd=builtin:otau",
+        "option.Level=1",
+        "--engine",
+        "name=L3",
+        "cmd=builtin:otau",
+        "option.Level=3",
+        "--each",
+        "depth=2",
+        "--rounds",
+        "2",
+        "--seed",
+        "5",
+        "--out",
+        "r.jsonl",
+    ];
+    let (code, out, err) = arena(&args, &dir);
+    assert_eq!(code, 0, "{err}");
+    let file = RecordsFile::read(&dir.join("r.jsonl")).unwrap();
+    assert_eq!(file.games.len(), 24);
+    let counts = pairing_counts(&file);
+    let text = format!("{out}{err}");
+    let heading =
+        "Crosstable (rows by points; a cell is the row's points/games against the column):";
+    let at = text
+        .find(heading)
+        .unwrap_or_else(|| panic!("no crosstable: {text}"));
+    let lines: Vec<&str> = text[at..].lines().skip(1).take(5).collect();
+    assert_eq!(
+        lines[0].split_whitespace().collect::<Vec<_>>(),
+        ["#", "Engine", "Score", "%", "1", "2", "3", "4"],
+        "{text}"
+    );
+    let rows: Vec<Vec<&str>> = lines[1..]
+        .iter()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    let names: Vec<&str> = rows.iter().map(|r| r[1]).collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["L1", "L3", "greedy", "random"], "{text}");
+    let mut last_points = f64::INFINITY;
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row[0], (i + 1).to_string());
+        let mut total = [0u64; 3];
+        for (j, column) in names.iter().enumerate() {
+            let cell = row[4 + j];
+            if i == j {
+                assert_eq!(cell, "-");
+                continue;
+            }
+            let c = counts[&(row[1].to_string(), column.to_string())];
+            assert_eq!(cell, cell_text(&c), "{} against {column}:\n{text}", row[1]);
+            for k in 0..3 {
+                total[k] += c[k];
+            }
+        }
+        assert_eq!(row[2], cell_text(&total), "{text}");
+        let points = total[0] as f64 + total[1] as f64 / 2.0;
+        assert!(points <= last_points, "rows by points:\n{text}");
+        last_points = points;
+        let share = 100.0 * points / (total.iter().sum::<u64>() as f64);
+        assert_eq!(row[3], format!("{share:.1}"), "{text}");
+    }
+    // Two engines: the result block, no crosstable.
+    let two = [
+        "--engine",
+        "name=greedy",
+        "cmd=builtin:greedy",
+        "--engine",
+        "name=random",
+        "cmd=builtin:random",
+        "--each",
+        "depth=1",
+        "--rounds",
+        "2",
+    ];
+    let (code, out, err) = arena(&two, &dir);
+    assert_eq!(code, 0, "{err}");
+    let text = format!("{out}{err}");
+    assert!(text.contains("Results of greedy vs random"), "{text}");
+    assert!(!text.contains("Crosstable"), "{text}");
+}

@@ -195,3 +195,40 @@ pub fn bestemshe_tables(dir: &Path) -> PathBuf {
     assert!(built.status.success(), "{built:?}");
     tables
 }
+
+/// Each engine's results against each other engine in a records file, counted here from the
+/// games' results alone (what the crosstable tests compare every page with): `(row, column)`
+/// -> `[wins, draws, losses]` of `row`, both orders of every pairing that played.
+pub fn pairing_counts(
+    file: &otau::arena::records::RecordsFile,
+) -> std::collections::BTreeMap<(String, String), [u64; 3]> {
+    use otau::games::Side;
+    let mut out = std::collections::BTreeMap::new();
+    for g in file.games.values() {
+        for side in [Side::South, Side::North] {
+            let me = g.engine(side).to_string();
+            let other = g.engine(side.other()).to_string();
+            let cell: &mut [u64; 3] = out.entry((me, other)).or_default();
+            let points = g.result.points(side);
+            cell[if points == 1.0 {
+                0
+            } else if points == 0.5 {
+                1
+            } else {
+                2
+            }] += 1;
+        }
+    }
+    out
+}
+
+/// A crosstable cell as every page writes it: the row engine's points / games, `3.5/6`.
+pub fn cell_text(c: &[u64; 3]) -> String {
+    let half_points = 2 * c[0] + c[1];
+    let points = if half_points % 2 == 0 {
+        (half_points / 2).to_string()
+    } else {
+        format!("{}.5", half_points / 2)
+    };
+    format!("{points}/{}", c[0] + c[1] + c[2])
+}

@@ -41,7 +41,9 @@
       var tr = text("tr");
       tr.setAttribute("data-engine", row.name);
       tr.appendChild(text("td", i + 1));
-      tr.appendChild(text("td", row.name, "name"));
+      var name = text("td", row.name, "name");
+      name.style.textAlign = "left";
+      tr.appendChild(name);
       var total = text("td", cell(row.total), "total");
       total.title = wdl(row.total);
       tr.appendChild(total);
