@@ -521,8 +521,8 @@ fn end_of_run_text_prints_the_crosstable_of_the_records() {
             }
             let c = counts[&(row[1].to_string(), column.to_string())];
             assert_eq!(cell, cell_text(&c), "{} against {column}:\n{text}", row[1]);
-            for k in 0..3 {
-                total[k] += c[k];
+            for (t, n) in total.iter_mut().zip(c) {
+                *t += n;
             }
         }
         assert_eq!(row[2], cell_text(&total), "{text}");

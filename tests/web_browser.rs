@@ -378,8 +378,8 @@ fn crosstable_is_the_records(
                 Some(title.as_str()),
                 "{what}: {r} against {c}"
             );
-            for k in 0..3 {
-                total[k] += counted[k];
+            for (t, n) in total.iter_mut().zip(counted) {
+                *t += n;
             }
             cells += 1;
         }

@@ -225,7 +225,7 @@ pub fn pairing_counts(
 /// A crosstable cell as every page writes it: the row engine's points / games, `3.5/6`.
 pub fn cell_text(c: &[u64; 3]) -> String {
     let half_points = 2 * c[0] + c[1];
-    let points = if half_points % 2 == 0 {
+    let points = if half_points.is_multiple_of(2) {
         (half_points / 2).to_string()
     } else {
         format!("{}.5", half_points / 2)
