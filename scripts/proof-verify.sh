@@ -23,7 +23,7 @@ timed() {
         >"$dir/out" 2>"$dir/err" || { cat "$dir/err" >&2; exit 1; }
     end=$(date +%s.%N)
     printf '%-32s %6.2f s wall   %s\n' "$label" "$(echo "$end - $start" | bc)" \
-        "$(grep '^proof ' "$dir/out")"
+        "$(grep '^proof /' "$dir/out")"
 }
 timed "solve (search, save, check)"
 timed "--verify" --verify
