@@ -6,6 +6,7 @@
 use otau::games::{AnyGame, Game, Side, Toguz, Variant};
 use otau::tables::bestemshe::proof::{self, VerifyError};
 use otau::tables::bestemshe::{decided, Bestemshe, Rules, TableProbe};
+use otau::tables::file::{Digest, RestsOn};
 use otau::tables::proof_search::tree::{Goal, ProofTree};
 use otau::tables::toguz::{StuckRule, Tables};
 use rand::{Rng, SeedableRng};
@@ -280,14 +281,18 @@ fn proof_files_round_trip_and_refuse_damage() {
     let dir = std::env::temp_dir().join(format!("otau-bestemshe-proof-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("p.proof");
+    let rests = RestsOn {
+        table: "bestemshe-playstrategy-28.table".into(),
+        digest: Digest([7; 32]),
+    };
     let p = proof::Proof {
         rules: Rules::PlayStrategy,
         table_stones: 28,
         winner: Side::North,
         moves: vec![0, 4, 2, 1],
     };
-    proof::save(&p, &path).unwrap();
-    assert_eq!(proof::load(&path).unwrap(), p);
+    proof::save(&p, &rests, &path).unwrap();
+    assert_eq!(proof::load(&path).unwrap(), (p, rests.clone()));
     let mut bytes = std::fs::read(&path).unwrap();
     let last = bytes.len() - 9;
     bytes[last] ^= 1;
@@ -312,16 +317,16 @@ fn proof_files_round_trip_and_refuse_damage() {
             },
         ],
     };
-    proof::save_draw(&draw, &path).unwrap();
+    proof::save_draw(&draw, &rests, &path).unwrap();
     assert_eq!(
         proof::load_saved(&path).unwrap(),
-        proof::Saved::Draw(draw.clone())
+        (proof::Saved::Draw(draw.clone()), rests.clone())
     );
     let err = proof::load(&path).unwrap_err().to_string();
     assert!(err.contains("a proof of a draw"), "{err}");
     let mut one_sided = draw;
     one_sided.holds[1].winner = Side::South;
-    proof::save_draw(&one_sided, &path).unwrap();
+    proof::save_draw(&one_sided, &rests, &path).unwrap();
     let err = proof::load_saved(&path).unwrap_err().to_string();
     assert!(err.contains("each side's proof"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
@@ -507,7 +512,7 @@ fn verify_without_a_proof_says_so_before_building_tables() {
 #[test]
 fn a_refused_proof_is_named_and_its_tables_are_kept() {
     use otau::tables::bestemshe::play::Solution;
-    use otau::tables::bestemshe::solve::{load_or_build_tables, proof_file};
+    use otau::tables::bestemshe::solve::{load_or_build_tables, proof_file, rests_on};
     let dir = std::env::temp_dir().join(format!("otau-bestemshe-forged-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let stones = 6;
@@ -539,7 +544,8 @@ fn a_refused_proof_is_named_and_its_tables_are_kept() {
         winner: Side::North,
         moves: vec![0; 12],
     };
-    proof::save(&forged, &path).unwrap();
+    let rests = rests_on(Rules::Otau, &tables);
+    proof::save(&forged, &rests, &path).unwrap();
     let Err(unread) = Solution::read(&dir, stones) else {
         panic!("a forged proof was accepted")
     };
@@ -548,6 +554,27 @@ fn a_refused_proof_is_named_and_its_tables_are_kept() {
         why.contains(&name) && why.contains("does not hold"),
         "{why}"
     );
+    assert_eq!(unread.tables.map(|t| t.max_stones()), Some(stones));
+    // Resting on other tables than the cache's (a table entry changed and re-summed, or the
+    // proof made over other tables): named with both digests before any replay, tables kept.
+    let other = RestsOn {
+        digest: Digest([0xab; 32]),
+        ..rests
+    };
+    proof::save(&forged, &other, &path).unwrap();
+    let Err(unread) = Solution::read(&dir, stones) else {
+        panic!("a proof over other tables was accepted")
+    };
+    let why = unread.why.expect("a reason");
+    for part in [
+        name.clone(),
+        "bestemshe-6.table".to_string(),
+        "SHA-256".to_string(),
+        other.digest.to_string(),
+        tables.digest().to_string(),
+    ] {
+        assert!(why.contains(&part), "{part} missing from: {why}");
+    }
     assert_eq!(unread.tables.map(|t| t.max_stones()), Some(stones));
     // Damaged: one byte of the file changed.
     let mut bytes = std::fs::read(&path).unwrap();
@@ -566,5 +593,188 @@ fn a_refused_proof_is_named_and_its_tables_are_kept() {
         panic!()
     };
     assert!(unread.why.is_none() && unread.tables.is_some());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Changes one entry of the table file at `path` and re-sums its checksum: a forgery the
+/// checksum cannot see (the file still loads).
+fn change_an_entry_and_resum(path: &std::path::Path) {
+    use otau::tables::file::{checksum, HEADER};
+    let mut bytes = std::fs::read(path).unwrap();
+    let n = bytes.len() - 8;
+    bytes[(HEADER + n) / 2] ^= 0x11;
+    let sum = checksum(&[&bytes[..HEADER], &bytes[HEADER..n]]);
+    bytes[n..].copy_from_slice(&sum.to_le_bytes());
+    std::fs::write(path, &bytes).unwrap();
+    Tables::load(path).expect("the re-summed file loads");
+}
+
+/// Issue 27 item 13: a proof records the SHA-256 of the tables it rests on. Over a position
+/// that solves in a second (tables of 12 stones): untouched files verify from the cache and
+/// with the tables rebuilt; a table entry changed and re-summed is refused by `--verify`
+/// naming the table file and both digests; the proof's digest changed to match it too, the
+/// cache check is fooled but `--verify --rebuild-tables` refuses, and leaves the cache as it was.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "builds tables: cargo test --release")]
+fn a_changed_table_is_refused_by_its_digest_and_a_forged_pair_by_the_rebuild() {
+    use otau::tables::bestemshe::solve::{
+        load_or_build_tables, proof_file, run_from, table_file, SolveOptions,
+    };
+    let dir = std::env::temp_dir().join(format!("otau-bestemshe-digest-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (rules, stones) = (Rules::Otau, 12);
+    let tables = load_or_build_tables(rules, stones, &dir).unwrap();
+    // A root the search proves at once: the first sampled one with a win over these tables.
+    let mut rng = ChaCha8Rng::seed_from_u64(27);
+    let root = (0..200)
+        .map(|_| random_position(&mut rng, 14))
+        .find(|p| {
+            decided(rules, &tables, p).is_none()
+                && Side::BOTH.into_iter().any(|attacker| {
+                    Bestemshe::new(rules, &tables)
+                        .search(attacker, 16, Box::new(|_| {}))
+                        .solve(p)
+                })
+        })
+        .expect("a won position among 200");
+    let options = |verify_only, rebuild_tables| SolveOptions {
+        rules,
+        table_stones: stones,
+        hash_mb: 16,
+        dir: dir.clone(),
+        verify_only,
+        rebuild_tables,
+    };
+    let run = |verify_only, rebuild_tables| {
+        let mut out = Vec::new();
+        run_from(&options(verify_only, rebuild_tables), &root, &mut out)
+            .map(|()| String::from_utf8(out).unwrap())
+            .map_err(|e| format!("{e:#}"))
+    };
+    let solved = run(false, false).unwrap();
+    assert!(solved.contains("wins with best play"), "{solved}");
+    assert!(run(true, false).unwrap().contains("checked in"));
+    let rebuilt = run(true, true).unwrap();
+    assert!(rebuilt.contains("rebuilt from scratch"), "{rebuilt}");
+
+    let table_path = dir.join(table_file(rules, stones));
+    let proof_path = dir.join(proof_file(rules, stones));
+    let sound = tables.digest();
+    change_an_entry_and_resum(&table_path);
+    let changed = Tables::load(&table_path).unwrap().digest();
+    assert_ne!(changed, sound);
+    let err = run(true, false).unwrap_err();
+    for part in [
+        table_path.display().to_string(),
+        proof_path.display().to_string(),
+        "SHA-256".to_string(),
+        sound.to_string(),
+        changed.to_string(),
+        "--rebuild-tables".to_string(),
+    ] {
+        assert!(err.contains(&part), "{part} missing from: {err}");
+    }
+    // A solve that finds the proof saved checks the digest too.
+    assert!(run(false, false).unwrap_err().contains("SHA-256"));
+
+    // The proof forged along: it now names the changed table's digest.
+    let (saved, rests) = proof::load_saved(&proof_path).unwrap();
+    let forged = RestsOn {
+        digest: changed,
+        ..rests
+    };
+    match &saved {
+        proof::Saved::Win(p) => proof::save(p, &forged, &proof_path),
+        proof::Saved::Draw(d) => proof::save_draw(d, &forged, &proof_path),
+    }
+    .unwrap();
+    // The cache's tables and the proof agree: no digest to catch it there.
+    if let Err(e) = run(true, false) {
+        assert!(!e.contains("SHA-256"), "{e}");
+    }
+    let cache_before = std::fs::read(&table_path).unwrap();
+    let err = run(true, true).unwrap_err();
+    for part in [
+        "rebuilt from scratch".to_string(),
+        proof_path.display().to_string(),
+        sound.to_string(),
+        changed.to_string(),
+        "solve again".to_string(),
+    ] {
+        assert!(err.contains(&part), "{part} missing from: {err}");
+    }
+    assert_eq!(std::fs::read(&table_path).unwrap(), cache_before);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().into_string().unwrap())
+        .collect();
+    files.sort();
+    assert_eq!(files, ["bestemshe-12.proof", "bestemshe-12.table"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The command line: `--rebuild-tables` needs `--verify`; `--verify` over a cache table changed
+/// and re-summed names the digests; `--verify --rebuild-tables` rebuilds (6 stones: instant) and
+/// refuses a proof resting on other tables. (A proof from Bestemshe's start needs the 28-stone
+/// tables: the proof here is a forged one, refused by its digest before any replay.)
+#[test]
+fn the_verify_flags_check_the_digest_through_the_binary() {
+    use otau::tables::bestemshe::solve::{load_or_build_tables, proof_file, rests_on, table_file};
+    let dir = std::env::temp_dir().join(format!("otau-bestemshe-flags-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let stones = 6;
+    let run = |extra: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_otau"))
+            .args(["solve", "--game", "bestemshe", "--table-stones", "6"])
+            .arg("--dir")
+            .arg(&dir)
+            .args(extra)
+            .env("OTAU_NO_TABLES", "1")
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let err = run(&["--rebuild-tables"]);
+    assert!(err.contains("--verify"), "{err}");
+    let tables = load_or_build_tables(Rules::Otau, stones, &dir).unwrap();
+    let proof_path = dir.join(proof_file(Rules::Otau, stones));
+    let forged = proof::Proof {
+        rules: Rules::Otau,
+        table_stones: stones as u8,
+        winner: Side::North,
+        moves: vec![0; 3],
+    };
+    // Over the right tables the digest passes and the replay refuses the moves.
+    proof::save(&forged, &rests_on(Rules::Otau, &tables), &proof_path).unwrap();
+    for flags in [&["--verify"][..], &["--verify", "--rebuild-tables"]] {
+        let err = run(flags);
+        assert!(
+            err.contains("does not check") && !err.contains("SHA-256"),
+            "{flags:?}: {err}"
+        );
+    }
+    let table_path = dir.join(table_file(Rules::Otau, stones));
+    change_an_entry_and_resum(&table_path);
+    let err = run(&["--verify"]);
+    let changed = Tables::load(&table_path).unwrap().digest();
+    for part in [
+        table_path.display().to_string(),
+        changed.to_string(),
+        tables.digest().to_string(),
+    ] {
+        assert!(err.contains(&part), "{part} missing from: {err}");
+    }
+    let other = RestsOn {
+        digest: changed,
+        ..rests_on(Rules::Otau, &tables)
+    };
+    proof::save(&forged, &other, &proof_path).unwrap();
+    let err = run(&["--verify", "--rebuild-tables"]);
+    assert!(
+        err.contains("rebuilt from scratch") && err.contains(&tables.digest().to_string()),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

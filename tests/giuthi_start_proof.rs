@@ -199,8 +199,12 @@ fn proof_files_round_trip() {
             },
         ],
     };
-    prove::save(&proof, &path).unwrap();
-    assert_eq!(prove::load(&path).unwrap(), proof);
+    let rests = otau::tables::file::RestsOn {
+        table: "the Giuthi table".into(),
+        digest: otau::tables::file::Digest([9; 32]),
+    };
+    prove::save(&proof, &rests, &path).unwrap();
+    assert_eq!(prove::load(&path).unwrap(), (proof.clone(), rests));
     assert_eq!(proof.result(), Some(0));
     let mut bytes = std::fs::read(&path).unwrap();
     let at = bytes.len() - 12;
@@ -213,8 +217,8 @@ fn proof_files_round_trip() {
 
 /// `otau solve --game giuthi-5x4` end to end, over a table of 12 seeds (seconds; the default 20
 /// seeds take minutes): the start is a draw, both proofs are saved, a second run re-checks the
-/// saved file instead of searching, a damaged file is refused naming it, and `--verify` without
-/// a file says so.
+/// saved file instead of searching, a proof naming another table's digest is refused, a damaged
+/// file is refused naming it, and `--verify` without a file says so.
 #[test]
 fn the_solve_command_proves_the_start_drawn() {
     let dir = std::env::temp_dir().join(format!("otau-giuthi-start-{}", std::process::id()));
@@ -253,6 +257,30 @@ fn the_solve_command_proves_the_start_drawn() {
     assert!(ok, "{err}");
     assert!(err.contains("proof: read"), "{err}");
     assert!(again.contains("value draw for south") && !again.contains("search south"));
+    // The proof records the digest of the table it rests on (built anew at every run): a proof
+    // naming another table is refused with both digests, before any replay.
+    let (proof, rests) = prove::load(&path).unwrap();
+    assert!(rests.table.contains("0..12 seeds"), "{}", rests.table);
+    let other = otau::tables::file::RestsOn {
+        digest: otau::tables::file::Digest([0x5a; 32]),
+        ..rests.clone()
+    };
+    prove::save(&proof, &other, &path).unwrap();
+    for flags in [&["--verify"][..], &["--verify", "--rebuild-tables"]] {
+        let (ok, _, err) = run(flags);
+        assert!(!ok, "{flags:?}");
+        for part in [
+            "rebuilt from scratch".to_string(),
+            path.display().to_string(),
+            rests.digest.to_string(),
+            other.digest.to_string(),
+        ] {
+            assert!(err.contains(&part), "{part} missing from: {err}");
+        }
+    }
+    prove::save(&proof, &rests, &path).unwrap();
+    let (ok, _, err) = run(&["--verify", "--rebuild-tables"]);
+    assert!(ok, "{err}");
     let mut bytes = std::fs::read(&path).unwrap();
     let at = bytes.len() / 2;
     bytes[at] ^= 0x40;

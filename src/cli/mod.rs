@@ -187,9 +187,14 @@ pub enum OtauCommand {
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
         /// Bestemshe and a Giuthi start: re-check the saved proof (never search); fails if
-        /// there is none.
+        /// there is none. The tables it rests on must have the digest the proof records.
         #[arg(long)]
         verify: bool,
+        /// With --verify: rebuild the tables from scratch in memory (the cache is neither read
+        /// nor written) and check them against the proof's digest, instead of trusting the
+        /// cached table file. Giuthi's table is always rebuilt.
+        #[arg(long, requires = "verify")]
+        rebuild_tables: bool,
     },
 }
 
@@ -295,6 +300,7 @@ pub fn run(game: Variant, command: Option<OtauCommand>) -> Result<()> {
             hash,
             dir,
             verify,
+            rebuild_tables,
             ..
         }) if game == Variant::BESTEMSHE => {
             use crate::tables::bestemshe::{solve, Rules};
@@ -311,6 +317,7 @@ pub fn run(game: Variant, command: Option<OtauCommand>) -> Result<()> {
                 hash_mb: hash,
                 dir,
                 verify_only: verify,
+                rebuild_tables,
             };
             solve::run(&options, &mut std::io::stdout().lock())
         }

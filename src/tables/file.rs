@@ -9,10 +9,15 @@
 //! | 8 | magic `otau-tbl` |
 //! | 4 | format version ([`FORMAT`]) |
 //! | 1 | kind ([`Kind`]) |
-//! | 3 | parameters of the kind (Toguz: holes, most stones; Modiar: most stones, 0, 0) |
+//! | 3 | parameters of the kind (Toguz: holes, most stones, stuck rule; Modiar: 42, 0, 0; Bestemshe proof: rules, the tables' stones, the winner; Giuthi proof: `holes << 4 \| seeds`, the table's seeds, the number of trees) |
 //! | 8 | payload length `L` |
-//! | `L` | payload, as the kind lays it out |
+//! | `L` | payload, as the kind lays it out; a proof's begins with the tables it rests on ([`RestsOn`]) |
 //! | 8 | checksum of everything before it ([`checksum`]) |
+//!
+//! The checksum catches damage, not forgery: anyone can recompute it. So a proof records the
+//! SHA-256 [`Digest`] of each table it rests on, and its verifier compares it with the tables it
+//! loads (or rebuilds): a table entry changed and re-summed no longer passes for the one the
+//! proof was made over.
 //!
 //! Files are written to a temporary file in the same directory and renamed, so a reader never
 //! sees a partial file.
@@ -22,11 +27,18 @@ use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+use sha2::{Digest as _, Sha256};
+
 use crate::games::mix64;
 
 /// Bumped whenever the layout of the file or the meaning of an entry changes. 2: the shared
-/// header and checksum (otau's first files, format 1, had one header per kind).
-pub const FORMAT: u32 = 2;
+/// header and checksum (otau's first files, format 1, had one header per kind). 3: a proof's
+/// payload begins with the digests of the tables it rests on ([`RestsOn`]); the tables' own
+/// layout is that of format 2, so their files of format 2 are still read (no 10-minute rebuild
+/// for a change that is not theirs), while a proof of format 2 is refused ([`Problem::NoDigest`]).
+pub const FORMAT: u32 = 3;
+/// The format before [`FORMAT`], still read for the kinds whose layout it did not change.
+const TABLES_FORMAT: u32 = 2;
 const MAGIC: &[u8; 8] = b"otau-tbl";
 /// Header bytes before the payload.
 pub const HEADER: usize = 8 + 4 + 1 + 3 + 8;
@@ -48,15 +60,30 @@ pub enum Kind {
     BestemsheProof = 3,
     /// Proofs of a Giuthi start's result (the provers' moves of one or two proof trees).
     GiuthiProof = 4,
+    /// A Giuthi retrograde table. Built in memory at every run, never written: the kind names
+    /// it in its [`Digest`] (parameters: holes a row, most seeds on the board, 0; payload: each
+    /// seed count's lower bounds then upper bounds, a byte each).
+    GiuthiTable = 5,
 }
 
 impl Kind {
+    /// Whether files of this kind are proofs, whose payload starts with [`RestsOn`].
+    pub fn is_proof(self) -> bool {
+        matches!(self, Kind::BestemsheProof | Kind::GiuthiProof)
+    }
+
+    /// Whether this otau reads a file of this kind of format `version`.
+    fn reads(self, version: u32) -> bool {
+        version == FORMAT || (version == TABLES_FORMAT && !self.is_proof())
+    }
+
     fn of(byte: u8) -> Option<Kind> {
         match byte {
             1 => Some(Kind::Toguz),
             2 => Some(Kind::Modiar),
             3 => Some(Kind::BestemsheProof),
             4 => Some(Kind::GiuthiProof),
+            5 => Some(Kind::GiuthiTable),
             _ => None,
         }
     }
@@ -69,6 +96,7 @@ impl fmt::Display for Kind {
             Kind::Modiar => "Modiar solution",
             Kind::BestemsheProof => "Bestemshe proof",
             Kind::GiuthiProof => "Giuthi proof",
+            Kind::GiuthiTable => "Giuthi table",
         })
     }
 }
@@ -113,6 +141,10 @@ pub enum Problem {
     Header(String),
     /// The bytes do not match the checksum: the file is damaged.
     Checksum,
+    /// A proof of format 2, which records no digest of the tables it rests on.
+    NoDigest {
+        found: u32,
+    },
 }
 
 impl fmt::Display for Error {
@@ -145,6 +177,12 @@ impl fmt::Display for Error {
             Problem::Checksum => write!(
                 f,
                 "{path} is damaged: its checksum does not match its bytes; rebuild it"
+            ),
+            Problem::NoDigest { found } => write!(
+                f,
+                "{path} is a proof of table format {found}, which records no digest of the \
+                 tables it rests on; this otau reads proofs of format {FORMAT} only: remove it \
+                 and solve again (`otau solve`)"
             ),
         }
     }
@@ -187,6 +225,162 @@ pub fn checksum(parts: &[&[u8]]) -> u64 {
         }
     }
     h
+}
+
+/// The SHA-256 digest of a table's content: what a proof records of each table it rests on.
+/// A checksum only catches damage (anyone can recompute it); a table changed so that the same
+/// digest comes out would take a SHA-256 collision.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Digest(pub [u8; 32]);
+
+impl Digest {
+    /// The digest of a table of `kind`: SHA-256 of the kind byte, the three parameter bytes, the
+    /// payload's length (8 bytes) and the payload, in the order of its file, without the file's
+    /// framing (magic, format version, checksum): the same tables have the same digest whatever
+    /// format their file was written in.
+    pub fn of_table(kind: Kind, params: [u8; 3], payload: &[u8]) -> Digest {
+        Digest::of_parts(kind, params, &[payload])
+    }
+
+    /// [`Digest::of_table`] of a payload kept in `parts` (a table held layer by layer), as if
+    /// they were one byte string.
+    pub fn of_parts(kind: Kind, params: [u8; 3], parts: &[&[u8]]) -> Digest {
+        let len: usize = parts.iter().map(|p| p.len()).sum();
+        let mut sha = Sha256::new();
+        sha.update([kind as u8]);
+        sha.update(params);
+        sha.update((len as u64).to_le_bytes());
+        for part in parts {
+            sha.update(part);
+        }
+        Digest(sha.finalize().into())
+    }
+}
+
+/// In lowercase hex, as `sha256sum` prints a digest.
+impl fmt::Display for Digest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.iter().try_for_each(|b| write!(f, "{b:02x}"))
+    }
+}
+
+impl fmt::Debug for Digest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Digest({self})")
+    }
+}
+
+/// A table a proof rests on: the name of its file (in the directory of the proof; for a table
+/// built in memory at every run, a name for it) and its content's [`Digest`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RestsOn {
+    pub table: String,
+    pub digest: Digest,
+}
+
+impl RestsOn {
+    /// The section a proof's payload begins with: the number of tables (1 byte), then each
+    /// table's name length (1 byte), name (UTF-8) and digest (32 bytes).
+    pub fn encode(tables: &[RestsOn]) -> Vec<u8> {
+        assert!(tables.len() < 256, "at most 255 tables");
+        let mut out = vec![tables.len() as u8];
+        for t in tables {
+            assert!(t.table.len() < 256, "a table name of at most 255 bytes");
+            out.push(t.table.len() as u8);
+            out.extend_from_slice(t.table.as_bytes());
+            out.extend_from_slice(&t.digest.0);
+        }
+        out
+    }
+
+    /// Splits a proof's payload into the tables it rests on and the proof itself; the error
+    /// says what is malformed.
+    pub fn decode(payload: &[u8]) -> Result<(Vec<RestsOn>, &[u8]), String> {
+        let short = || "the tables the proof rests on are cut short".to_string();
+        let (&count, mut rest) = payload.split_first().ok_or_else(short)?;
+        let mut tables = Vec::with_capacity(count as usize);
+        for _ in 0..count {
+            let (&len, after) = rest.split_first().ok_or_else(short)?;
+            let len = len as usize;
+            if after.len() < len + 32 {
+                return Err(short());
+            }
+            let table = std::str::from_utf8(&after[..len])
+                .map_err(|_| "a table name that is not UTF-8".to_string())?
+                .to_string();
+            let digest = Digest(after[len..len + 32].try_into().expect("32 bytes"));
+            tables.push(RestsOn { table, digest });
+            rest = &after[len + 32..];
+        }
+        Ok((tables, rest))
+    }
+}
+
+/// Where the tables a proof is checked over came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TablesFrom {
+    /// Read from this file (the cache): trusted only as far as their digest matches.
+    File(PathBuf),
+    /// Rebuilt from scratch by this otau for the check.
+    Rebuilt,
+}
+
+/// The tables a proof is checked over are not those it rests on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DigestMismatch {
+    /// The proof file.
+    pub proof: PathBuf,
+    /// What the proof records.
+    pub rests_on: RestsOn,
+    pub tables: TablesFrom,
+    /// The digest of the tables at hand.
+    pub found: Digest,
+}
+
+impl fmt::Display for DigestMismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let proof = self.proof.display();
+        let RestsOn { table, digest } = &self.rests_on;
+        let found = self.found;
+        match &self.tables {
+            TablesFrom::File(path) => write!(
+                f,
+                "{} has SHA-256 {found}, but the proof {proof} rests on {table} of SHA-256 \
+                 {digest}: the table file (or the proof) was changed since the proof was made; \
+                 check both from scratch with `--verify --rebuild-tables`, or remove both files \
+                 and solve again",
+                path.display()
+            ),
+            TablesFrom::Rebuilt => write!(
+                f,
+                "the tables rebuilt from scratch have SHA-256 {found}, but the proof {proof} \
+                 rests on {table} of SHA-256 {digest}: the proof was not made over the tables \
+                 this otau builds (forged, or made by another version of otau); remove it and \
+                 solve again"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for DigestMismatch {}
+
+/// Whether `found`, the digest of the tables at hand (from `tables`), is the one the proof at
+/// `proof` rests on: what a verifier checks before it replays the proof over them.
+pub fn check_digest(
+    proof: &Path,
+    rests_on: &RestsOn,
+    tables: TablesFrom,
+    found: Digest,
+) -> Result<(), Box<DigestMismatch>> {
+    if rests_on.digest == found {
+        return Ok(());
+    }
+    Err(Box::new(DigestMismatch {
+        proof: proof.to_path_buf(),
+        rests_on: rests_on.clone(),
+        tables,
+        found,
+    }))
 }
 
 fn header(kind: Kind, params: [u8; 3], len: usize) -> [u8; HEADER] {
@@ -289,7 +483,10 @@ pub fn read(path: &Path, kind: Kind) -> Result<([u8; 3], Vec<u8>), Error> {
         }));
     }
     let version = u32::from_le_bytes(head[8..12].try_into().expect("4 bytes"));
-    if version != FORMAT {
+    if !kind.reads(version) {
+        if version == TABLES_FORMAT && Kind::of(head[12]) == Some(kind) {
+            return Err(err(Problem::NoDigest { found: version }));
+        }
         return Err(err(Problem::Version { found: version }));
     }
     if Kind::of(head[12]) != Some(kind) {
@@ -368,10 +565,10 @@ mod tests {
             Problem::TooLong { .. }
         ));
         let mut version = good.clone();
-        version[8] = 3;
+        version[8] = 4;
         assert!(matches!(
             problem(&version, Kind::Toguz),
-            Problem::Version { found: 3 }
+            Problem::Version { found: 4 }
         ));
         let mut old = b"otauEGTB".to_vec();
         old.extend_from_slice(&1u32.to_le_bytes());
@@ -386,5 +583,73 @@ mod tests {
         ));
         fs::remove_file(&path).unwrap();
         assert!(read(&path, Kind::Toguz).unwrap_err().is_missing());
+    }
+
+    /// Format 3 changed the proofs only: a table file of format 2 is still read, a proof of
+    /// format 2 (no digest of its tables) is refused saying to solve again.
+    #[test]
+    fn tables_of_format_2_are_read_and_proofs_of_format_2_refused() {
+        let path = scratch("old.table");
+        let as_format_2 = |kind| {
+            write(&path, kind, [1, 2, 3], b"payload").unwrap();
+            let mut bytes = fs::read(&path).unwrap();
+            bytes[8..12].copy_from_slice(&TABLES_FORMAT.to_le_bytes());
+            let n = bytes.len() - 8;
+            let sum = checksum(&[&bytes[..HEADER], &bytes[HEADER..n]]);
+            bytes[n..].copy_from_slice(&sum.to_le_bytes());
+            fs::write(&path, bytes).unwrap();
+        };
+        as_format_2(Kind::Toguz);
+        assert_eq!(
+            read(&path, Kind::Toguz).unwrap(),
+            ([1, 2, 3], b"payload".to_vec())
+        );
+        for kind in [Kind::BestemsheProof, Kind::GiuthiProof] {
+            as_format_2(kind);
+            let e = read(&path, kind).unwrap_err();
+            assert!(matches!(e.problem, Problem::NoDigest { found: 2 }), "{e}");
+            let text = e.to_string();
+            assert!(
+                text.contains("no digest") && text.contains("solve again"),
+                "{text}"
+            );
+        }
+        fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn digests_name_the_content_and_the_rests_on_section_round_trips() {
+        let payload: Vec<u8> = (0..100u8).collect();
+        let d = Digest::of_table(Kind::Toguz, [5, 6, 0], &payload);
+        assert_eq!(
+            d,
+            Digest::of_parts(Kind::Toguz, [5, 6, 0], &[&payload[..40], &payload[40..]])
+        );
+        let mut changed = payload.clone();
+        changed[70] ^= 1;
+        assert_ne!(d, Digest::of_table(Kind::Toguz, [5, 6, 0], &changed));
+        assert_ne!(d, Digest::of_table(Kind::Toguz, [5, 6, 1], &payload));
+        assert_ne!(d, Digest::of_table(Kind::Modiar, [5, 6, 0], &payload));
+        // What is hashed: the kind, the parameters, the payload's length, the payload.
+        let empty = Digest::of_table(Kind::Modiar, [0, 0, 0], &[]);
+        let direct: [u8; 32] = Sha256::digest([2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]).into();
+        assert_eq!(empty.0, direct);
+        assert_eq!(d.to_string().len(), 64);
+        let rests = vec![
+            RestsOn {
+                table: "bestemshe-28.table".into(),
+                digest: d,
+            },
+            RestsOn {
+                table: String::new(),
+                digest: empty,
+            },
+        ];
+        let mut bytes = RestsOn::encode(&rests);
+        bytes.extend_from_slice(&[7, 8, 9]);
+        assert_eq!(RestsOn::decode(&bytes).unwrap(), (rests, &[7u8, 8, 9][..]));
+        for cut in 0..bytes.len() - 3 {
+            assert!(RestsOn::decode(&bytes[..cut]).is_err(), "{cut}");
+        }
     }
 }

@@ -17,6 +17,7 @@ use super::proof::{self, exact_key, Proof};
 use super::solve::{proof_file, table_file, verify_deep_recording, DEFAULT_TABLE_STONES};
 use super::{decided, Bestemshe, Rules, TableProbe};
 use crate::games::{Game, Move, Toguz, Variant};
+use crate::tables::file::{self, TablesFrom};
 use crate::tables::probe::Solved;
 use crate::tables::slot::Slot;
 use crate::tables::toguz::Tables;
@@ -67,8 +68,8 @@ impl Solution {
     /// Reads the solution over tables of `stones` (the engine's: [`DEFAULT_TABLE_STONES`]) from
     /// `dir` and re-checks its proof.
     pub fn read(dir: &Path, stones: usize) -> Result<Solution, Unread> {
-        let path = dir.join(table_file(Rules::Otau, stones));
-        let tables = match Tables::load(&path) {
+        let table_path = dir.join(table_file(Rules::Otau, stones));
+        let tables = match Tables::load(&table_path) {
             Ok(t) => t,
             Err(e) => {
                 let why = (!e.is_missing()).then(|| e.to_string());
@@ -76,7 +77,7 @@ impl Solution {
             }
         };
         let path = dir.join(proof_file(Rules::Otau, stones));
-        let proof = match proof::load(&path) {
+        let (proof, rests_on) = match proof::load(&path) {
             Ok(p) => p,
             Err(e) => {
                 let why = (!e.is_missing()).then(|| e.to_string());
@@ -92,6 +93,15 @@ impl Solution {
                     "{} is not a proof over these tables",
                     path.display()
                 )),
+                tables: Some(tables),
+            });
+        }
+        // The tables' checksum catches damage, not a changed entry re-summed: the proof's
+        // digest of them does.
+        let from = TablesFrom::File(table_path);
+        if let Err(e) = file::check_digest(&path, &rests_on, from, tables.digest()) {
+            return Err(Unread {
+                why: Some(e.to_string()),
                 tables: Some(tables),
             });
         }

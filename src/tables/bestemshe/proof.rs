@@ -7,7 +7,7 @@ use std::path::Path;
 
 use super::{Bestemshe, Rules, TableProbe};
 use crate::games::{Move, Side, Toguz};
-use crate::tables::file::{self, Kind, Problem};
+use crate::tables::file::{self, Kind, Problem, RestsOn};
 use crate::tables::proof_search::dfpn::Dfpn;
 use crate::tables::proof_search::tree::{self, Goal, ProofTree};
 
@@ -87,21 +87,25 @@ pub fn first_line(proof: &Proof, root: &Toguz, tables: &dyn TableProbe) -> Vec<M
 }
 
 /// Writes a proof in the shared table file format (kind [`Kind::BestemsheProof`]; parameters:
-/// the rules, the tables' stones, the winner).
-pub fn save(proof: &Proof, path: &Path) -> Result<(), file::Error> {
+/// the rules, the tables' stones, the winner; the payload: the table file it rests on
+/// ([`RestsOn`]), then the winner's moves).
+pub fn save(proof: &Proof, rests_on: &RestsOn, path: &Path) -> Result<(), file::Error> {
     let params = [
         proof.rules.byte(),
         proof.table_stones,
         proof.winner.index() as u8,
     ];
-    file::write(path, Kind::BestemsheProof, params, &proof.moves)
+    let mut payload = RestsOn::encode(std::slice::from_ref(rests_on));
+    payload.extend_from_slice(&proof.moves);
+    file::write(path, Kind::BestemsheProof, params, &payload)
 }
 
-/// Reads a proof of a win written by [`save`] (a file of a draw is refused as such).
-pub fn load(path: &Path) -> Result<Proof, file::Error> {
+/// Reads a proof of a win written by [`save`] and the table it rests on (a file of a draw is
+/// refused as such).
+pub fn load(path: &Path) -> Result<(Proof, RestsOn), file::Error> {
     match load_saved(path)? {
-        Saved::Win(p) => Ok(p),
-        Saved::Draw(_) => Err(file::Error::new(
+        (Saved::Win(p), rests_on) => Ok((p, rests_on)),
+        (Saved::Draw(_), _) => Err(file::Error::new(
             path,
             Problem::Header("a proof of a draw, not of a win".into()),
         )),
@@ -128,37 +132,44 @@ pub enum Saved {
 /// The winner byte of a file that holds a draw.
 const DRAW: u8 = 2;
 
-/// Writes a proof of a draw (kind [`Kind::BestemsheProof`], winner byte 2, the two trees in the
-/// shared layout of [`tree::encode`]).
-pub fn save_draw(proof: &DrawProof, path: &Path) -> Result<(), file::Error> {
+/// Writes a proof of a draw (kind [`Kind::BestemsheProof`], winner byte 2; the payload: the
+/// table file it rests on ([`RestsOn`]), then the two trees in the shared layout of
+/// [`tree::encode`]).
+pub fn save_draw(proof: &DrawProof, rests_on: &RestsOn, path: &Path) -> Result<(), file::Error> {
     let params = [proof.rules.byte(), proof.table_stones, DRAW];
-    file::write(
-        path,
-        Kind::BestemsheProof,
-        params,
-        &tree::encode(&proof.holds),
-    )
+    let mut payload = RestsOn::encode(std::slice::from_ref(rests_on));
+    payload.extend_from_slice(&tree::encode(&proof.holds));
+    file::write(path, Kind::BestemsheProof, params, &payload)
 }
 
-/// Reads a proof written by [`save`] or [`save_draw`].
-pub fn load_saved(path: &Path) -> Result<Saved, file::Error> {
-    let ([rules, table_stones, winner], moves) = file::read(path, Kind::BestemsheProof)?;
+/// Reads a proof written by [`save`] or [`save_draw`], and the table file it rests on.
+pub fn load_saved(path: &Path) -> Result<(Saved, RestsOn), file::Error> {
+    let ([rules, table_stones, winner], payload) = file::read(path, Kind::BestemsheProof)?;
     let bad = |why: String| file::Error::new(path, Problem::Header(why));
     let rules = Rules::of(rules).ok_or_else(|| bad(format!("rules {rules}: 0 or 1")))?;
+    let (mut tables, moves) = RestsOn::decode(&payload).map_err(bad)?;
+    if tables.len() != 1 {
+        return Err(bad(format!(
+            "a Bestemshe proof rests on one table file, this one names {}",
+            tables.len()
+        )));
+    }
+    let rests_on = tables.remove(0);
     let winner = match winner {
         0 => Side::South,
         1 => Side::North,
         DRAW => {
-            let holds = tree::decode(&moves, 2).map_err(bad)?;
+            let holds = tree::decode(moves, 2).map_err(bad)?;
             let sides: Vec<Side> = holds.iter().map(|t| t.winner).collect();
             if holds.iter().any(|t| t.goal != Goal::Hold) || sides[0] == sides[1] {
                 return Err(bad("a draw needs each side's proof that it holds it".into()));
             }
-            return Ok(Saved::Draw(DrawProof {
+            let draw = DrawProof {
                 rules,
                 table_stones,
                 holds,
-            }));
+            };
+            return Ok((Saved::Draw(draw), rests_on));
         }
         w => {
             return Err(bad(format!(
@@ -169,12 +180,13 @@ pub fn load_saved(path: &Path) -> Result<Saved, file::Error> {
     if let Some(&hole) = moves.iter().find(|&&h| h >= 5) {
         return Err(bad(format!("a move to hole {}: Bestemshe has 5", hole + 1)));
     }
-    Ok(Saved::Win(Proof {
+    let proof = Proof {
         rules,
         table_stones,
         winner,
-        moves,
-    }))
+        moves: moves.to_vec(),
+    };
+    Ok((Saved::Win(proof), rests_on))
 }
 
 /// Replays each proof of a draw from `root` with `tables` ([`tree::verify`]); a failure names

@@ -54,6 +54,7 @@ pub use build::LayerStats;
 pub use index::{binomial, layer_size};
 
 use crate::games::{Game, Giuthi, Move, Side, Variant};
+use crate::tables::file::{self, Kind};
 
 /// Most seeds on the board of a position of a 5-hole board the solver takes: the boards of 2 x 5
 /// holes up to this many seeds, C(30, 10) = 30,045,015 in all and C(29, 9) = 10,015,005 in the
@@ -169,6 +170,30 @@ impl GiuthiTable {
     /// Most seeds on a board the table holds.
     pub fn max_seeds(&self) -> usize {
         self.lower.len() - 1
+    }
+
+    /// The SHA-256 of the table's content ([`file::Digest`], kind [`Kind::GiuthiTable`]): what a
+    /// start proof over it records, so that a proof made over another table (another build of
+    /// otau, or forged) is refused instead of replayed.
+    pub fn digest(&self) -> file::Digest {
+        let bytes = |layers: &[Vec<i8>], s: usize| -> Vec<u8> {
+            layers[s].iter().map(|&b| b as u8).collect()
+        };
+        let layers: Vec<Vec<u8>> = (0..self.lower.len())
+            .flat_map(|s| [bytes(&self.lower, s), bytes(&self.upper, s)])
+            .collect();
+        let parts: Vec<&[u8]> = layers.iter().map(Vec::as_slice).collect();
+        let params = [self.variant.holes() as u8, self.max_seeds() as u8, 0];
+        file::Digest::of_parts(Kind::GiuthiTable, params, &parts)
+    }
+
+    /// The name a proof gives the table it rests on.
+    pub fn name(&self) -> String {
+        format!(
+            "the Giuthi table of {} holes a row and 0..{} seeds (built in memory)",
+            self.variant.holes(),
+            self.max_seeds()
+        )
     }
 
     /// Each seed count's figures.

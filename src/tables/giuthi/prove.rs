@@ -16,7 +16,7 @@ use anyhow::{bail, Context, Result};
 
 use super::GiuthiTable;
 use crate::games::{Game, Giuthi, Side, Variant};
-use crate::tables::file::{self, Kind, Problem};
+use crate::tables::file::{self, Kind, Problem, RestsOn, TablesFrom};
 use crate::tables::proof_search::tree::{self, Goal, ProofStats, ProofTree};
 use crate::tables::proof_search::{
     on_deep_stack, packed_key, partial_result, prove_result, wdl_of_final,
@@ -91,13 +91,14 @@ pub fn proof_file(variant: Variant, table_seeds: usize) -> String {
 
 /// Writes the proofs in the shared table file format (kind [`Kind::GiuthiProof`]; parameters:
 /// holes and seeds a hole as `holes << 4 | seeds`, the table's seeds, the number of trees; the
-/// payload a tree after the other: a byte `winner | hold << 1`, the moves' count (4 bytes), the
-/// moves).
-pub fn save(proof: &StartProof, path: &Path) -> Result<(), file::Error> {
+/// payload: the table they rest on ([`RestsOn`]), then a tree after the other: a byte
+/// `winner | hold << 1`, the moves' count (4 bytes), the moves).
+pub fn save(proof: &StartProof, rests_on: &RestsOn, path: &Path) -> Result<(), file::Error> {
     let Variant::Giuthi { holes, seeds } = proof.variant else {
         panic!("a Giuthi proof of {}", proof.variant)
     };
-    let payload = tree::encode(&proof.trees);
+    let mut payload = RestsOn::encode(std::slice::from_ref(rests_on));
+    payload.extend_from_slice(&tree::encode(&proof.trees));
     let params = [
         holes << 4 | seeds,
         proof.table_seeds,
@@ -106,8 +107,8 @@ pub fn save(proof: &StartProof, path: &Path) -> Result<(), file::Error> {
     file::write(path, Kind::GiuthiProof, params, &payload)
 }
 
-/// Reads proofs written by [`save`].
-pub fn load(path: &Path) -> Result<StartProof, file::Error> {
+/// Reads proofs written by [`save`], and the table they rest on.
+pub fn load(path: &Path) -> Result<(StartProof, RestsOn), file::Error> {
     let ([size, table_seeds, count], payload) = file::read(path, Kind::GiuthiProof)?;
     let bad = |why: String| file::Error::new(path, Problem::Header(why));
     let (holes, seeds) = (size >> 4, size & 15);
@@ -116,12 +117,28 @@ pub fn load(path: &Path) -> Result<StartProof, file::Error> {
             "board {holes}x{seeds}: 5..10 holes a row, 4..9 seeds a hole"
         ))
     })?;
-    let trees = tree::decode(&payload, count as usize).map_err(bad)?;
-    Ok(StartProof {
+    let (mut tables, payload) = RestsOn::decode(&payload).map_err(bad)?;
+    if tables.len() != 1 {
+        return Err(bad(format!(
+            "a Giuthi proof rests on one table, this one names {}",
+            tables.len()
+        )));
+    }
+    let trees = tree::decode(payload, count as usize).map_err(bad)?;
+    let proof = StartProof {
         variant,
         table_seeds,
         trees,
-    })
+    };
+    Ok((proof, tables.remove(0)))
+}
+
+/// The table a new proof over `table` rests on, with its digest.
+pub fn rests_on(table: &GiuthiTable) -> RestsOn {
+    RestsOn {
+        table: table.name(),
+        digest: table.digest(),
+    }
 }
 
 /// What `otau solve --game giuthi-<holes>x<seeds>` (the start) is asked.
@@ -197,7 +214,7 @@ pub fn run(variant: Variant, options: &StartOptions, out: &mut dyn Write) -> Res
     }
     let path = dir.join(proof_file(variant, table_seeds));
     let saved = match load(&path) {
-        Ok(p) if p.variant == variant && p.table_seeds as usize == table_seeds => Some(p),
+        Ok((p, r)) if p.variant == variant && p.table_seeds as usize == table_seeds => Some((p, r)),
         Ok(_) => bail!("{} is a proof of another board or table", path.display()),
         Err(e) if e.is_missing() => None,
         Err(e) => return Err(e).context("the saved proof"),
@@ -209,8 +226,11 @@ pub fn run(variant: Variant, options: &StartOptions, out: &mut dyn Write) -> Res
     let table = GiuthiTable::for_seeds(variant, table_seeds, true)?;
     let table_time = started.elapsed();
     let (proof, figures) = match saved {
-        Some(p) => {
+        Some((p, rests)) => {
             eprintln!("proof: read {}", path.display());
+            // The table is built anew at every run: the digest checks that it is the one the
+            // proof was made over.
+            file::check_digest(&path, &rests, TablesFrom::Rebuilt, table.digest())?;
             (p, Vec::new())
         }
         None => {
@@ -222,7 +242,7 @@ pub fn run(variant: Variant, options: &StartOptions, out: &mut dyn Write) -> Res
                 bail!("{}", partial_result(&game, &root, &proof.trees));
             }
             std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
-            save(&proof, &path).with_context(|| path.display().to_string())?;
+            save(&proof, &rests_on(&table), &path).with_context(|| path.display().to_string())?;
             (proof, figures)
         }
     };
