@@ -38,5 +38,5 @@ pub mod stderr;
 pub use super::groups::{kill_all, signal_all};
 pub use super::guardian::Guardian;
 pub use io::{EngineIo, RecvError, SendError, Spawn, DEFAULT_WRITE_TIMEOUT, EXIT_GRACE, EXIT_POLL};
-pub use reader::{Incoming, MAX_BYTES_PER_SEC, MAX_LINE, QUEUE_LINES};
+pub use reader::{Incoming, MAX_BYTES_PER_SEC, MAX_LINE, READ_BUFFER};
 pub use stderr::{log_file, LogBudget, MAX_LOG_BYTES};
