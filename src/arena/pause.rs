@@ -3,10 +3,12 @@
 //! The arena measures every think and every deadline on [`now`]: real (monotonic) time minus
 //! every stretch in which the arena did not run. A ticker thread notes the time every [`TICK`];
 //! whoever next looks at the clock after a gap of more than [`GAP`] since the last tick (the
-//! ticker itself, a reader stamping a line, a worker checking a deadline) credits the gap as a
-//! pause, so the engine that was thinking is charged neither for it nor for the lines it sent
+//! ticker itself, a worker stamping a line or checking a deadline) credits the gap as a pause,
+//! so the engine that was thinking is charged neither for it nor for the lines it sent
 //! meanwhile. That covers a SIGSTOP the arena cannot catch (`kill -STOP`, a debugger), a suspended
-//! machine, or the arena not being scheduled at all for that long.
+//! machine, or the arena not being scheduled at all for that long. Every game's thread looks at
+//! the clock several times a ply: a look reads two atomics and takes no lock (a global lock was
+//! contended at concurrency 2), only crediting a pause does.
 //!
 //! Ctrl-Z (SIGTSTP) is caught: the ticker stops every engine's process group first (SIGSTOP),
 //! then the arena itself; on SIGCONT (`fg`, `kill -CONT`) it continues the engines. So a paused
@@ -138,4 +140,47 @@ fn stop_everything() {
         std::thread::sleep(Duration::from_millis(1));
     }
     super::groups::signal_all(libc::SIGCONT);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ledger() -> (Ledger, Instant) {
+        let base = Instant::now();
+        let ledger = Ledger {
+            base,
+            last_seen: AtomicU64::new(0),
+            paused: AtomicU64::new(0),
+            crediting: Mutex::new(()),
+        };
+        (ledger, base)
+    }
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn a_gap_is_credited_once_and_a_short_one_not_at_all() {
+        let (l, base) = ledger();
+        assert_eq!(l.see(base + ms(100)), Duration::ZERO);
+        assert_eq!(l.see(base + ms(300)), Duration::ZERO, "200 ms is no pause");
+        assert_eq!(l.see(base + ms(1300)), ms(1000) - TICK);
+        assert_eq!(l.see(base + ms(1300)), ms(1000) - TICK, "credited once");
+        // A look that read the time before the gap was credited credits nothing more.
+        assert_eq!(l.see(base + ms(800)), ms(1000) - TICK);
+        assert_eq!(l.see(base + ms(1400)), ms(1000) - TICK);
+    }
+
+    #[test]
+    fn threads_that_see_one_gap_credit_it_once() {
+        let (l, base) = ledger();
+        std::thread::scope(|s| {
+            for _ in 0..8 {
+                s.spawn(|| l.see(base + ms(2000)));
+            }
+        });
+        assert_eq!(l.see(base + ms(2000)), ms(2000) - TICK);
+    }
 }

@@ -214,7 +214,7 @@ impl EngineIo {
                     if interrupt::requested() {
                         return Err(SendError::Interrupted);
                     }
-                    if self.poll_exit() {
+                    if self.poll_exit(pause::now()) {
                         return Err(SendError::Closed(io::Error::new(
                             io::ErrorKind::BrokenPipe,
                             "the engine exited",
@@ -236,12 +236,12 @@ impl EngineIo {
     }
 
     /// Whether the engine itself has ended (the process exited, or the engine thread returned),
-    /// looked at most every [`EXIT_POLL`]; remembers when it was first seen.
-    fn poll_exit(&mut self) -> bool {
+    /// looked at most every [`EXIT_POLL`]; remembers when it was first seen. `now` is
+    /// [`pause::now`] (the caller's: a look at the clock is a cost every ply).
+    fn poll_exit(&mut self, now: Instant) -> bool {
         if self.exited_at.is_some() {
             return true;
         }
-        let now = pause::now();
         if now.saturating_duration_since(self.last_exit_check) < EXIT_POLL {
             return false;
         }
@@ -278,7 +278,8 @@ impl EngineIo {
             if interrupt::requested() {
                 return Err(RecvError::Interrupted);
             }
-            let exit_cutoff = if self.poll_exit() {
+            let mut now = pause::now();
+            let exit_cutoff = if self.poll_exit(now) {
                 self.exited_at.map(|t| t + EXIT_GRACE)
             } else {
                 None
@@ -293,7 +294,6 @@ impl EngineIo {
                 self.last_arrival = at;
                 return Ok(line);
             }
-            let mut now = pause::now();
             let until = exit_cutoff.map_or(deadline, |c| c.min(deadline));
             let slice = until.saturating_duration_since(now).min(EXIT_POLL);
             let throttled = self.reader.throttled();
