@@ -623,6 +623,24 @@ mod tests {
     }
 
     #[test]
+    fn a_late_look_takes_what_the_pipe_holds_once_and_no_more() {
+        let mut io = sh("echo one; read x; echo two; read y; echo three; exec sleep 30");
+        assert_eq!(io.recv(soon()), Ok(Incoming::Line("one".into())));
+        let deadline = pause::now();
+        io.send("x").unwrap();
+        assert!(wait_readable(io.reader.fd(), Duration::from_secs(20)));
+        // The arena comes to look after the deadline: the line may have come before it, so it
+        // counts, at the deadline (before, the reader thread stamped it after: Timeout).
+        assert_eq!(io.recv(deadline), Ok(Incoming::Line("two".into())));
+        assert_eq!(io.last_arrival(), deadline);
+        io.send("y").unwrap();
+        assert!(wait_readable(io.reader.fd(), Duration::from_secs(20)));
+        // Looked at since the deadline: what came later does not count.
+        assert_eq!(io.recv(deadline), Err(RecvError::Timeout));
+        io.shutdown(Duration::ZERO);
+    }
+
+    #[test]
     fn in_process_engine_looks_the_same() {
         let mut io = EngineIo::in_process("echo", |input, mut output| {
             for line in input.lines() {
