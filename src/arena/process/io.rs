@@ -6,13 +6,12 @@ use std::io::{self, BufReader, Write};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::child::{configure_child, describe_status};
-use super::reader::{spawn_reader, Incoming};
+use super::reader::{Fill, Incoming, LineReader};
 use super::stderr::{spawn_log_copier, LogBudget, MAX_LOG_BYTES};
 use crate::arena::groups::{kill_group, register, unregister};
 use crate::arena::{interrupt, pause};
@@ -78,15 +77,19 @@ enum Peer {
     Thread(Option<JoinHandle<()>>),
 }
 
-/// A running engine: a non-blocking writer to its input and a bounded, deadline-read queue of
-/// its output lines.
+/// A running engine: a non-blocking writer to its input and a bounded, non-blocking reader of
+/// its output lines, both used by the game's own thread with deadlines.
 pub struct EngineIo {
     writer: Option<File>,
-    lines: Receiver<(Instant, Incoming)>,
+    reader: LineReader,
     peer: Peer,
     closed: bool,
-    /// When the reader got the last line [`EngineIo::recv`] returned (on [`pause::now`]).
+    /// When the line last returned by [`EngineIo::recv`] was read (on [`pause::now`]).
     last_arrival: Instant,
+    /// When the arena last found the engine's output empty or read it (on [`pause::now`]): what
+    /// the pipe holds at the first look after a deadline that passed since is the engine's in
+    /// time (see [`EngineIo::recv`]).
+    looked_at: Instant,
     /// When the process was first seen to have exited (on [`pause::now`]).
     exited_at: Option<Instant>,
     last_exit_check: Instant,
@@ -123,10 +126,9 @@ impl EngineIo {
         if let (Some(stderr), Some(log)) = (child.stderr.take(), spec.log) {
             spawn_log_copier(stderr, log, pid, budget);
         }
-        let lines = spawn_reader(stdout);
         Ok(EngineIo {
             writer: Some(non_blocking(OwnedFd::from(stdin))?),
-            lines,
+            reader: LineReader::new(OwnedFd::from(stdout))?,
             peer: Peer::Child {
                 child,
                 pgid: pid,
@@ -134,6 +136,7 @@ impl EngineIo {
             },
             closed: false,
             last_arrival: pause::now(),
+            looked_at: pause::now(),
             exited_at: None,
             last_exit_check: pause::now(),
         })
@@ -149,13 +152,13 @@ impl EngineIo {
         let thread = std::thread::Builder::new()
             .name(format!("engine {name}"))
             .spawn(move || engine(BufReader::new(to_engine_r), from_engine_w))?;
-        let lines = spawn_reader(from_engine_r);
         Ok(EngineIo {
             writer: Some(non_blocking(OwnedFd::from(to_engine_w))?),
-            lines,
+            reader: LineReader::new(OwnedFd::from(from_engine_r))?,
             peer: Peer::Thread(Some(thread)),
             closed: false,
             last_arrival: pause::now(),
+            looked_at: pause::now(),
             exited_at: None,
             last_exit_check: pause::now(),
         })
@@ -211,7 +214,7 @@ impl EngineIo {
                     if interrupt::requested() {
                         return Err(SendError::Interrupted);
                     }
-                    if self.poll_exit() {
+                    if self.poll_exit(pause::now()) {
                         return Err(SendError::Closed(io::Error::new(
                             io::ErrorKind::BrokenPipe,
                             "the engine exited",
@@ -233,12 +236,12 @@ impl EngineIo {
     }
 
     /// Whether the engine itself has ended (the process exited, or the engine thread returned),
-    /// looked at most every [`EXIT_POLL`]; remembers when it was first seen.
-    fn poll_exit(&mut self) -> bool {
+    /// looked at most every [`EXIT_POLL`]; remembers when it was first seen. `now` is
+    /// [`pause::now`] (the caller's: a look at the clock is a cost every ply).
+    fn poll_exit(&mut self, now: Instant) -> bool {
         if self.exited_at.is_some() {
             return true;
         }
-        let now = pause::now();
         if now.saturating_duration_since(self.last_exit_check) < EXIT_POLL {
             return false;
         }
@@ -255,10 +258,18 @@ impl EngineIo {
     }
 
     /// The next line that arrived before `deadline` (on [`pause::now`]), waiting for it at most
-    /// until then. Waits in slices of [`EXIT_POLL`], so a Ctrl-C is noticed at once even during
-    /// a long think, and so is the engine's own exit: once the process has exited, lines that
+    /// until then. The game's own thread reads the pipe (no reader thread, no queue) and waits
+    /// in `poll` slices of at most [`EXIT_POLL`], so a Ctrl-C is noticed at once even during a
+    /// long think, and so is the engine's own exit: once the process has exited, lines that
     /// arrive later than [`EXIT_GRACE`] after it are not the engine's, and the engine counts as
     /// closed even if a helper it started still holds its output open.
+    ///
+    /// A line counts if it was read by the deadline. The deadline is for the engine, not for
+    /// the arena: when the arena comes to look only after the deadline (it was busy, or not
+    /// scheduled), what the pipe holds at that first look counts as in time (stamped at the
+    /// deadline), since it may have come before. That is one read of at most
+    /// [`super::READ_BUFFER`] bytes; what comes later does not count, so a flood cannot keep a
+    /// late engine's think going.
     pub fn recv(&mut self, deadline: Instant) -> Result<Incoming, RecvError> {
         if self.closed {
             return Err(RecvError::Closed);
@@ -267,40 +278,61 @@ impl EngineIo {
             if interrupt::requested() {
                 return Err(RecvError::Interrupted);
             }
-            let exit_cutoff = if self.poll_exit() {
+            let mut now = pause::now();
+            let exit_cutoff = if self.poll_exit(now) {
                 self.exited_at.map(|t| t + EXIT_GRACE)
             } else {
                 None
             };
-            let now = pause::now();
-            let until = exit_cutoff.map_or(deadline, |c| c.min(deadline));
-            let slice = until.saturating_duration_since(now).min(EXIT_POLL);
-            // A line queued before the deadline counts even if we read it late: the deadline is
-            // for the engine, not for us. One that came later does not, so a flood cannot keep
-            // a late engine's think going.
-            let got = if slice.is_zero() {
-                self.lines.try_recv().map_err(|e| match e {
-                    TryRecvError::Empty => RecvTimeoutError::Timeout,
-                    TryRecvError::Disconnected => RecvTimeoutError::Disconnected,
-                })
-            } else {
-                self.lines.recv_timeout(slice)
-            };
-            match got {
-                Ok((at, _)) if exit_cutoff.is_some_and(|c| at > c) => return self.close(),
-                Ok((at, _)) if at > deadline => return Err(RecvError::Timeout),
-                Ok((at, line)) => {
-                    self.last_arrival = at;
-                    return Ok(line);
+            if let Some((at, line)) = self.reader.next_line() {
+                if exit_cutoff.is_some_and(|c| at > c) {
+                    return self.close();
                 }
-                Err(RecvTimeoutError::Timeout) if slice.is_zero() => {
-                    if exit_cutoff.is_some_and(|c| now >= c) {
-                        return self.close();
-                    }
+                if at > deadline {
                     return Err(RecvError::Timeout);
                 }
-                Err(RecvTimeoutError::Timeout) => continue,
-                Err(RecvTimeoutError::Disconnected) => return self.close(),
+                self.last_arrival = at;
+                return Ok(line);
+            }
+            let until = exit_cutoff.map_or(deadline, |c| c.min(deadline));
+            let slice = until.saturating_duration_since(now).min(EXIT_POLL);
+            let throttled = self.reader.throttled();
+            if !slice.is_zero() && throttled.is_none() {
+                // Wait first, then read: an engine has seldom answered already, and a read that
+                // finds nothing is one system call a ply for nothing.
+                if !wait_readable(self.reader.fd(), slice) {
+                    // Nothing came before the wait's end: the pipe was looked at then.
+                    self.looked_at = pause::now();
+                    continue;
+                }
+                now = pause::now();
+            }
+            let stamp = if now > deadline && self.looked_at <= deadline {
+                deadline
+            } else {
+                now
+            };
+            match self.reader.fill(stamp) {
+                Fill::Read => {
+                    self.looked_at = now;
+                    continue;
+                }
+                Fill::Eof => return self.close(),
+                Fill::Empty => self.looked_at = now,
+                Fill::Throttled(_) => {}
+            }
+            if slice.is_zero() {
+                if exit_cutoff.is_some_and(|c| now >= c) {
+                    return self.close();
+                }
+                return Err(RecvError::Timeout);
+            }
+            if let Some(end) = throttled {
+                // Nothing is read until this second is over: wait without the pipe.
+                wait_for(
+                    None,
+                    slice.min(end.saturating_duration_since(Instant::now())),
+                );
             }
         }
     }
@@ -389,7 +421,7 @@ impl Drop for EngineIo {
 }
 
 /// The pipe end as a non-blocking file: writes return `WouldBlock` instead of waiting.
-fn non_blocking(fd: OwnedFd) -> io::Result<File> {
+pub(super) fn non_blocking(fd: OwnedFd) -> io::Result<File> {
     let raw = fd.as_raw_fd();
     // SAFETY: fcntl on a descriptor we own.
     unsafe {
@@ -403,16 +435,33 @@ fn non_blocking(fd: OwnedFd) -> io::Result<File> {
 
 /// Waits until `fd` can take a write, or `at_most` has passed (whichever comes first).
 fn wait_writable(fd: i32, at_most: Duration) {
+    let _ = wait_for(Some((fd, libc::POLLOUT)), at_most);
+}
+
+/// Waits until `fd` has something to read (or its writer closed it), or `at_most` has passed;
+/// whether it has.
+fn wait_readable(fd: i32, at_most: Duration) -> bool {
+    wait_for(Some((fd, libc::POLLIN)), at_most) == Some(true)
+}
+
+/// `ppoll` of one descriptor for `events` (or of none: a sleep) for at most `at_most`, to the
+/// nanosecond (a millisecond `poll` would turn a wait under 1 ms into a spin or into a late
+/// wake-up). Whether the descriptor became ready, when there is one.
+fn wait_for(fd: Option<(i32, libc::c_short)>, at_most: Duration) -> Option<bool> {
+    let (fd, events) = fd.unwrap_or((-1, 0));
     let mut p = libc::pollfd {
         fd,
-        events: libc::POLLOUT,
+        events,
         revents: 0,
     };
-    let ms = at_most.as_millis().clamp(1, i32::MAX as u128) as i32;
-    // SAFETY: poll on one valid pollfd.
-    unsafe {
-        libc::poll(&mut p, 1, ms);
-    }
+    let ts = libc::timespec {
+        tv_sec: at_most.as_secs().min(i32::MAX as u64) as libc::time_t,
+        tv_nsec: at_most.subsec_nanos() as libc::c_long,
+    };
+    // SAFETY: ppoll on one pollfd (a negative fd is ignored by the kernel) with a valid timeout
+    // and no signal mask.
+    let ready = unsafe { libc::ppoll(&mut p, 1, &ts, std::ptr::null()) };
+    (fd >= 0).then_some(ready > 0)
 }
 
 #[cfg(test)]
@@ -570,6 +619,24 @@ mod tests {
         assert!(lines > 100);
         // The reader takes at most MAX_BYTES_PER_SEC: the flood is throttled, not buffered.
         assert!(lines * 50 < 2 * MAX_BYTES_PER_SEC as u64);
+        io.shutdown(Duration::ZERO);
+    }
+
+    #[test]
+    fn a_late_look_takes_what_the_pipe_holds_once_and_no_more() {
+        let mut io = sh("echo one; read x; echo two; read y; echo three; exec sleep 30");
+        assert_eq!(io.recv(soon()), Ok(Incoming::Line("one".into())));
+        let deadline = pause::now();
+        io.send("x").unwrap();
+        assert!(wait_readable(io.reader.fd(), Duration::from_secs(20)));
+        // The arena comes to look after the deadline: the line may have come before it, so it
+        // counts, at the deadline (before, the reader thread stamped it after: Timeout).
+        assert_eq!(io.recv(deadline), Ok(Incoming::Line("two".into())));
+        assert_eq!(io.last_arrival(), deadline);
+        io.send("y").unwrap();
+        assert!(wait_readable(io.reader.fd(), Duration::from_secs(20)));
+        // Looked at since the deadline: what came later does not count.
+        assert_eq!(io.recv(deadline), Err(RecvError::Timeout));
         io.shutdown(Duration::ZERO);
     }
 

@@ -11,9 +11,8 @@
 //! - hide its death: the process itself is watched ([`EngineIo::recv`] polls it every
 //!   [`EXIT_POLL`]), so an engine that exits while a helper it started keeps its output open is
 //!   seen within [`EXIT_POLL`] + [`EXIT_GRACE`], not when the helper closes the pipe;
-//! - exhaust its memory: a line longer than [`MAX_LINE`] is cut, and at most [`QUEUE_LINES`] lines
-//!   wait in memory; when the queue is full the reader stops reading and the engine blocks on its
-//!   own pipe;
+//! - exhaust its memory: a line longer than [`MAX_LINE`] is cut, and at most [`READ_BUFFER`]
+//!   bytes are read ahead of the client; the rest waits in the pipe, and the engine blocks on it;
 //! - eat its CPU: the reader takes at most [`MAX_BYTES_PER_SEC`] from the engine;
 //! - fill the disk: stderr goes to the engine's log file up to a [`LogBudget`] shared by all of
 //!   the engine's processes in a run ([`MAX_LOG_BYTES`] by default);
@@ -23,6 +22,10 @@
 //!   groups the arena leaves behind when it dies itself, so even `kill -9` of the arena leaves no
 //!   engine behind, nor a process an engine started (which the parent-death signal does not
 //!   reach). On another Unix the guardian is the only such line (see [`child`]).
+//!
+//! The engine's output is read by the game's own thread (non-blocking pipe, `ppoll` with the
+//! deadline): no reader thread and no channel stand between a `bestmove` and the game, which
+//! halved the arena's CPU a ply (`scripts/arena-bench.sh`).
 //!
 //! One concern a file: [`io`] (the engine's two line streams and their deadlines), [`reader`]
 //! (the bounded line reader and its rate limit), [`stderr`] (the log copier and its budget),
@@ -38,5 +41,5 @@ pub mod stderr;
 pub use super::groups::{kill_all, signal_all};
 pub use super::guardian::Guardian;
 pub use io::{EngineIo, RecvError, SendError, Spawn, DEFAULT_WRITE_TIMEOUT, EXIT_GRACE, EXIT_POLL};
-pub use reader::{Incoming, MAX_BYTES_PER_SEC, MAX_LINE, QUEUE_LINES};
+pub use reader::{Incoming, MAX_BYTES_PER_SEC, MAX_LINE, READ_BUFFER};
 pub use stderr::{log_file, LogBudget, MAX_LOG_BYTES};
