@@ -593,8 +593,12 @@ fn live_and_viewer(b: &Browser) {
     ] {
         b.goto(&url);
         // Every place a game is listed gives the records' number and ply count.
-        let rows = finished_rows(b, "");
-        assert_eq!(rows.len(), 8, "{name}");
+        let rows = b.wait_until("the finished games listed", WAIT, |b| {
+            let rows = finished_rows(b, "");
+            (rows.len() == 8)
+                .then_some(rows)
+                .ok_or_else(|| "fewer rows".to_string())
+        });
         for (m, row) in &rows {
             assert_eq!(row, &numbers(&records.games[&(m - 1)]), "{name}, game {m}");
         }
@@ -715,9 +719,13 @@ fn giuthi_viewer_laps(b: &Browser) {
             "--game",
             "giuthi",
             "--engine",
-            "name=L1 cmd=builtin:otau depth=1",
+            "name=L1",
+            "cmd=builtin:otau",
+            "depth=1",
             "--engine",
-            "name=R cmd=builtin:random depth=1",
+            "name=R",
+            "cmd=builtin:random",
+            "depth=1",
             "--games",
             "2",
             "--max-plies",

@@ -236,3 +236,54 @@ fn info_json(i: &LiveInfo, side: Side) -> Value {
         "pv": i.pv,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Variant;
+
+    /// A Giuthi game in progress whose last move was a relay: the state gives its laps (the
+    /// rules core's boards) and both engines' scores from South's view.
+    #[test]
+    fn a_live_relay_comes_with_its_laps_and_scores_read_from_south() {
+        let start = AnyGame::start(Variant::GIUTHI);
+        let mut after = start.clone();
+        let mv = start.parse_move("3c").unwrap();
+        after.play(mv);
+        let mut g = LiveGame {
+            index: 4,
+            game: "giuthi".into(),
+            south: "A".into(),
+            north: "B".into(),
+            position: after.to_string(),
+            ply: 1,
+            last: Some((Side::South, "3c".into())),
+            before: Some(start.to_string()),
+            clocks: [None, None],
+            info: Default::default(),
+        };
+        g.info[0].score = Some("cp 150".into());
+        g.info[1].score = Some("cp 150".into());
+        let v = live_game_json(&g);
+        let AnyGame::Giuthi(rules) = &start else {
+            unreachable!()
+        };
+        let laps: Vec<String> = rules
+            .relay_lap_positions(mv)
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        assert!(laps.len() >= 2, "3c from the start relays");
+        assert_eq!(v["last"]["laps"], json!(laps));
+        assert!(v["last"].get("laps_total").is_none(), "not cut");
+        assert_eq!(v["info"][0]["score_view"]["cp"], 150);
+        assert_eq!(v["info"][1]["score_view"]["cp"], -150);
+        assert_eq!(
+            v["info"][1]["score"], "cp 150",
+            "the engine's own text kept"
+        );
+        // No position before (a game at its start) or another game: no laps.
+        g.before = None;
+        assert!(live_game_json(&g)["last"].get("laps").is_none());
+    }
+}
