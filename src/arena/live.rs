@@ -90,6 +90,8 @@ pub struct LiveGame {
     pub ply: usize,
     /// The move that led here: its mover and protocol token.
     pub last: Option<(Side, String)>,
+    /// The position before that move (for the pages to show a Giuthi relay lap by lap).
+    pub before: Option<String>,
     /// Each side's clock (ms left) when the game is timed.
     pub clocks: [Option<u64>; 2],
     /// Each side's latest search figures.
@@ -219,12 +221,16 @@ impl Watch {
         opening: &[String],
     ) {
         let pos = line.position();
-        let last = opening.last().map(|m| {
-            // The mover of the last opening move: the side to move before it.
-            let mut replay = line.clone();
-            replay.undo();
-            (replay.position().side_to_move(), m.clone())
-        });
+        let (last, before) = opening
+            .last()
+            .map(|m| {
+                // The mover of the last opening move: the side to move before it.
+                let mut replay = line.clone();
+                replay.undo();
+                let before = replay.position();
+                ((before.side_to_move(), m.clone()), before.to_string())
+            })
+            .unzip();
         let game = LiveGame {
             index,
             game: pos.variant().to_string(),
@@ -233,6 +239,7 @@ impl Watch {
             position: pos.to_string(),
             ply: opening.len(),
             last,
+            before,
             clocks: [None, None],
             info: Default::default(),
         };
@@ -255,7 +262,7 @@ impl Watch {
         let clocks = clocks.each_ref().map(|c| c.tc().map(|_| c.remaining_ms()));
         self.update(|s| {
             if let Some(g) = s.playing.get_mut(&index) {
-                g.position = text;
+                g.before = Some(std::mem::replace(&mut g.position, text));
                 g.ply = ply;
                 g.last = Some((mover, token.to_string()));
                 g.clocks = clocks;

@@ -311,6 +311,22 @@ impl Giuthi {
         laps
     }
 
+    /// The board after each lap of `mv`'s relay sowing ([`Giuthi::relay_laps`]) as positions:
+    /// the lap's holes, with this position's piles, side to move and move number (no lap
+    /// captures or hands the turn over), for a page to draw each lap with the board renderer
+    /// that draws positions. Empty for a pass or a sowing that never ends.
+    pub fn relay_lap_positions(&self, mv: Move) -> Vec<Giuthi> {
+        let places = 2 * self.n();
+        self.relay_laps(mv)
+            .into_iter()
+            .map(|lap| {
+                let mut pos = *self;
+                pos.state.ring[..places].copy_from_slice(&lap);
+                pos
+            })
+            .collect()
+    }
+
     /// Whether `side` has a move whose sowing ends: "a hole with two or more seeds" of the rules,
     /// exact also when some sowings never end. Stops at the first that ends, which in practice is
     /// the first tried.

@@ -13,22 +13,29 @@ use crate::arena::client::SearchInfo;
 use crate::arena::records::{GameRecord, MoveRecord, TerminationKind};
 use crate::ugi::wire::{Reply, ScoreBound, ScoreKind};
 
-/// A move's recorded score as the graph reads it: `{"cp": 35}` or `{"mate": -4}` (the mover's
-/// view, as recorded), with `"bound": "lower"` or `"upper"` for a bound; `None` for a move
-/// without one (or a score text no engine session writes: a records file changed by hand).
-pub fn ply_score(m: &MoveRecord) -> Option<Value> {
-    let text = m.score.as_deref()?;
+/// A score as records and `info` lines write it (`cp 35`, `mate -4`, `cp -5000 lowerbound`),
+/// read through the protocol's one parser (the engine session wrote it the same way): kind,
+/// value and bound; `None` for text that is no score.
+pub fn parse_score(text: &str) -> Option<(ScoreKind, i64, Option<ScoreBound>)> {
     let Reply::Info(line) = Reply::parse(&format!("info score {text}")) else {
         return None;
     };
     let mut info = SearchInfo::default();
     info.absorb(&line);
     let (kind, value) = info.score.filter(|_| info.dropped == 0)?;
+    Some((kind, value, info.bound))
+}
+
+/// A move's recorded score as the graph reads it: `{"cp": 35}` or `{"mate": -4}` (the mover's
+/// view, as recorded), with `"bound": "lower"` or `"upper"` for a bound; `None` for a move
+/// without one (or a score text no engine session writes: a records file changed by hand).
+pub fn ply_score(m: &MoveRecord) -> Option<Value> {
+    let (kind, value, bound) = parse_score(m.score.as_deref()?)?;
     let mut score = match kind {
         ScoreKind::Cp => json!({ "cp": value }),
         ScoreKind::Mate => json!({ "mate": value }),
     };
-    if let Some(bound) = info.bound {
+    if let Some(bound) = bound {
         score["bound"] = match bound {
             ScoreBound::Lower => "lower",
             ScoreBound::Upper => "upper",

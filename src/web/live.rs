@@ -15,11 +15,12 @@ use anyhow::Result;
 use serde_json::{json, Value};
 
 use super::assets;
-use super::game::{game_summary, game_view, side_letter};
+use super::game::{add_laps, game_summary, game_view, score_view, side_letter};
 use super::server::{query_param, EventSource, Latest, Reply, Site};
 use crate::arena::live::{LiveGame, LiveInfo, LiveProgress, LiveState, Watch};
 use crate::arena::records::{GameRecord, RecordsFile};
 use crate::arena::tournament::new_standings;
+use crate::games::{AnyGame, Game, Side};
 use crate::sync::lock;
 
 /// The page, its script and the viewer's, served at these paths (besides the shared assets).
@@ -198,7 +199,7 @@ fn state_text(s: &LiveState, finished: &str) -> String {
 }
 
 fn live_game_json(g: &LiveGame) -> Value {
-    json!({
+    let mut v = json!({
         "game": g.index + 1,
         "id": g.game,
         "south": g.south,
@@ -207,16 +208,82 @@ fn live_game_json(g: &LiveGame) -> Value {
         "ply": g.ply,
         "last": g.last.as_ref().map(|(side, mv)| json!({"side": side_letter(*side), "move": mv})),
         "clocks": g.clocks,
-        "info": g.info.iter().map(info_json).collect::<Vec<_>>(),
-    })
+        "info": [info_json(&g.info[0], Side::South), info_json(&g.info[1], Side::North)],
+    });
+    // The laps of a Giuthi relay that led here, replayed from the position before it (which
+    // the arena keeps for this).
+    let before = g
+        .before
+        .as_deref()
+        .and_then(|b| AnyGame::from_position(b).ok());
+    if let (Some(before), Some((_, token))) = (before, &g.last) {
+        if let Ok(mv) = before.parse_move(token) {
+            add_laps(&mut v["last"], &before, mv);
+        }
+    }
+    v
 }
 
-fn info_json(i: &LiveInfo) -> Value {
+/// An engine's latest figures; `score` as it sent it, `score_view` in stones from South's view
+/// (`game::score_view`), the view every page shows.
+fn info_json(i: &LiveInfo, side: Side) -> Value {
     json!({
         "depth": i.depth,
         "score": i.score,
+        "score_view": i.score.as_deref().and_then(|s| score_view(s, side)),
         "nodes": i.nodes,
         "nps": i.nps,
         "pv": i.pv,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Variant;
+
+    /// A Giuthi game in progress whose last move was a relay: the state gives its laps (the
+    /// rules core's boards) and both engines' scores from South's view.
+    #[test]
+    fn a_live_relay_comes_with_its_laps_and_scores_read_from_south() {
+        let start = AnyGame::start(Variant::GIUTHI);
+        let mut after = start.clone();
+        let mv = start.parse_move("3c").unwrap();
+        after.play(mv);
+        let mut g = LiveGame {
+            index: 4,
+            game: "giuthi".into(),
+            south: "A".into(),
+            north: "B".into(),
+            position: after.to_string(),
+            ply: 1,
+            last: Some((Side::South, "3c".into())),
+            before: Some(start.to_string()),
+            clocks: [None, None],
+            info: Default::default(),
+        };
+        g.info[0].score = Some("cp 150".into());
+        g.info[1].score = Some("cp 150".into());
+        let v = live_game_json(&g);
+        let AnyGame::Giuthi(rules) = &start else {
+            unreachable!()
+        };
+        let laps: Vec<String> = rules
+            .relay_lap_positions(mv)
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        assert!(laps.len() >= 2, "3c from the start relays");
+        assert_eq!(v["last"]["laps"], json!(laps));
+        assert!(v["last"].get("laps_total").is_none(), "not cut");
+        assert_eq!(v["info"][0]["score_view"]["cp"], 150);
+        assert_eq!(v["info"][1]["score_view"]["cp"], -150);
+        assert_eq!(
+            v["info"][1]["score"], "cp 150",
+            "the engine's own text kept"
+        );
+        // No position before (a game at its start) or another game: no laps.
+        g.before = None;
+        assert!(live_game_json(&g)["last"].get("laps").is_none());
+    }
 }

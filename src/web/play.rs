@@ -30,6 +30,7 @@ use crate::arena::records::{GameRecord, MoveRecord, OpeningRecord, Termination, 
 use crate::games::{AnyGame, Game, GameLine, Outcome, Side, Variant};
 use crate::sync::lock;
 use crate::ugi::wire::{GoCommand, PositionLine, Start};
+use crate::web::game::{lap_positions, score_view, ScoreView};
 use crate::web::server::{EventSource, Latest};
 
 /// The name of the person in the PGN and on the page.
@@ -53,8 +54,13 @@ pub struct Analysis {
     /// The move it chose (its token, checked: an illegal one is in `note`, not here).
     pub best: Option<String>,
     pub depth: Option<u32>,
-    /// `cp 35` or `mate -4`, from the mover's view.
+    /// `cp 35` or `mate -4`, from the mover's view, as the engine sent it (and the PGN keeps it).
     pub score: Option<String>,
+    /// The same score in stones from South's view, the one view the page shows
+    /// ([`super::game::score_view`]): the engine's own moves and its analysis of the person's
+    /// position read alike.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score_view: Option<ScoreView>,
     pub nodes: Option<u64>,
     /// The principal variation as the engine sent it (unchecked text: the page shows it as text).
     pub pv: Vec<String>,
@@ -64,11 +70,14 @@ pub struct Analysis {
 }
 
 impl Analysis {
-    fn from_info(best: Option<String>, info: &SearchInfo) -> Analysis {
+    /// What `searcher` (the side to move when it searched) said.
+    fn from_info(best: Option<String>, info: &SearchInfo, searcher: Side) -> Analysis {
+        let score = info.score_text();
         Analysis {
             best,
             depth: info.depth,
-            score: info.score_text(),
+            score_view: score.as_deref().and_then(|s| score_view(s, searcher)),
+            score,
             nodes: info.nodes,
             pv: info.pv.split_whitespace().map(String::from).collect(),
             note: None,
@@ -86,6 +95,13 @@ pub struct PlayedMove {
     pub notation: String,
     pub side: Side,
     pub by: Mover,
+    /// The board after each lap of a Giuthi relay ([`super::game::lap_positions`]), for the
+    /// page to step through; absent for a move of one lap and for the other games.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub laps: Vec<String>,
+    /// How many laps the move had, when [`super::game::MAX_LAPS_SHOWN`] cut `laps`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub laps_total: Option<usize>,
     /// The engine's search behind an engine move.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub analysis: Option<Analysis>,
@@ -425,11 +441,14 @@ impl PlayGame {
             nodes: info.nodes,
             info_dropped: 0,
         });
+        let (laps, total) = lap_positions(pos, mv);
         self.moves.push(PlayedMove {
             mv: pos.move_name(mv),
             notation: pos.record_name(mv),
             side: pos.side_to_move(),
             by,
+            laps_total: (total > laps.len() && !laps.is_empty()).then_some(total),
+            laps,
             analysis: a,
         });
     }
@@ -448,7 +467,7 @@ impl PlayGame {
         };
         match self.line.play_token(&thought.token) {
             Ok((mv, _)) => {
-                let a = Analysis::from_info(Some(pos.move_name(mv)), &thought.info);
+                let a = Analysis::from_info(Some(pos.move_name(mv)), &thought.info, side);
                 self.push(&pos, mv, Mover::Engine, Some(a));
             }
             Err(e) => {
@@ -470,15 +489,18 @@ impl PlayGame {
             return;
         }
         let pos = self.line.position().clone();
+        let searcher = pos.side_to_move();
         self.analysis = Some(match self.think() {
             Ok(t) => match pos.parse_move(&t.token) {
-                Ok(mv) if pos.is_legal(mv) => Analysis::from_info(Some(pos.move_name(mv)), &t.info),
+                Ok(mv) if pos.is_legal(mv) => {
+                    Analysis::from_info(Some(pos.move_name(mv)), &t.info, searcher)
+                }
                 _ => Analysis {
                     note: Some(format!(
                         "the engine suggested an illegal move '{}'",
                         t.token.escape_debug()
                     )),
-                    ..Analysis::from_info(None, &t.info)
+                    ..Analysis::from_info(None, &t.info, searcher)
                 },
             },
             Err((kind, detail)) => {

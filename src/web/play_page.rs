@@ -227,9 +227,14 @@ const PAGE: &str = r#"<!doctype html>
 <h1>otau web</h1>
 <div id="play">
   <div id="board-area"></div>
+  <div class="laps" id="laps" hidden>
+    <button id="lap-prev">lap &lt;</button>
+    <button id="lap-next">lap &gt;</button>
+    <span id="lap-where"></span>
+  </div>
   <div id="direction" hidden>Sow from hole <span id="direction-hole"></span>:
-    <button id="dir-a" data-move="">anticlockwise</button>
-    <button id="dir-c" data-move="">clockwise</button>
+    <button id="dir-a" data-move="">anticlockwise (a): up your hole numbers</button>
+    <button id="dir-c" data-move="">clockwise (c): down your hole numbers</button>
     <button id="dir-cancel">cancel</button>
   </div>
   <div class="controls">
@@ -244,6 +249,7 @@ const PAGE: &str = r#"<!doctype html>
   <p id="status"></p>
   <p id="notice"></p>
   <pre id="analysis-box" hidden></pre>
+  <p class="score-note" id="score-note"></p>
   <ol id="moves"></ol>
 </div>
 <script src="/board.js"></script>

@@ -10,8 +10,21 @@
 //                    `start`), each opening move and engine move adds one;
 //   boards of games in progress on the live page also carry data-game="N", N the game's number
 //   in the run (the records' `index` + 1, as the progress lines print it);
-// - the game viewer has buttons with ids first, prev, next, last;
+// - a board saying whose is what: each store is <g class="store" data-side="s|n"
+//   data-owner="NAME">, with the owner's name in its text; each row has a
+//   <text class="owner" data-side="s|n"> naming its player ("South: L5", "North: you") and
+//   where its store is; the side to move is said in words in <tspan class="to-move-words">
+//   ("South (L5) to move") as well as by the blue outline (the legend under the board says so);
+// - a Giuthi relay's lap is a board with data-lap="K" and data-laps="N" (K of N laps of the
+//   move that leads to data-ply); its data-position is the lap's board written as a position
+//   (the lap's holes, the piles and side to move of the position before the move: the rules
+//   core's Giuthi::relay_lap_positions); its .lap-words say the lap and its direction;
+// - the game viewer has buttons with ids first, prev, next, last, and lap-prev, lap-next (shown
+//   when the ply's move has laps; the arrow keys Up and Down do the same);
 // - finished games are listed as elements with class="finished-game" and data-game="N".
+//
+// Scores are shown in stones from South's view everywhere (the server turns every engine's
+// own-view score round: src/web/game.rs, score_view); SCORE_NOTE says so on each page.
 //
 // Every text from the data (engine names, info strings, positions) goes into the page through
 // textContent or attributes, never parsed as HTML.
@@ -20,12 +33,23 @@
 //   parse(position)  -> {game, holes, south: [..], north: [..], stores: [s, n],
 //                        tuzdiks: [s, n] | null (hole numbers, 0 = none), side: "s" | "n",
 //                        fullmove}; throws on a string it cannot read.
-//   render(view)     -> the board element (a div.board holding an svg). view:
+//   render(view)     -> the board element (a div.board holding an svg and its legend). view:
 //                        {position, ply, game (N, optional), last: {side, move} (optional: the
 //                        move that led here, a protocol token), flip (optional: North at the
-//                        bottom)}. Holes are <g class="hole" data-side="s|n" data-hole="k">;
+//                        bottom), names: {s, n} (optional: the players, e.g. an engine's name
+//                        or "you"), lap: {k, of, move} (optional: lap k of `of` of the move
+//                        `move`, sown from this position's side to move)}.
+//                        Holes are <g class="hole" data-side="s|n" data-hole="k">;
 //                        the last move's origin hole also has class "last".
 //   originHole(move) -> the hole number a protocol token starts from (5, 3a -> 3), or null.
+//   sideName(side, names) -> "South (L5)" ("s" or "south"; the name left out when unknown).
+//   lapDirection(move, k) -> the direction of lap k of a Giuthi move ("3a": lap 1
+//                        anticlockwise, lap 2 clockwise, ...: each lap turns round).
+//   lapWords(lap)    -> "lap 2 of 4 of South's 3a, sown clockwise".
+//   moveWords(m, names) -> a move in words: "North (L5): hole 7 (76), -16.57 stones (North
+//                        ahead), depth 7, 0.142 s"; m: {side, move, notation, book,
+//                        score (a score_view), depth, time_ms}.
+//   SCORE_NOTE       -> the sentence each page shows saying how scores read.
 (function () {
   "use strict";
   var SVG = "http://www.w3.org/2000/svg";
@@ -78,19 +102,79 @@
     svg.appendChild(g);
   }
 
+  var SCORE_NOTE = "Scores are in stones (100 centi-stones) from South's view: + means South is ahead, - North.";
+
+  function sideName(side, names) {
+    var s = side === "s" || side === "south" ? "s" : "n";
+    var word = s === "s" ? "South" : "North";
+    var name = names && names[s];
+    return name != null && name !== "" ? word + " (" + name + ")" : word;
+  }
+
+  function lapDirection(move, k) {
+    var first = /c$/.test(String(move)) ? 1 : 0;
+    return (first + k - 1) % 2 === 0 ? "anticlockwise" : "clockwise";
+  }
+
+  function lapWords(lap, side) {
+    return "lap " + lap.k + " of " + lap.of + (side ? " of " + (side === "s" ? "South" : "North") + "'s " : " of ") +
+      lap.move + ", sown " + lapDirection(lap.move, lap.k);
+  }
+
+  function moveWords(m, names) {
+    var words = sideName(m.side, names) + ": ";
+    var hole = originHole(m.move);
+    if (hole == null) words += m.move;
+    else {
+      words += "hole " + hole;
+      if (/a$/.test(m.move)) words += " anticlockwise";
+      else if (/c$/.test(m.move)) words += " clockwise";
+      if (m.notation && m.notation !== m.move) words += " (" + m.notation + ")";
+    }
+    var parts = [words];
+    if (m.book) parts.push("from the opening");
+    if (m.score && m.score.text) parts.push(m.score.text);
+    if (m.depth != null) parts.push("depth " + m.depth);
+    if (m.time_ms != null) parts.push((m.time_ms / 1000).toFixed(3) + " s");
+    return parts.join(", ");
+  }
+
+  // A name short enough for a store (the full one is in the store's title).
+  function short(name, max) {
+    name = String(name);
+    return name.length > max ? name.slice(0, max - 1) + "\u2026" : name;
+  }
+
+  // An arrow along a row, from x0 to x1 at height y (the way anticlockwise sowing runs there).
+  function arrow(svg, x0, x1, y) {
+    var g = el("g", { "class": "direction" });
+    g.appendChild(el("title", {}, "anticlockwise (a)"));
+    g.appendChild(el("line", { x1: x0, y1: y, x2: x1, y2: y }));
+    var d = x1 > x0 ? -7 : 7;
+    g.appendChild(el("polygon", { points: x1 + "," + y + " " + (x1 + d) + "," + (y - 4) + " " + (x1 + d) + "," + (y + 4) }));
+    svg.appendChild(g);
+  }
+
   function render(view) {
     var p = parse(view.position);
     var n = p.holes;
+    var names = view.names || {};
     var cell = 52, r = 21, storeW = 64, pad = 8;
     var width = 2 * storeW + n * cell + 2 * pad;
-    var top0 = 40; // below the caption and the far row's hole numbers
-    var height = top0 + 2 * cell + 26;
+    // Caption, the far row's owner, its direction arrow and hole numbers above the rows; hole
+    // numbers, the arrow and the near row's owner below.
+    var top0 = 62;
+    var height = top0 + 2 * cell + 66;
     var div = document.createElement("div");
     div.className = "board";
     div.setAttribute("data-game-id", p.game);
     div.setAttribute("data-position", String(view.position).trim());
     div.setAttribute("data-ply", String(view.ply == null ? 0 : view.ply));
     if (view.game != null) div.setAttribute("data-game", String(view.game));
+    if (view.lap) {
+      div.setAttribute("data-lap", String(view.lap.k));
+      div.setAttribute("data-laps", String(view.lap.of));
+    }
     var svg = el("svg", { viewBox: "0 0 " + width + " " + height, width: width, height: height, role: "img" });
     svg.appendChild(el("title", {}, view.position));
     svg.appendChild(el("rect", { x: 0, y: 0, width: width, height: height, rx: 10, "class": "frame" }));
@@ -115,27 +199,56 @@
         var x = pad + storeW + col * cell + cell / 2;
         var cls = [];
         if (tuzdikOn(side, k)) cls.push("tuzdik");
-        if (side === lastSide && k === lastHole) cls.push("last");
+        if (side === lastSide && k === lastHole && !view.lap) cls.push("last");
         if (side === p.side) cls.push("to-move");
         hole(svg, x, isTop ? topY : bottomY, r, tuzdikOn(side, k) ? "X" : row[k - 1], side, k, cls.join(" "), !isTop);
       }
+      // The row's owner, in words, with where its store is and whether it is to move.
+      var words = (side === "s" ? "South" : "North") + (names[side] != null ? ": " + short(names[side], 24) : "") +
+        " \u2014 holes 1\u2013" + n + (isTop ? " right to left, store at left" : " left to right, store at right") +
+        (side === p.side ? " \u2014 to move" : "");
+      svg.appendChild(el("text", { x: pad + 4, y: isTop ? 33 : top0 + 2 * cell + 56,
+        "class": "owner" + (side === p.side ? " to-move" : ""), "data-side": side }, words));
     });
+    if (/^giuthi/.test(p.game)) {
+      // Anticlockwise: along the bottom row left to right, along the top row right to left.
+      var x0 = pad + storeW + 10, x1 = pad + storeW + n * cell - 10;
+      arrow(svg, x1, x0, 45);
+      arrow(svg, x0, x1, top0 + 2 * cell + 38);
+    }
     // Stores: the top player's at the left, the bottom player's at the right (the way the
     // stones go round, anticlockwise).
     [[top, pad], [bottom, pad + storeW + n * cell + 4]].forEach(function (s) {
       var side = s[0], x = s[1];
-      var g = el("g", { "class": "store" + (side === p.side ? " to-move" : ""), "data-side": side });
+      var owner = names[side] != null ? String(names[side]) : (side === "s" ? "South" : "North");
+      var g = el("g", { "class": "store" + (side === p.side ? " to-move" : ""), "data-side": side, "data-owner": owner });
+      g.appendChild(el("title", {}, (side === "s" ? "South" : "North") + "'s store: " + owner));
       g.appendChild(el("rect", { x: x, y: top0 + 4, width: storeW - 8, height: 2 * cell - 8, rx: 12 }));
+      g.appendChild(el("text", { x: x + (storeW - 8) / 2, y: top0 + 20, "class": "store-owner", "text-anchor": "middle" },
+        short(owner, 8)));
       g.appendChild(el("text", { x: x + (storeW - 8) / 2, y: top0 + cell + 6, "class": "count", "text-anchor": "middle" },
         p.stores[side === "s" ? 0 : 1]));
       svg.appendChild(g);
     });
-    var mover = p.side === "s" ? "South" : "North";
-    svg.appendChild(el("text", { x: pad, y: 16, "class": "caption" },
-      p.game + "  move " + p.fullmove + ", " + mover + " to play"));
+    var caption = el("text", { x: pad, y: 16, "class": "caption" }, p.game + "  move " + p.fullmove + ": ");
+    var mover = view.lap ? sideName(p.side, names) + " sowing, " + lapWords(view.lap) : sideName(p.side, names) + " to move";
+    caption.appendChild(el("tspan", { "class": view.lap ? "lap-words" : "to-move-words" }, mover));
+    svg.appendChild(caption);
     div.appendChild(svg);
+    var legend = document.createElement("div");
+    legend.className = "board-legend";
+    var says = "Blue outline: the side to move.";
+    if (/^giuthi/.test(p.game)) {
+      says += " Arrows: anticlockwise (a), along the bottom row left to right and the top row right to left" +
+        " (up the mover's hole numbers); clockwise (c) the other way.";
+    }
+    legend.textContent = says;
+    div.appendChild(legend);
     return div;
   }
 
-  window.OtauBoard = { parse: parse, render: render, originHole: originHole };
+  window.OtauBoard = {
+    parse: parse, render: render, originHole: originHole, sideName: sideName,
+    lapDirection: lapDirection, lapWords: lapWords, moveWords: moveWords, SCORE_NOTE: SCORE_NOTE
+  };
 })();

@@ -53,7 +53,7 @@
   function points(game) {
     var out = [];
     (game.positions || []).forEach(function (p, ply) {
-      if (ply > 0 && p.score) out.push({ ply: ply, side: p.side, score: p.score, sign: p.side === "s" ? 1 : -1 });
+      if (ply > 0 && p.recorded_score) out.push({ ply: ply, side: p.side, score: p.recorded_score, sign: p.side === "s" ? 1 : -1 });
     });
     return out;
   }

@@ -26,25 +26,67 @@
     var parts = [name];
     if (clockMs != null) parts.push("clock " + clock(clockMs));
     if (info.depth != null) parts.push("depth " + info.depth);
-    if (info.score != null) parts.push("score " + info.score);
+    // The score in stones from South's view (the server turns North's engine's round).
+    if (info.score_view) parts.push("score " + info.score_view.text);
     if (info.nodes != null) parts.push("nodes " + info.nodes);
     if (info.nps != null) parts.push("nps " + info.nps);
     if (info.pv) parts.push("pv " + info.pv);
     return parts.join("  ");
   }
 
+  // The lap a person stepped to on a game in progress, by game number: {ply, lap}; it holds
+  // while that game's board stays at that ply (the page is drawn again on every update).
+  var lapShown = {};
+  var lastGames = [];
+
   function drawPlaying(games) {
+    lastGames = games;
     var box = document.getElementById("playing");
     clear(box);
+    box.appendChild(text("p", window.OtauBoard.SCORE_NOTE, "score-note"));
     if (!games.length) box.appendChild(text("p", "none"));
+    var kept = {};
     games.forEach(function (g) {
+      var names = { s: g.south, n: g.north };
       var wrap = text("div", null, "live-game");
+      wrap.setAttribute("data-game", String(g.game));
       wrap.appendChild(text("div", "Game " + g.game + ": " + g.south + " (South) vs " + g.north + " (North)", "engines"));
       wrap.appendChild(text("div", infoLine("North " + g.north, g.clocks[1], g.info[1]), "info"));
-      wrap.appendChild(window.OtauBoard.render({ position: g.position, ply: g.ply, game: g.game, last: g.last }));
+      var laps = (g.last && g.last.laps) || [];
+      var shown = lapShown[g.game];
+      var lap = shown && shown.ply === g.ply && shown.lap <= laps.length ? shown.lap : 0;
+      if (lap) kept[g.game] = shown;
+      var view = { position: g.position, ply: g.ply, game: g.game, last: g.last, names: names };
+      if (lap) {
+        view.position = laps[lap - 1];
+        view.lap = { k: lap, of: g.last.laps_total || laps.length, move: g.last.move };
+      }
+      wrap.appendChild(window.OtauBoard.render(view));
+      if (laps.length) wrap.appendChild(lapBar(g, laps.length, lap));
       wrap.appendChild(text("div", infoLine("South " + g.south, g.clocks[0], g.info[0]), "info"));
       box.appendChild(wrap);
     });
+    lapShown = kept;
+  }
+
+  // Steps through the laps of the relay that led to a game's board: lap > from the board starts
+  // at lap 1, after the last lap the board comes back.
+  function lapBar(g, n, lap) {
+    var bar = text("div", null, "laps");
+    var words = lap ? window.OtauBoard.lapWords({ k: lap, of: g.last.laps_total || n, move: g.last.move }, g.last.side)
+      : "last move " + g.last.move + ": " + (g.last.laps_total || n) + " laps";
+    [["lap-prev", "lap <", -1], ["lap-next", "lap >", 1]].forEach(function (b) {
+      var button = text("button", b[1], b[0]);
+      button.type = "button";
+      button.onclick = function () {
+        var k = b[2] > 0 ? (lap === 0 ? 1 : (lap >= n ? 0 : lap + 1)) : (lap === 0 ? n : Math.max(1, lap - 1));
+        lapShown[g.game] = { ply: g.ply, lap: k };
+        drawPlaying(lastGames);
+      };
+      bar.appendChild(button);
+    });
+    bar.appendChild(text("span", " " + words, "lap-where"));
+    return bar;
   }
 
   function drawStandings(s) {
