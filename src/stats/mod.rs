@@ -10,7 +10,8 @@
 //! - [`diagnostics`]: per-engine depth, speed, time, endings;
 //! - [`summary`]: all of the above for a run, as text and as JSON;
 //! - [`report`] and [`svg`]: the self-contained HTML page;
-//! - [`table`]: the column lists that print a table both as text and in the page.
+//! - [`table`]: the column lists that print a table both as text and in the page;
+//! - [`tally`]: a run's statistics kept as counts (memory that does not grow with the games).
 //!
 //! The formulas, models and what each number means: `protocol/statistics.md`.
 
@@ -24,6 +25,7 @@ pub mod sprt;
 pub mod summary;
 pub mod svg;
 pub mod table;
+pub mod tally;
 
 pub use diagnostics::EngineDiagnostics;
 pub use elo::{EloEstimate, Wdl};
@@ -35,6 +37,7 @@ pub use sprt::{
     sprt_cli_text, SprtCalcArgs, SprtConfig, SprtDecision, SprtModel, SprtStatus, SprtStop,
     SprtTest,
 };
+pub use tally::Tally;
 pub use summary::{
     cutechess_sprt_line, summarize, MatchStats, SprtSummary, Summary, SummaryOptions,
 };
