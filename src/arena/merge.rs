@@ -17,6 +17,8 @@ pub struct Merged {
     /// The run's header, without a shard.
     pub header: RunHeader,
     pub games: BTreeMap<u64, GameRecord>,
+    /// The games' numbers in file order (each file in the order its games finished).
+    pub order: Vec<u64>,
     /// The standings, fed in file order (each file in the order its games finished). The SPRT
     /// of shards is a fixed-sample verdict: the shards did not stop on it.
     pub standings: Standings,
@@ -86,6 +88,7 @@ pub fn merge(files: &[PathBuf]) -> Result<Merged> {
     Ok(Merged {
         header,
         games,
+        order,
         standings,
         sharded,
     })

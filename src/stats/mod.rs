@@ -32,15 +32,15 @@ pub use elo::{EloEstimate, Wdl};
 pub use game::{GameStats, MoveSummary};
 pub use pentanomial::{PairTracker, Pentanomial};
 pub use ratings::{fit_pairings, fit_ratings, Pairings, RatingError, RatingOptions, RatingTable};
-pub use report::{render_html, ReportOptions};
+pub use report::{render_html, render_summary_html, ReportOptions, Window, LISTED_GAMES};
 pub use sprt::{
     sprt_cli_text, SprtCalcArgs, SprtConfig, SprtDecision, SprtModel, SprtStatus, SprtStop,
     SprtTest,
 };
-pub use tally::Tally;
 pub use summary::{
     cutechess_sprt_line, summarize, MatchStats, SprtSummary, Summary, SummaryOptions,
 };
+pub use tally::Tally;
 
 /// Reads a number that JSON may hold as `null`: serde_json writes non-finite floats (an infinite
 /// Elo after a perfect score, a NaN interval) as `null`, and summaries must read back.

@@ -93,7 +93,10 @@ impl Tally {
         let n = self.engine(&game.north, (place, 1), rated);
         self.games += 1;
         self.south.add_points(game.points(Side::South));
-        *self.terminations.entry(game.termination.clone()).or_insert(0) += 1;
+        *self
+            .terminations
+            .entry(game.termination.clone())
+            .or_insert(0) += 1;
         for (k, side) in [(s, Side::South), (n, Side::North)] {
             let e = &mut self.engines[k];
             let points = game.points(side);
@@ -204,13 +207,30 @@ impl Tally {
                 }
             }
         }
+        self.add_to(&mut pairings);
+        pairings
+    }
+
+    /// Adds the games counted to `pairings` as [`Pairings::add`] of each game in order would:
+    /// the engines in the order they first met another one, then the ordered pairings in the
+    /// order they first met (a file's games after those of the files before it).
+    pub fn add_to(&self, pairings: &mut Pairings) {
+        let mut rated: Vec<(Place, &String)> = self
+            .names
+            .iter()
+            .zip(&self.engines)
+            .filter_map(|(n, e)| Some((e.rated?, n)))
+            .collect();
+        rated.sort();
+        for (_, name) in rated {
+            pairings.add_player(name);
+        }
         let mut cells: Vec<(&(usize, usize), &OrderedCounts)> = self.ordered.iter().collect();
         cells.sort_by_key(|(_, c)| c.first);
         for (&(s, n), c) in cells {
             pairings.add_counts(&self.names[s], &self.names[n], c.results);
         }
-        pairings.self_games = self.self_games;
-        pairings
+        pairings.self_games = pairings.self_games.saturating_add(self.self_games);
     }
 
     /// The engines' figures in `players` order (engines with no game included).
