@@ -751,12 +751,10 @@ fn report_command(
         .join(", ");
     // The viewer holds the games the page lists (a long run's first and last by number).
     let mut window = crate::stats::Window::new(crate::stats::LISTED_GAMES);
-    for (finished, index) in merged.order.iter().enumerate() {
-        window.push(index + 1, finished, &merged.games[index]);
-    }
+    merged.for_each_game(|finished, g| window.push(g.index + 1, finished, g.clone()))?;
     let (mut shown, _) = window.into_sorted();
     shown.sort_by_key(|&(_, finished, _)| finished);
-    let games: Vec<&GameRecord> = shown.into_iter().map(|(_, _, g)| g).collect();
+    let games: Vec<&GameRecord> = shown.iter().map(|(_, _, g)| g).collect();
     let bracket = tournament::bracket(&merged.header.config, &merged.standings)?;
     let options = crate::stats::ReportOptions {
         title,
@@ -767,16 +765,12 @@ fn report_command(
     // Written like every other results file: a reader never finds half a page.
     let summary = merged.standings.summary();
     let html = crate::stats::render_summary_html(&summary, &options, |add| {
-        for index in &merged.order {
-            add(&crate::arena::results::game_stats(&merged.games[index]));
-        }
-        Ok::<(), std::convert::Infallible>(())
-    })
-    .unwrap_or_else(|e| match e {});
+        merged.for_each_game(|_, g| add(&crate::arena::results::game_stats(g)))
+    })?;
     outputs::write_whole(&page, html.as_bytes(), false)?;
     interrupt::err(format_args!(
         "otau-arena: report of {} games written to {}\n",
-        merged.games.len(),
+        merged.standings.len(),
         out.display()
     ));
     Ok(ExitCode::SUCCESS)
