@@ -65,7 +65,7 @@ echo "== a records file of $file_games games"
 "$arena" "${players[@]}" --games "$file_games" --concurrency 1 --quiet --out head.jsonl \
     >/dev/null 2>&1 &
 pid=$!
-while [ "$(wc -l <head.jsonl 2>/dev/null || echo 0)" -lt 65 ]; do
+while [ "$(cat head.jsonl 2>/dev/null | wc -l)" -lt 65 ]; do
     kill -0 "$pid" 2>/dev/null || { echo "the header run ended early" >&2; exit 1; }
     sleep 0.2
 done

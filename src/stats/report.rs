@@ -13,9 +13,9 @@ use super::elo::figure;
 use super::game::GameStats;
 use super::pentanomial::PairTracker;
 use super::ratings::fit_pairings;
-use super::tally::Tally;
 use super::summary::{summarize, MatchStats, Summary, SummaryOptions};
 use super::svg::{escape, histogram_svg, LineChart, Series};
+use super::tally::Tally;
 use crate::games::{Outcome, Side};
 
 /// What the page is about.
@@ -170,7 +170,11 @@ impl<T> Window<T> {
             self.low.push(entry);
             return;
         }
-        if self.low.peek().is_some_and(|top| (top.0, top.1) > (key, arrival)) {
+        if self
+            .low
+            .peek()
+            .is_some_and(|top| (top.0, top.1) > (key, arrival))
+        {
             self.low.push(entry);
             entry = self.low.pop().expect("more than half");
         }
@@ -476,8 +480,7 @@ impl SprtPath {
             tracker: PairTracker::new(first, second),
             pairs: 0,
             path: vec![(0.0, 0.0)],
-            marks: (all_pairs > SPRT_POINTS)
-                .then(|| checkpoints(len, SPRT_POINTS as usize).into()),
+            marks: (all_pairs > SPRT_POINTS).then(|| checkpoints(len, SPRT_POINTS as usize).into()),
         })
     }
 
@@ -771,7 +774,14 @@ mod tests {
                 decided(s, n, winner, i / 2)
             })
             .collect();
-        let series = head_to_head_series(&games, "a", "b");
+        let summary = summarize(&games, &SummaryOptions::default());
+        let mut chart = EloChart::new(&summary, &ReportOptions::default(), games.len());
+        for (i, g) in games.iter().enumerate() {
+            chart.add(i, g);
+        }
+        let EloChart::HeadToHead { series, .. } = chart else {
+            panic!("two engines: a head-to-head chart");
+        };
         let (x, elo) = *series.points.last().unwrap();
         let &(bx, low, high) = series.band.last().unwrap();
         assert_eq!(x, bx);
