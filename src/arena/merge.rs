@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 
 use super::outputs::{self, check_distinct, check_location, Named, Target};
+use super::records::GameSet;
 use super::records::{event_line, Event, GameRecord, RecordedOutputs, RecordsFile, RunHeader};
-use super::results::{GameSet, Standings};
+use super::results::Standings;
 use super::tournament::{bracket, new_standings, summary_json};
 
 /// One run put back together: its header and its standings, counted from the files one game at

@@ -2,7 +2,7 @@
 
 use crate::arena::knockout::{Bracket, Step};
 use crate::arena::openings::{Opening, OpeningBook};
-use crate::arena::results::GameSet;
+use crate::arena::records::GameSet;
 use crate::arena::schedule::GameSpec;
 use crate::games::Outcome;
 
