@@ -241,7 +241,7 @@ fn merged_shards_equal_the_single_run() {
     let mut merged = merge::merge(&parts).unwrap();
     assert_eq!(merged.missing(), 0);
     let single_games = RecordsFile::read(&dir.join("single.jsonl")).unwrap().games;
-    assert_eq!(merged.games, single_games);
+    assert_eq!(merged.games().unwrap(), single_games);
     assert_eq!(single.standings.len(), single_games.len() as u64);
     // The same statistics, to the last digit.
     let json = |s: &otau::stats::Summary| serde_json::to_string(s).unwrap();

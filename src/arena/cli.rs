@@ -749,7 +749,12 @@ fn report_command(
         .map(|f| f.display().to_string())
         .collect::<Vec<_>>()
         .join(", ");
-    let games: Vec<&GameRecord> = merged.games.values().collect();
+    // The viewer holds the games the page lists (a long run's first and last by number).
+    let mut window = crate::stats::Window::new(crate::stats::LISTED_GAMES);
+    merged.for_each_game(|finished, g| window.push(g.index + 1, finished, g.clone()))?;
+    let (mut shown, _) = window.into_sorted();
+    shown.sort_by_key(|&(_, finished, _)| finished);
+    let games: Vec<&GameRecord> = shown.iter().map(|(_, _, g)| g).collect();
     let bracket = tournament::bracket(&merged.header.config, &merged.standings)?;
     let options = crate::stats::ReportOptions {
         title,
@@ -758,11 +763,14 @@ fn report_command(
         appendix: web::report::viewer_section(&games),
     };
     // Written like every other results file: a reader never finds half a page.
-    let html = crate::stats::render_html(&merged.standings.records_as_finished(), &options);
+    let summary = merged.standings.summary();
+    let html = crate::stats::render_summary_html(&summary, &options, |add| {
+        merged.for_each_game(|_, g| add(&crate::arena::results::game_stats(g)))
+    })?;
     outputs::write_whole(&page, html.as_bytes(), false)?;
     interrupt::err(format_args!(
         "otau-arena: report of {} games written to {}\n",
-        merged.games.len(),
+        merged.standings.len(),
         out.display()
     ));
     Ok(ExitCode::SUCCESS)

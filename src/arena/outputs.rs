@@ -471,14 +471,9 @@ const HEADER_PEEK: u64 = 1 << 20;
 /// run it records, in a few words. A file that cannot be read is not taken for one.
 pub fn records_run(path: &Path) -> Option<String> {
     use std::io::{BufRead, Read};
-    let f = OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
-        .ok()?;
-    if !f.metadata().ok()?.is_file() {
-        return None;
-    }
+    // The shared opener: a regular file only, opened without blocking on a FIFO; any size (only
+    // its first line is read).
+    let f = crate::input::open_input_file(path, u64::MAX - 1, "output").ok()?;
     let mut line = Vec::new();
     std::io::BufReader::new(f.take(HEADER_PEEK))
         .read_until(b'\n', &mut line)

@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 
 use super::records::RecordsFile;
-use super::results::game_stats;
 use crate::stats::{self, fit_pairings, Pairings, RatingError, RatingOptions};
 
 /// `--rating-prior DRAWS`: BayesElo's prior, virtual draws per player (2, BayesElo's default;
@@ -59,17 +58,37 @@ pub fn read_into(
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         return Ok((finished, unfinished));
     }
-    let file = RecordsFile::read(path).with_context(|| {
+    // One game at a time, in the order they finished, counted at its game number: the fit reads
+    // them as in game order, whatever order they finished in.
+    let mut tally = stats::Tally::new();
+    RecordsFile::scan(path, |_, g| {
+        let game = stats::GameStats {
+            pair: g.pair,
+            game: g.index + 1,
+            south: g.south.clone(),
+            north: g.north.clone(),
+            outcome: g.result,
+            termination: String::new(),
+            plies: 0,
+            south_total: 0,
+            north_total: 0,
+            south_moves: Default::default(),
+            north_moves: Default::default(),
+        };
+        tally.add(&game, g.index);
+        finished += 1;
+        if finished % 100_000 == 0 {
+            progress(finished);
+        }
+        Ok(())
+    })
+    .with_context(|| {
         format!(
             "{}: not an arena records file (PGN files must end in .pgn)",
             path.display()
         )
     })?;
-    for g in file.games.values() {
-        let g = game_stats(g);
-        pairings.add(&g.south, &g.north, g.outcome);
-        finished += 1;
-    }
+    tally.add_to(pairings);
     Ok((finished, unfinished))
 }
 

@@ -33,6 +33,55 @@ pub const MAX_RECORDS_BYTES: u64 = 1 << 40;
 /// break) is refused before it fills memory.
 pub const MAX_LINE_BYTES: u64 = 64 << 20;
 
+/// The numbers of the games recorded: one bit a game (a records file of ten million games
+/// takes 1.25 MB), so a run, its resumption and a merge know what is done without keeping games.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameSet {
+    words: Vec<u64>,
+    len: u64,
+}
+
+impl GameSet {
+    pub fn new() -> GameSet {
+        GameSet::default()
+    }
+
+    /// Adds `index`; false if it was there already.
+    pub fn insert(&mut self, index: u64) -> bool {
+        let (word, bit) = ((index / 64) as usize, index % 64);
+        if word >= self.words.len() {
+            self.words.resize(word + 1, 0);
+        }
+        let fresh = self.words[word] & (1 << bit) == 0;
+        self.words[word] |= 1 << bit;
+        self.len += u64::from(fresh);
+        fresh
+    }
+
+    pub fn contains(&self, index: u64) -> bool {
+        self.words
+            .get((index / 64) as usize)
+            .is_some_and(|w| w & (1 << (index % 64)) != 0)
+    }
+
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The numbers, ascending.
+    pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
+        self.words.iter().enumerate().flat_map(|(w, &bits)| {
+            (0..64)
+                .filter(move |b| bits & (1 << b) != 0)
+                .map(move |b| w as u64 * 64 + b)
+        })
+    }
+}
+
 /// How a game ended.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, PartialOrd, Ord)]
 #[serde(rename_all = "kebab-case")]
@@ -403,7 +452,9 @@ fn check_records_path(path: &Path) -> Result<()> {
     }
 }
 
-/// A records file as read back.
+/// A records file as read back, every game in memory (a recorded run's page, tests): a run's
+/// resumption, `merge`, `report` and `ratings` read it with [`RecordsFile::scan`] instead, one
+/// game at a time.
 #[derive(Debug)]
 pub struct RecordsFile {
     pub header: RunHeader,
@@ -419,51 +470,111 @@ pub struct RecordsFile {
     pub summarized: bool,
 }
 
+/// What a [`RecordsFile::scan`] keeps of a records file: its header, the set of its games (one
+/// bit each), where its valid lines end, whether it ends with a summary.
+#[derive(Debug)]
+pub struct RecordsScan {
+    pub header: RunHeader,
+    /// The games recorded.
+    pub done: GameSet,
+    /// Bytes of whole, valid lines: a torn last line starts here.
+    pub valid_len: u64,
+    /// The last event is a summary (see [`RecordsFile::summarized`]).
+    pub summarized: bool,
+}
+
+/// A knockout game's place as its record names it, with its line, for the bracket's check.
+struct Placed {
+    line: usize,
+    round: u32,
+    encounter: Option<u32>,
+    south: usize,
+    north: usize,
+    result: Outcome,
+}
+
+/// Reads the lines of a records file, each whole line with its number, until `f` says stop or
+/// the file ends (a torn last line, without its newline, is not read). Returns the lines begun.
+fn each_line(path: &Path, mut f: impl FnMut(usize, &[u8]) -> Result<bool>) -> Result<usize> {
+    let shown = path.display();
+    let file = crate::input::open_input_file(path, MAX_RECORDS_BYTES, "records file")
+        .map_err(anyhow::Error::msg)?;
+    let mut reader = BufReader::with_capacity(1 << 16, file);
+    let mut buf = Vec::new();
+    let mut line_no = 0;
+    loop {
+        buf.clear();
+        let n = (&mut reader)
+            .take(MAX_LINE_BYTES + 1)
+            .read_until(b'\n', &mut buf)
+            .with_context(|| format!("{shown}: cannot be read"))?;
+        if n == 0 {
+            return Ok(line_no);
+        }
+        line_no += 1;
+        if n as u64 > MAX_LINE_BYTES {
+            bail!(
+                "{shown} line {line_no}: longer than {MAX_LINE_BYTES} bytes, not a records \
+                 line; the file was changed by something other than otau-arena"
+            );
+        }
+        if !buf.ends_with(b"\n") {
+            // Only a torn last write may be dropped: every line is written whole with its
+            // newline last, so a line without one is a kill -9 mid-write (its game is
+            // played again). A complete line that is not a records line is refused.
+            return Ok(line_no);
+        }
+        if !f(line_no, &buf)? {
+            return Ok(line_no);
+        }
+    }
+}
+
 impl RecordsFile {
     pub fn read(path: &Path) -> Result<RecordsFile> {
-        check_records_path(path)?;
-        let shown = path.display();
-        let file = crate::input::open_input_file(path, MAX_RECORDS_BYTES, "records file")
-            .map_err(anyhow::Error::msg)?;
-        let mut reader = BufReader::new(file);
-        let mut header: Option<RunHeader> = None;
         let mut games = BTreeMap::new();
         let mut order = Vec::new();
+        let scan = RecordsFile::scan(path, |_, g| {
+            order.push(g.index);
+            games.insert(g.index, g.clone());
+            Ok(())
+        })?;
+        Ok(RecordsFile {
+            header: scan.header,
+            games,
+            order,
+            valid_len: scan.valid_len,
+            summarized: scan.summarized,
+        })
+    }
+
+    /// Reads and checks a records file one line at a time, handing each game's first record to
+    /// `on_game` (with the run's header) in the order of the file (the order the games finished): memory does not grow
+    /// with the games (one bit each; a knockout's placed games for its bracket check). The
+    /// checks are [`RecordsFile::read`]'s: every game is checked against the run and the rules,
+    /// and a game recorded a second time must be recorded alike (a second pass compares those).
+    pub fn scan(
+        path: &Path,
+        mut on_game: impl FnMut(&RunHeader, &GameRecord) -> Result<()>,
+    ) -> Result<RecordsScan> {
+        check_records_path(path)?;
+        let shown = path.display();
+        let mut header: Option<RunHeader> = None;
+        let mut done = GameSet::new();
         let mut valid_len = 0u64;
         let mut summarized = false;
-        let mut buf = Vec::new();
-        let mut line_no = 0;
-        // The line of each game's first record, to name it when another contradicts it.
-        let mut lines: BTreeMap<u64, usize> = BTreeMap::new();
-        loop {
-            buf.clear();
-            let n = (&mut reader)
-                .take(MAX_LINE_BYTES + 1)
-                .read_until(b'\n', &mut buf)
-                .with_context(|| format!("{shown}: cannot be read"))?;
-            if n == 0 {
-                break;
-            }
-            line_no += 1;
-            if n as u64 > MAX_LINE_BYTES {
-                bail!(
-                    "{shown} line {line_no}: longer than {MAX_LINE_BYTES} bytes, not a records \
-                     line; the file was changed by something other than otau-arena"
-                );
-            }
-            if !buf.ends_with(b"\n") {
-                // Only a torn last write may be dropped: every line is written whole with its
-                // newline last, so a line without one is a kill -9 mid-write (its game is
-                // played again). A complete line that is not a records line is refused below.
-                break;
-            }
-            let event: Event = serde_json::from_slice(&buf).map_err(|e| {
+        // Games recorded a second time: (index, line, record), compared in a second pass.
+        let mut repeats: Vec<(u64, usize, GameRecord)> = Vec::new();
+        // A knockout's games, for its bracket's check.
+        let mut placed: BTreeMap<u64, Placed> = BTreeMap::new();
+        let lines = each_line(path, |line_no, buf| {
+            let event: Event = serde_json::from_slice(buf).map_err(|e| {
                 anyhow::anyhow!(
                     "{shown} line {line_no}: not a records line ({e}); the file was changed \
                      by something other than otau-arena: restore it, or remove that line"
                 )
             })?;
-            valid_len += n as u64;
+            valid_len += buf.len() as u64;
             match event {
                 Event::Run(h) => {
                     if header.is_some() {
@@ -481,67 +592,47 @@ impl RecordsFile {
                     let Some(h) = &header else {
                         bail!("{shown} line {line_no}: a game before the run header");
                     };
-                    for name in [&g.south, &g.north] {
-                        if !h.config.engines.iter().any(|e| &e.name == name) {
-                            bail!("{shown} line {line_no}: engine '{name}' is not in the run");
-                        }
-                    }
-                    if g.index >= h.scheduled || g.pair != g.index / 2 {
-                        bail!(
-                            "{shown} line {line_no}: game index {} (pair {}) is outside the \
-                             schedule of {} games",
-                            g.index,
-                            g.pair,
-                            h.scheduled
-                        );
-                    }
-                    if let Some(s) = h.shard.filter(|s| !s.contains(g.pair)) {
-                        bail!(
-                            "{shown} line {line_no}: game index {} is not in this file's \
-                             shard {s}",
-                            g.index
-                        );
-                    }
-                    if let Some(why) = misplaced(h, &g).or_else(|| contradiction(&g)) {
-                        bail!(
-                            "{shown} line {line_no}: game {} {why}; the file was changed by \
-                             something other than otau-arena: restore it, or remove that line",
-                            g.index + 1
-                        );
-                    }
-                    match games.entry(g.index) {
-                        std::collections::btree_map::Entry::Vacant(slot) => {
-                            order.push(g.index);
-                            lines.insert(g.index, line_no);
-                            slot.insert(*g);
-                        }
-                        // The same game twice counts once; two different records of it cannot
-                        // both be true.
-                        std::collections::btree_map::Entry::Occupied(old) if *old.get() != *g => {
-                            let first = lines.get(&g.index).copied().unwrap_or(0);
-                            let (a, b) = (old.get().result.pgn(), g.result.pgn());
-                            bail!(
-                                "{shown} line {line_no}: game {} is recorded a second time, \
-                                 differently (line {first}: {a}, {}; here: {b}, {}); the file \
-                                 was changed by something other than otau-arena: keep the \
-                                 true record and remove the other line",
-                                g.index + 1,
-                                old.get().termination.describe(),
-                                g.termination.describe()
+                    check_game(h, &g)
+                        .map_err(|why| anyhow::anyhow!("{shown} line {line_no}: {why}"))?;
+                    if done.insert(g.index) {
+                        if h.config.knockout_rules().is_some() {
+                            let engine = |name: &str| {
+                                h.config
+                                    .engines
+                                    .iter()
+                                    .position(|e| e.name == name)
+                                    .unwrap_or(0)
+                            };
+                            placed.insert(
+                                g.index,
+                                Placed {
+                                    line: line_no,
+                                    round: g.round,
+                                    encounter: g.encounter,
+                                    south: engine(&g.south),
+                                    north: engine(&g.north),
+                                    result: g.result,
+                                },
                             );
                         }
-                        std::collections::btree_map::Entry::Occupied(_) => {}
+                        on_game(h, &g)?;
+                    } else {
+                        repeats.push((g.index, line_no, *g));
                     }
                     summarized = false;
                 }
                 Event::Summary(_) => summarized = true,
             }
+            Ok(true)
+        })?;
+        if !repeats.is_empty() {
+            check_repeats(path, &repeats)?;
         }
         if let Some(h) = &header {
-            check_bracket(h, &games, &lines, &shown.to_string())?;
+            check_bracket(h, &placed, &shown.to_string())?;
         }
         let header = header.with_context(|| {
-            if line_no == 0 {
+            if lines == 0 {
                 format!(
                     "{shown}: empty: no run was recorded in it; remove it and start the run again"
                 )
@@ -552,14 +643,76 @@ impl RecordsFile {
                 )
             }
         })?;
-        Ok(RecordsFile {
+        Ok(RecordsScan {
             header,
-            games,
-            order,
+            done,
             valid_len,
             summarized,
         })
     }
+}
+
+/// What is wrong with a game line of the run in `h`: an engine that is not in the run, a place
+/// outside its schedule or shard, a knockout encounter that cannot be, moves the rules refuse.
+fn check_game(h: &RunHeader, g: &GameRecord) -> std::result::Result<(), String> {
+    for name in [&g.south, &g.north] {
+        if !h.config.engines.iter().any(|e| &e.name == name) {
+            return Err(format!("engine '{name}' is not in the run"));
+        }
+    }
+    if g.index >= h.scheduled || g.pair != g.index / 2 {
+        return Err(format!(
+            "game index {} (pair {}) is outside the schedule of {} games",
+            g.index, g.pair, h.scheduled
+        ));
+    }
+    if let Some(s) = h.shard.filter(|s| !s.contains(g.pair)) {
+        return Err(format!(
+            "game index {} is not in this file's shard {s}",
+            g.index
+        ));
+    }
+    if let Some(why) = misplaced(h, g).or_else(|| contradiction(g)) {
+        return Err(format!(
+            "game {} {why}; the file was changed by something other than otau-arena: restore \
+             it, or remove that line",
+            g.index + 1
+        ));
+    }
+    Ok(())
+}
+
+/// The games recorded a second time against their first records (read again from the file):
+/// the same game twice counts once; two different records of it cannot both be true.
+fn check_repeats(path: &Path, repeats: &[(u64, usize, GameRecord)]) -> Result<()> {
+    let shown = path.display();
+    let wanted: std::collections::BTreeSet<u64> = repeats.iter().map(|r| r.0).collect();
+    let mut first: BTreeMap<u64, (usize, GameRecord)> = BTreeMap::new();
+    each_line(path, |line_no, buf| {
+        if let Ok(Event::Game(g)) = serde_json::from_slice::<Event>(buf) {
+            if wanted.contains(&g.index) && !first.contains_key(&g.index) {
+                first.insert(g.index, (line_no, *g));
+            }
+        }
+        Ok(first.len() < wanted.len())
+    })?;
+    for (index, line_no, g) in repeats {
+        let Some((first_line, old)) = first.get(index) else {
+            continue;
+        };
+        if old != g {
+            let (a, b) = (old.result.pgn(), g.result.pgn());
+            bail!(
+                "{shown} line {line_no}: game {} is recorded a second time, differently (line \
+                 {first_line}: {a}, {}; here: {b}, {}); the file was changed by something other \
+                 than otau-arena: keep the true record and remove the other line",
+                index + 1,
+                old.termination.describe(),
+                g.termination.describe()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Why a game's place in the run cannot be: a knockout's encounter its bracket does not have,
@@ -600,24 +753,18 @@ fn misplaced(h: &RunHeader, g: &GameRecord) -> Option<String> {
 /// A knockout's games replayed through its bracket: each must be played where the bracket puts
 /// it (the round and encounter its record names), and fit the bracket the games before it make.
 /// An error names the game's line.
-fn check_bracket(
-    h: &RunHeader,
-    games: &BTreeMap<u64, GameRecord>,
-    lines: &BTreeMap<u64, usize>,
-    shown: &str,
-) -> Result<()> {
+fn check_bracket(h: &RunHeader, games: &BTreeMap<u64, Placed>, shown: &str) -> Result<()> {
     let Some(rules) = h.config.knockout_rules() else {
         return Ok(());
     };
-    let engine = |name: &str| h.config.engines.iter().position(|e| e.name == name);
     // The game being replayed, to name its line.
     let current = std::cell::Cell::new(0u64);
     let replayed = super::knockout::Bracket::replay_placed(
         rules,
-        games.values().filter_map(|g| {
-            current.set(g.index);
+        games.iter().map(|(&index, g)| {
+            current.set(index);
             // (Every name was checked against the run's engines line by line.)
-            Some((g.index, engine(&g.south)?, engine(&g.north)?, g.result))
+            (index, g.south, g.north, g.result)
         }),
         |spec| {
             let g = &games[&spec.index];
@@ -639,9 +786,9 @@ fn check_bracket(
         },
     );
     if let Err(why) = replayed {
-        let line = lines
+        let line = games
             .get(&current.get())
-            .map_or(String::new(), |l| format!(" line {l}"));
+            .map_or(String::new(), |g| format!(" line {}", g.line));
         bail!(
             "{shown}{line}: {why}; the file was changed by something other than otau-arena: \
              restore it, or remove that line"

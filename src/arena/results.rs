@@ -1,14 +1,15 @@
 //! The arena's results: its game records turned into the statistics' input (`src/stats`), and
 //! the running standings the progress display, the rating interval and the SPRT read.
 //!
-//! All numbers come from `crate::stats`; this module only feeds it. A run keeps one compact
-//! statistics record per game (not the moves), so memory grows by well under 1 KB a game.
+//! All numbers come from `crate::stats`; this module only feeds it. A run keeps counts
+//! (`stats::Tally`) and one bit a game (the set of games recorded), so memory does not grow with
+//! the games; what needs each game (the report's charts and list, the PGN) reads the records file.
 
 use std::collections::BTreeMap;
 
-use super::records::GameRecord;
+use super::records::{GameRecord, GameSet};
 use super::referee::stones_held;
-use crate::games::{AnyGame, Game, Side};
+use crate::games::{AnyGame, Game, Outcome, Side};
 use crate::stats::{
     self, MatchStats, MoveSummary, PairTracker, RatingOptions, SprtConfig, SprtStatus, SprtStop,
     SprtTest, Summary, SummaryOptions,
@@ -72,18 +73,31 @@ fn move_sides(g: &GameRecord) -> Vec<Side> {
     sides
 }
 
-/// The results so far, kept as the games end.
+/// A knockout's game as its bracket replays it: its number, the engines (South, North), the
+/// result.
+pub type BracketGame = (u64, String, String, Outcome);
+
+/// The results so far, kept as the games end: counts ([`stats::Tally`]), never the games, so
+/// memory does not grow with them (one bit a game for the set of games recorded; a knockout
+/// also keeps its games' results, which its bracket replays: a few dozen bytes a game of a
+/// bracket that holds at most its engines times its encounter's games).
 #[derive(Clone, Debug)]
 pub struct Standings {
     players: Vec<String>,
     sprt: Option<SprtConfig>,
     sprt_test: SprtTest,
     rating: RatingOptions,
-    /// Statistics records by game index: summaries read them in schedule order, so a run, its
-    /// resumption and the merge of its shards compute from the very same sequence.
-    games: BTreeMap<u64, stats::GameStats>,
-    /// Game indices in the order they were added (the order the games finished).
-    order: Vec<u64>,
+    /// The statistics of every game counted, each at its game number: summaries read them as
+    /// in schedule order, so a run, its resumption and the merge of its shards compute the very
+    /// same figures.
+    tally: stats::Tally,
+    /// The games counted.
+    done: GameSet,
+    /// A knockout's results, by game number (None for other runs).
+    bracket_games: Option<BTreeMap<u64, (String, String, Outcome)>>,
+    /// Every game's statistics in the order they finished, only for a report that has no
+    /// records file to read them from (see [`Self::keep_games`]).
+    finished: Option<Vec<stats::GameStats>>,
     /// Head-to-head of the first two engines, fed in the order games finish, for the live line
     /// and the SPRT.
     first_pairing: Option<PairTracker>,
@@ -100,11 +114,29 @@ impl Standings {
             sprt,
             sprt_test: SprtTest::Sequential,
             rating: RatingOptions::default(),
-            games: BTreeMap::new(),
-            order: Vec::new(),
+            tally: stats::Tally::new(),
+            done: GameSet::new(),
+            bracket_games: None,
+            finished: None,
             first_pairing,
             sprt_stop: None,
         }
+    }
+
+    /// Keeps every game's statistics too: a run with a report and no records file (the one
+    /// case where memory grows with the games, by their compact statistics).
+    pub fn keep_games(&mut self) {
+        self.finished.get_or_insert_with(Vec::new);
+    }
+
+    /// The games' statistics in the order they finished, if [`Self::keep_games`] kept them.
+    pub fn kept_games(&self) -> Option<&[stats::GameStats]> {
+        self.finished.as_deref()
+    }
+
+    /// Keeps each game's engines and result too, for a knockout's bracket ([`Self::bracket_games`]).
+    pub fn keep_bracket_games(&mut self) {
+        self.bracket_games.get_or_insert_with(BTreeMap::new);
     }
 
     /// The rating fit's settings (`--rating-prior`).
@@ -125,7 +157,7 @@ impl Standings {
     /// Counts a finished game (games must come in the order they finished: a sequential SPRT
     /// notes the game at which it first crosses a bound and never changes its decision after).
     pub fn add(&mut self, g: &GameRecord) {
-        if self.games.contains_key(&g.index) {
+        if !self.done.insert(g.index) {
             return;
         }
         let record = game_stats(g);
@@ -135,8 +167,16 @@ impl Standings {
             t.add(&record);
             paired = t.pentanomial().pairs() != before;
         }
-        self.games.insert(g.index, record);
-        self.order.push(g.index);
+        self.tally.add(&record, g.index);
+        if let Some(games) = self.bracket_games.as_mut() {
+            games.insert(
+                g.index,
+                (record.south.clone(), record.north.clone(), record.outcome),
+            );
+        }
+        if let Some(finished) = self.finished.as_mut() {
+            finished.push(record);
+        }
         if paired && self.sprt_stop.is_none() && self.sprt_test == SprtTest::Sequential {
             if let Some(status) = self.sprt_status() {
                 if status.decision.is_final() {
@@ -153,36 +193,35 @@ impl Standings {
         }
     }
 
-    /// The numbers of the games recorded, ascending.
-    pub fn indices(&self) -> impl Iterator<Item = u64> + '_ {
-        self.games.keys().copied()
+    /// The games recorded.
+    pub fn done(&self) -> &GameSet {
+        &self.done
     }
 
     pub fn contains(&self, index: u64) -> bool {
-        self.games.contains_key(&index)
+        self.done.contains(index)
     }
 
     pub fn len(&self) -> u64 {
-        self.games.len() as u64
+        self.done.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.games.is_empty()
+        self.done.is_empty()
     }
 
-    /// The games recorded, by game number, ascending (a knockout's bracket replays them).
-    pub fn games(&self) -> impl Iterator<Item = (u64, &stats::GameStats)> + '_ {
-        self.games.iter().map(|(&i, g)| (i, g))
+    /// A knockout's games recorded, by game number, ascending (its bracket replays them); none
+    /// unless [`Self::keep_bracket_games`] was called before they were added.
+    pub fn bracket_games(&self) -> impl Iterator<Item = (u64, &str, &str, Outcome)> + '_ {
+        self.bracket_games
+            .iter()
+            .flatten()
+            .map(|(&i, (s, n, o))| (i, s.as_str(), n.as_str(), *o))
     }
 
-    /// The statistics records in game order.
-    pub fn records(&self) -> Vec<stats::GameStats> {
-        self.games.values().cloned().collect()
-    }
-
-    /// The statistics records in the order the games finished (the report's charts).
-    pub fn records_as_finished(&self) -> Vec<stats::GameStats> {
-        self.order.iter().map(|i| self.games[i].clone()).collect()
+    /// The counts every figure is computed from (a crosstable reads its ordered pairings).
+    pub fn tally(&self) -> &stats::Tally {
+        &self.tally
     }
 
     pub fn options(&self) -> SummaryOptions {
@@ -197,7 +236,7 @@ impl Standings {
 
     /// Everything: the head-to-head blocks, SPRT, rating table, diagnostics, terminations.
     pub fn summary(&self) -> Summary {
-        stats::summarize(&self.records(), &self.options())
+        self.tally.summary(&self.options())
     }
 
     /// The SPRT on the first two engines' pairs so far, if one is configured.
@@ -214,8 +253,7 @@ impl Standings {
     /// The `--ratinginterval` block: fastchess's block for the first two engines (with the LLR
     /// under `--sprt`), then one line per other pairing.
     pub fn interval_text(&self) -> String {
-        let records = self.records();
-        let trackers = stats::summary::pair_trackers(&records, &self.players);
+        let trackers = self.tally.pair_trackers(&self.players);
         let matches: Vec<MatchStats> = trackers.iter().map(MatchStats::from_tracker).collect();
         let sprt = self.sprt_status();
         stats::summary::interval_text(&matches, &self.players, sprt.as_ref())
@@ -278,19 +316,17 @@ impl Standings {
     fn points_line(&self) -> String {
         let mut table: Vec<(&str, f64, u64)> =
             self.players.iter().map(|p| (p.as_str(), 0.0, 0)).collect();
-        for g in self.games.values() {
-            for side in [Side::South, Side::North] {
-                if let Some(row) = table.iter_mut().find(|r| r.0 == g.player(side)) {
-                    row.1 += g.points(side);
-                    row.2 += 1;
-                }
+        for (name, wdl) in self.tally.points() {
+            if let Some(row) = table.iter_mut().find(|r| r.0 == name) {
+                row.1 += wdl.points();
+                row.2 += wdl.games();
             }
         }
         // By points, then by fewer games (the same points from fewer games is the better score).
         table.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.2.cmp(&b.2)));
         let best = table.first().map_or(0.0, |r| r.1);
         let leaders: Vec<&str> = table.iter().filter(|r| r.1 == best).map(|r| r.0).collect();
-        let lead = if self.games.is_empty() {
+        let lead = if self.is_empty() {
             "no game finished yet".to_string()
         } else if leaders.len() == 1 {
             format!("leader {}", leaders[0])
@@ -301,7 +337,7 @@ impl Standings {
             .iter()
             .map(|(name, points, games)| format!("{name} {points}/{games}"))
             .collect();
-        let n = self.games.len();
+        let n = self.len();
         let games = if n == 1 { "game" } else { "games" };
         format!("{lead}; {} ({n} {games})", rows.join(", "))
     }

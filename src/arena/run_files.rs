@@ -7,6 +7,7 @@
 //! so no empty records file is left to trip the next attempt. The run header records every
 //! output (PGN, report, log directory, PGN event), and `--resume` goes on writing them all.
 
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -17,7 +18,9 @@ use super::config::RunConfig;
 use super::outputs::{self, check_distinct, check_location, Created, Named, Target};
 use super::pgn::{PgnWriter, Slice};
 use super::protocol_log::ProtocolLog;
-use super::records::{Event, GameRecord, RecordWriter, RecordedOutputs, RecordsFile, RunHeader};
+use super::records::{
+    Event, GameRecord, RecordWriter, RecordedOutputs, RecordsFile, RecordsScan, RunHeader,
+};
 use super::results::Standings;
 use super::run_options::{ReportViewer, RunOptions};
 
@@ -74,13 +77,9 @@ impl RunFiles {
             p.finish()?;
         }
         if let Some(out) = &self.report {
-            let appendix = match (viewer, &self.records) {
-                (Some(viewer), Some(records)) => {
-                    let file = RecordsFile::read(records.path())?;
-                    let games: Vec<&GameRecord> =
-                        file.order.iter().map(|i| &file.games[i]).collect();
-                    viewer(&games)
-                }
+            let records = self.records.as_ref().map(|r| r.path().to_path_buf());
+            let appendix = match (viewer, &records) {
+                (Some(viewer), Some(path)) => viewer_of(path, viewer)?,
                 _ => String::new(),
             };
             let options = crate::stats::ReportOptions {
@@ -89,13 +88,50 @@ impl RunFiles {
                 appendix,
                 notes,
             };
-            let page = crate::stats::render_html(&standings.records_as_finished(), &options);
+            let page = match (standings.kept_games(), &records) {
+                (Some(games), _) => crate::stats::render_html(games, &options),
+                (None, Some(path)) => report_page(path, standings, &options)?,
+                (None, None) => crate::stats::render_html(&[], &options),
+            };
             self.report_lock = outputs::rewrite_held(out, self.report_lock.take(), |w| {
                 w.write_all(page.as_bytes())
             })?;
         }
         Ok(())
     }
+}
+
+/// The report of the run recorded in `path`, whose counts are `standings`: its games read from
+/// the file one at a time (memory does not grow with them).
+pub fn report_page(
+    path: &Path,
+    standings: &Standings,
+    options: &crate::stats::ReportOptions,
+) -> Result<String> {
+    crate::stats::render_summary_html(&standings.summary(), options, |add| {
+        RecordsFile::scan(path, |_, g| {
+            add(&super::results::game_stats(g));
+            Ok(())
+        })
+        .map(|_| ())
+    })
+}
+
+/// The report's game viewer of the games its list shows ([`crate::stats::LISTED_GAMES`] at most:
+/// a long run's first and last by number), read from the records in `path`.
+pub fn viewer_of(path: &Path, viewer: ReportViewer) -> Result<String> {
+    let mut window = crate::stats::Window::new(crate::stats::LISTED_GAMES);
+    let mut finished = 0;
+    RecordsFile::scan(path, |_, g| {
+        window.push(g.index + 1, finished, g.clone());
+        finished += 1;
+        Ok(())
+    })?;
+    let (mut games, _) = window.into_sorted();
+    // The viewer takes them in the order they finished.
+    games.sort_by_key(|&(_, finished, _)| finished);
+    let games: Vec<&GameRecord> = games.iter().map(|(_, _, g)| g).collect();
+    Ok(viewer(&games))
 }
 
 /// `--log`, an output like the others (not recorded in the run header: a resumed run logs where
@@ -322,14 +358,27 @@ pub fn open_fresh(header: &mut RunHeader, opts: &RunOptions) -> Result<RunFiles>
 /// The records file of a run to resume, locked, its torn last line cut, and every output the
 /// header records opened again, once `check` accepted the recorded run with the options the
 /// header fixes (shard, outputs), which are returned.
+///
+/// The file is read one game at a time, each handed to `on_game` in the order the games
+/// finished; only a run with a PGN keeps its games while the PGN is written again (in schedule
+/// order, from the records).
 pub fn open_resume(
     path: &Path,
     opts: &RunOptions,
+    mut on_game: impl FnMut(&RunHeader, &GameRecord),
     check: impl FnOnce(&RunHeader, &RunOptions) -> Result<()>,
-) -> Result<(RecordsFile, RunFiles, RunOptions)> {
+) -> Result<(RecordsScan, RunFiles, RunOptions)> {
     // Locked before it is read: another run appending meanwhile would change what is read.
     let mut writer = RecordWriter::open_existing(path)?;
-    let file = RecordsFile::read(path)?;
+    let mut pgn_games: BTreeMap<u64, GameRecord> = BTreeMap::new();
+    let file = RecordsFile::scan(path, |h, g| {
+        on_game(h, g);
+        let pgn = h.outputs.as_ref().is_some_and(|o| o.pgn.is_some()) || opts.pgn.is_some();
+        if pgn {
+            pgn_games.insert(g.index, g.clone());
+        }
+        Ok(())
+    })?;
     let mut opts = opts.clone();
     opts.shard = file.header.shard;
     opts.out = Some(path.to_path_buf());
@@ -394,7 +443,7 @@ pub fn open_resume(
             &opts.event,
             slice(&file.header),
             keep,
-            &file.games,
+            &pgn_games,
         )?),
         None => None,
     };

@@ -325,12 +325,15 @@ mod tests {
         }
         .run(ProgressMode::Quiet)
         .unwrap();
-        let plies: u32 = report
+        // The engines' moves (a run keeps counts, not games) and the two openings' 4 plies.
+        let moves: u64 = report
             .standings
-            .records_as_finished()
+            .summary()
+            .engines
             .iter()
-            .map(|g| g.plies)
+            .map(|e| e.moves.moves)
             .sum();
+        let plies = moves + 2 * 4;
         let games = crate::eval::tune::read_pgn(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
         assert_eq!(games.len(), 2);
         let positions: usize = games.iter().map(|g| g.positions.len()).sum();

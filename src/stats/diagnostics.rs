@@ -29,7 +29,7 @@ pub struct EngineDiagnostics {
 }
 
 impl EngineDiagnostics {
-    fn new(name: &str) -> EngineDiagnostics {
+    pub(crate) fn new(name: &str) -> EngineDiagnostics {
         EngineDiagnostics {
             name: name.to_string(),
             wdl: Wdl::default(),

@@ -11,7 +11,8 @@
 //! - [`crosstable`]: engines by engines, each cell a pairing's score;
 //! - [`summary`]: all of the above for a run, as text and as JSON;
 //! - [`report`] and [`svg`]: the self-contained HTML page;
-//! - [`table`]: the column lists that print a table both as text and in the page.
+//! - [`table`]: the column lists that print a table both as text and in the page;
+//! - [`tally`]: a run's statistics kept as counts (memory that does not grow with the games).
 //!
 //! The formulas, models and what each number means: `protocol/statistics.md`.
 
@@ -26,6 +27,7 @@ pub mod sprt;
 pub mod summary;
 pub mod svg;
 pub mod table;
+pub mod tally;
 
 pub use crosstable::Crosstable;
 pub use diagnostics::EngineDiagnostics;
@@ -33,7 +35,7 @@ pub use elo::{EloEstimate, Wdl};
 pub use game::{GameStats, MoveSummary};
 pub use pentanomial::{PairTracker, Pentanomial};
 pub use ratings::{fit_pairings, fit_ratings, Pairings, RatingError, RatingOptions, RatingTable};
-pub use report::{render_html, ReportOptions};
+pub use report::{render_html, render_summary_html, ReportOptions, Window, LISTED_GAMES};
 pub use sprt::{
     sprt_cli_text, SprtCalcArgs, SprtConfig, SprtDecision, SprtModel, SprtStatus, SprtStop,
     SprtTest,
@@ -41,6 +43,7 @@ pub use sprt::{
 pub use summary::{
     cutechess_sprt_line, summarize, MatchStats, SprtSummary, Summary, SummaryOptions,
 };
+pub use tally::Tally;
 
 /// Reads a number that JSON may hold as `null`: serde_json writes non-finite floats (an infinite
 /// Elo after a perfect score, a NaN interval) as `null`, and summaries must read back.

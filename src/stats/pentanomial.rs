@@ -219,6 +219,32 @@ impl PairTracker {
     pub fn unpaired_games(&self) -> usize {
         self.open.values().map(Vec::len).sum()
     }
+
+    /// The same games from the second player's side: what a tracker of (`second`, `first`) fed
+    /// the same games holds.
+    pub fn reversed(&self) -> PairTracker {
+        let flip = |w: Wdl| Wdl {
+            wins: w.losses,
+            draws: w.draws,
+            losses: w.wins,
+        };
+        PairTracker {
+            first: self.second.clone(),
+            second: self.first.clone(),
+            wdl: flip(self.wdl),
+            as_south: flip(self.as_north),
+            as_north: flip(self.as_south),
+            penta: self.penta.reversed(),
+            open: self
+                .open
+                .iter()
+                .map(|(&pair, games)| {
+                    let games = games.iter().map(|&(south, p)| (!south, 1.0 - p)).collect();
+                    (pair, games)
+                })
+                .collect(),
+        }
+    }
 }
 
 #[cfg(test)]

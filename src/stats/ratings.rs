@@ -375,8 +375,20 @@ impl Pairings {
 
     /// Counts one game of `south` against `north`.
     pub fn add(&mut self, south: &str, north: &str, outcome: Outcome) {
+        let mut results = [0; 3];
+        results[match outcome {
+            Outcome::Win(Side::South) => 0,
+            Outcome::Draw => 1,
+            Outcome::Win(Side::North) => 2,
+        }] = 1;
+        self.add_counts(south, north, results);
+    }
+
+    /// Counts the games of `south` against `north` at once: `[South wins, draws, North wins]`
+    /// (a run's counts per ordered pairing, `stats::Tally`).
+    pub fn add_counts(&mut self, south: &str, north: &str, results: [u64; 3]) {
         if south == north {
-            self.self_games = self.self_games.saturating_add(1);
+            self.self_games = self.self_games.saturating_add(count_sum(&results));
             return;
         }
         let key = (self.player(south), self.player(north));
@@ -384,13 +396,14 @@ impl Pairings {
             self.counts.push((key.0, key.1, [0; 3]));
             self.counts.len() - 1
         });
-        let bucket = match outcome {
-            Outcome::Win(Side::South) => 0,
-            Outcome::Draw => 1,
-            Outcome::Win(Side::North) => 2,
-        };
-        let count = &mut self.counts[k].2[bucket];
-        *count = count.saturating_add(1);
+        for (count, add) in self.counts[k].2.iter_mut().zip(results) {
+            *count = count.saturating_add(add);
+        }
+    }
+
+    /// Numbers `name` now if it is new (the fit lists players in the order they are numbered).
+    pub fn add_player(&mut self, name: &str) {
+        self.player(name);
     }
 
     /// Games counted (a player against itself not included).
@@ -483,6 +496,12 @@ pub fn fit_ratings(
     players: &[String],
     options: &RatingOptions,
 ) -> Result<RatingTable, RatingError> {
+    fit_pairings(&rating_input(games, players), options, &mut |_| {})
+}
+
+/// The fit's input from a list of games: the players of `players` that met another one, in that
+/// order (others in order of appearance), then every game in the order given.
+pub fn rating_input(games: &[GameStats], players: &[String]) -> Pairings {
     let mut pairings = Pairings::new();
     let present: HashSet<&str> = games
         .iter()
@@ -497,7 +516,7 @@ pub fn fit_ratings(
     for g in games {
         pairings.add(&g.south, &g.north, g.outcome);
     }
-    fit_pairings(&pairings, options, &mut |_| {})
+    pairings
 }
 
 /// Fits the ratings of the aggregated games. `progress` hears of each step of a long fit (one

@@ -11,7 +11,7 @@ use super::diagnostics::{
 use super::elo::{EloEstimate, Wdl};
 use super::game::GameStats;
 use super::pentanomial::{PairTracker, Pentanomial};
-use super::ratings::{fit_ratings, RatingOptions, RatingTable};
+use super::ratings::{fit_pairings, rating_input, Pairings, RatingOptions, RatingTable};
 use super::sprt::{SprtConfig, SprtDecision, SprtStatus, SprtStop, SprtTest};
 use crate::games::Side;
 use crate::names::shown;
@@ -309,36 +309,59 @@ pub fn pair_trackers(games: &[GameStats], players: &[String]) -> Vec<PairTracker
     order.into_iter().map(|k| trackers[k].clone()).collect()
 }
 
-/// Computes the summary of `games`.
+/// Computes the summary of `games` from the games themselves (a run keeps counts instead,
+/// [`super::Tally`], which gives the same summary).
 pub fn summarize(games: &[GameStats], options: &SummaryOptions) -> Summary {
     let players = player_order(games, &options.players);
-    let matches: Vec<MatchStats> = pair_trackers(games, &players)
-        .iter()
-        .map(MatchStats::from_tracker)
-        .collect();
     let mut south = Wdl::default();
     for g in games {
         south.add_points(g.points(Side::South));
     }
+    assemble(
+        &players,
+        &pair_trackers(games, &players),
+        south,
+        &rating_input(games, &players),
+        engine_diagnostics(games, &players),
+        termination_counts(games),
+        games.len() as u64,
+        options,
+    )
+}
+
+/// The summary from its parts, however they were counted: the pairings' trackers in `players`
+/// order, South's results, the rating fit's input, the engines' figures, the endings.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn assemble(
+    players: &[String],
+    trackers: &[PairTracker],
+    south: Wdl,
+    pairings: &Pairings,
+    engines: Vec<EngineDiagnostics>,
+    terminations: BTreeMap<String, u64>,
+    games: u64,
+    options: &SummaryOptions,
+) -> Summary {
+    let matches: Vec<MatchStats> = trackers.iter().map(MatchStats::from_tracker).collect();
     let sprt = options
         .sprt
-        .map(|config| sprt_summary(&config, options, &matches, &players, games.len() as u64));
-    let (ratings, rating_error) = match fit_ratings(games, &players, &options.rating) {
+        .map(|config| sprt_summary(&config, options, &matches, players, games));
+    let (ratings, rating_error) = match fit_pairings(pairings, &options.rating, &mut |_| {}) {
         Ok(table) => (Some(table), None),
         Err(e) => (None, Some(e.to_string())),
     };
     let crosstable = Crosstable::from_matches(&players, &matches);
     Summary {
-        games: games.len() as u64,
-        players: players.clone(),
+        games,
+        players: players.to_vec(),
         crosstable,
         matches,
         south,
         sprt,
         ratings,
         rating_error,
-        engines: engine_diagnostics(games, &players),
-        terminations: termination_counts(games),
+        engines,
+        terminations,
     }
 }
 

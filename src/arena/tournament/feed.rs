@@ -2,6 +2,7 @@
 
 use crate::arena::knockout::{Bracket, Step};
 use crate::arena::openings::{Opening, OpeningBook};
+use crate::arena::records::GameSet;
 use crate::arena::schedule::GameSpec;
 use crate::games::Outcome;
 
@@ -10,10 +11,8 @@ use crate::games::Outcome;
 enum Source {
     Schedule {
         games: Box<dyn Iterator<Item = GameSpec> + Send>,
-        /// Numbers of the games recorded before this session, ascending; `done[skip..]` is
-        /// still ahead.
-        done: Vec<u64>,
-        skip: usize,
+        /// The games recorded before this session (one bit each).
+        done: GameSet,
     },
     /// Replayed from the games recorded before this session (they are not handed out again).
     Knockout(Box<Bracket>),
@@ -39,18 +38,14 @@ pub(super) struct Feed {
 }
 
 impl Feed {
-    /// The feed of `games` less those numbered in `done` (ascending), their openings from `book`.
+    /// The feed of `games` less those in `done`, their openings from `book`.
     pub(super) fn new(
         games: Box<dyn Iterator<Item = GameSpec> + Send>,
-        done: Vec<u64>,
+        done: GameSet,
         book: OpeningBook,
     ) -> Feed {
         Feed {
-            source: Source::Schedule {
-                games,
-                done,
-                skip: 0,
-            },
+            source: Source::Schedule { games, done },
             book,
         }
     }
@@ -65,14 +60,11 @@ impl Feed {
 
     pub(super) fn next(&mut self) -> Next {
         let spec = match &mut self.source {
-            Source::Schedule { games, done, skip } => loop {
+            Source::Schedule { games, done } => loop {
                 let Some(spec) = games.next() else {
                     return Next::Done;
                 };
-                while done.get(*skip).is_some_and(|&d| d < spec.index) {
-                    *skip += 1;
-                }
-                if done.get(*skip) != Some(&spec.index) {
+                if !done.contains(spec.index) {
                     break spec;
                 }
             },

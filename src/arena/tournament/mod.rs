@@ -84,25 +84,30 @@ pub fn run(config: RunConfig, opts: &RunOptions) -> Result<RunReport> {
 /// Continues the run recorded in `path`: same configuration, schedule, openings, shard and
 /// outputs; plays only the games not yet recorded, appending to the same file.
 pub fn resume(path: &Path, opts: &RunOptions) -> Result<RunReport> {
-    let (file, files, opts) = run_files::open_resume(path, opts, |h, opts| {
-        check_sprt_shard(&h.config, h.shard)?;
-        // The values first (a hand-edited name is refused as such), then the programs, before
-        // check_config starts any engine.
-        for e in &h.config.engines {
-            e.check_text().map_err(anyhow::Error::msg)?;
-        }
-        programs::check_same(&h.config, &h.programs, path)?;
-        if h.programs.is_empty() {
-            programs::warn_unpinned(&h.config, path);
-        }
-        check_config(&h.config, opts)
-    })?;
-    let mut done = new_standings(&file.header.config);
+    let mut done: Option<Standings> = None;
+    let (file, files, opts) = run_files::open_resume(
+        path,
+        opts,
+        |h, g| {
+            done.get_or_insert_with(|| new_standings(&h.config)).add(g);
+        },
+        |h, opts| {
+            check_sprt_shard(&h.config, h.shard)?;
+            // The values first (a hand-edited name is refused as such), then the programs, before
+            // check_config starts any engine.
+            for e in &h.config.engines {
+                e.check_text().map_err(anyhow::Error::msg)?;
+            }
+            programs::check_same(&h.config, &h.programs, path)?;
+            if h.programs.is_empty() {
+                programs::warn_unpinned(&h.config, path);
+            }
+            check_config(&h.config, opts)
+        },
+    )?;
+    // Fed in the order the games finished: the SPRT finds the decision where the run found it.
+    let mut done = done.unwrap_or_else(|| new_standings(&file.header.config));
     done.set_rating(opts.rating);
-    // In the order the games finished: the SPRT finds the decision where the run found it.
-    for index in &file.order {
-        done.add(&file.games[index]);
-    }
     if opts.progress != ProgressMode::Quiet {
         let config = &file.header.config;
         // A knockout's size without its tiebreaks, as its progress counts it.
@@ -128,7 +133,11 @@ pub fn resume(path: &Path, opts: &RunOptions) -> Result<RunReport> {
 
 /// Empty standings for a run's engines and SPRT.
 pub fn new_standings(config: &RunConfig) -> Standings {
-    Standings::new(config.engine_names(), config.sprt)
+    let mut standings = Standings::new(config.engine_names(), config.sprt);
+    if config.knockout_rules().is_some() {
+        standings.keep_bracket_games();
+    }
+    standings
 }
 
 /// The schedule of the whole run (all shards), computed game by game (never listed); a
@@ -186,12 +195,12 @@ pub fn bracket(config: &RunConfig, standings: &Standings) -> Result<Option<Brack
     };
     let engine = |name: &str| config.engines.iter().position(|e| e.name == name);
     let mut games = Vec::new();
-    for (index, g) in standings.games() {
+    for (index, south, north, outcome) in standings.bracket_games() {
         // The records reader checked every name against the run's engines.
-        let (Some(south), Some(north)) = (engine(&g.south), engine(&g.north)) else {
+        let (Some(south), Some(north)) = (engine(south), engine(north)) else {
             bail!("game {}: an engine that is not in the run", index + 1);
         };
-        games.push((index, south, north, g.outcome));
+        games.push((index, south, north, outcome));
     }
     Bracket::replay(rules, games)
         .map(Some)
@@ -207,6 +216,11 @@ fn execute(
     opts: &RunOptions,
 ) -> Result<RunReport> {
     let recorded_before = standings.len();
+    let mut standings = standings;
+    if files.report.is_some() && files.records.is_none() {
+        // No records file to read the report's games from: they are kept.
+        standings.keep_games();
+    }
     interrupt::install();
     // Engines outside the arena's process: a guardian ends them (and what they started) even if
     // the arena is killed with -9. Dropped at the end of the run.
@@ -273,7 +287,7 @@ fn share<'a>(
         Some(b) => Feed::knockout(b, book),
         None => Feed::new(
             Box::new(schedule.games(opts.shard)),
-            standings.indices().collect(),
+            standings.done().clone(),
             book,
         ),
     };
