@@ -34,10 +34,12 @@ cargo build --release --quiet --bin otau
 otau=$(cd "${CARGO_TARGET_DIR:-target}/release" && pwd)/otau
 
 nineq=${NINEQ_DIR:-}
+nineq_rev=
 if [ -z "$nineq" ] && [ -n "${NINEQ_GIT:-}" ]; then
   mkdir "$work/nineq"
   git --git-dir="$NINEQ_GIT" archive HEAD | tar -x -C "$work/nineq"
   nineq=$work/nineq
+  nineq_rev=$(git --git-dir="$NINEQ_GIT" rev-parse --short HEAD)
 fi
 if [ -z "$nineq" ] && [ -d ../9Qumalaqv2 ]; then
   nineq=$(cd ../9Qumalaqv2 && pwd)
@@ -49,7 +51,10 @@ if [ -n "$nineq" ]; then
     echo "perft-bench: $board not found (NINEQ_DIR must be a 9Qumalaqv2 work tree)" >&2
     exit 2
   fi
-  ref_name="9Qumalaqv2 ($(git -C "$nineq" rev-parse --short HEAD 2>/dev/null || echo "$nineq"))"
+  if [ -z "$nineq_rev" ]; then
+    nineq_rev=$(git -C "$nineq" rev-parse --short HEAD 2>/dev/null || echo "$nineq")
+  fi
+  ref_name="9Qumalaqv2 ($nineq_rev)"
   mkdir -p "$work/nineq-perft/src"
   cat >"$work/nineq-perft/Cargo.toml" <<'EOF'
 [package]
