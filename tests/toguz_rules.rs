@@ -54,6 +54,8 @@ fn random_playouts_agree_with_the_plain_rules() {
                 let pos = line.position().clone();
                 let moves: Vec<usize> = pos.legal_moves().iter().map(|m| m.index()).collect();
                 assert_eq!(moves, plain.moves(), "{pos}");
+                // Perft's bulk count of the last ply agrees with the listed moves.
+                assert_eq!(pos.move_count(), moves.len(), "{pos}");
                 let text = pos.to_string();
                 let reparsed = AnyGame::from_position(&text).unwrap();
                 assert_eq!(reparsed, pos);

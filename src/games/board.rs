@@ -45,6 +45,36 @@ impl BoardState {
         self.holes as usize
     }
 
+    /// The ring places holding stones, as bits (bit `i` for ring index `i`). Eight places a
+    /// word, without a branch: each byte's top bit is set where the place holds stones, then one
+    /// multiply gathers the eight top bits. Listing or counting moves this way costs the same few
+    /// instructions however many holes hold stones.
+    #[inline]
+    pub fn nonempty(&self) -> u32 {
+        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        const TOP: u64 = 0x8080_8080_8080_8080;
+        // Byte i's top bit (bit 8i + 7) times bit 7 (7 - i) of this lands on bit 56 + i; the other
+        // products of the top bits fall on distinct bits below 56 or above 63.
+        const GATHER: u64 = 0x0002_0408_1020_4081;
+        let mut bits = 0;
+        for (word, chunk) in self.ring.chunks(8).enumerate() {
+            let mut bytes = [0u8; 8];
+            bytes[..chunk.len()].copy_from_slice(chunk);
+            let x = u64::from_le_bytes(bytes);
+            // Adding 0x7f to the low 7 bits carries into the top bit unless they are all 0.
+            let top = (((x & LOW7) + LOW7) | x) & TOP;
+            bits |= ((top.wrapping_mul(GATHER) >> 56) as u32) << (8 * word);
+        }
+        bits
+    }
+
+    /// The holes of a player's row holding stones, as bits (bit `i` for their hole `i + 1`).
+    #[inline]
+    pub fn nonempty_row(&self, side: Side) -> u32 {
+        let n = self.n();
+        (self.nonempty() >> (side.index() * n)) & ((1 << n) - 1)
+    }
+
     /// The stones in a player's holes, from their own hole 1.
     #[inline]
     pub fn row(&self, side: Side) -> &[u8] {

@@ -53,6 +53,14 @@ pub trait Game: Clone + PartialEq + Eq + fmt::Debug + fmt::Display + Send + Sync
     /// Appends every legal move; none when the game is over by the position alone.
     fn generate_moves(&self, moves: &mut MoveList);
 
+    /// How many moves [`Game::generate_moves`] would append. Perft counts its last ply with this
+    /// (bulk counting), so a game that can count without listing (Toguz Kumalak: the non-empty
+    /// holes of the side to move) overrides it.
+    #[inline]
+    fn move_count(&self) -> usize {
+        self.legal_moves().len()
+    }
+
     /// Plays a move known to be legal (from [`Game::generate_moves`]). Playing anything else is a
     /// logic error: it may panic or produce an inconsistent position.
     fn play(&mut self, mv: Move) -> MoveEffect;

@@ -129,6 +129,9 @@ impl Game for AnyGame {
     fn generate_moves(&self, moves: &mut MoveList) {
         with_game!(self, g => g.generate_moves(moves))
     }
+    fn move_count(&self) -> usize {
+        with_game!(self, g => g.move_count())
+    }
     fn play(&mut self, mv: Move) -> MoveEffect {
         with_game!(self, g => g.play(mv))
     }

@@ -10,12 +10,25 @@ use std::fmt;
 
 use super::board::BoardState;
 use super::game::Game;
-use super::types::{hash_state, EndReason, Final, Move, MoveEffect, MoveList, Outcome, Side};
+use super::types::{
+    hash_state, EndReason, Final, Move, MoveEffect, MoveList, Outcome, Side, MAX_RING,
+};
 use super::variant::Variant;
 use crate::games::notation::{self, MoveError, PositionError, PositionFields};
 
 /// Marks "no tuzdik" in [`Toguz::tuzdik`]'s ring-index slots.
 const NO_TUZDIK: u8 = 0xFF;
+
+/// Each ring place's index, as the byte the sowing pass compares.
+const PLACES: [u8; MAX_RING] = {
+    let mut places = [0; MAX_RING];
+    let mut i = 0;
+    while i < MAX_RING {
+        places[i] = i as u8;
+        i += 1;
+    }
+    places
+};
 
 /// The name of Toguz Kumalak's own field in the position string, between stores and side.
 const TUZDIK_FIELD: &str = "tuzdiks";
@@ -150,43 +163,15 @@ impl Toguz {
         }
     }
 
-    /// Sows `k` stones one by one from ring place `from` (inclusive) and returns the place of the
-    /// last. Stones falling into a tuzdik go straight to its owner's store. Whole laps are added
-    /// in one pass, so a hole of 100 stones costs no more than one of 20.
+    /// The holes the side to move may sow from, as bits (bit `i` for hole `i + 1`): the non-empty
+    /// ones (a tuzdik is always empty), none once a store holds the majority.
     #[inline]
-    fn sow(&mut self, from: usize, k: usize) -> usize {
-        let ring = 2 * self.n();
-        // A division is slow next to the rest of a move: only holes of more than a lap need one.
-        let laps = if k > ring { (k - 1) / ring } else { 0 };
-        if laps > 0 {
-            for place in &mut self.state.ring[..ring] {
-                *place += laps as u8;
-            }
+    fn movable(&self) -> u32 {
+        let half = self.half();
+        if self.state.stores[0] > half || self.state.stores[1] > half {
+            return 0;
         }
-        // The last partial lap: a run to the end of the ring, then one from its start (two
-        // straight loops the compiler vectorises, rather than a wrap test per stone).
-        let rest = k - laps * ring;
-        let first = rest.min(ring - from);
-        for place in &mut self.state.ring[from..from + first] {
-            *place += 1;
-        }
-        let wrapped = rest - first;
-        for place in &mut self.state.ring[..wrapped] {
-            *place += 1;
-        }
-        // Stones that fell into tuzdiks: move them to their owners' stores.
-        for side in Side::BOTH {
-            let t = self.tuzdik[side.index()];
-            if t != NO_TUZDIK {
-                self.state.stores[side.index()] += self.state.ring[t as usize] as u16;
-                self.state.ring[t as usize] = 0;
-            }
-        }
-        if wrapped > 0 {
-            wrapped - 1
-        } else {
-            from + first - 1
-        }
+        self.state.nonempty_row(self.state.side)
     }
 
     /// Half of all stones: a store above this has won.
@@ -199,6 +184,61 @@ impl Toguz {
     #[inline]
     fn hole_number(&self, index: usize) -> usize {
         index % self.n() + 1
+    }
+}
+
+/// Where a sowing's stones fall: `k` stones from ring place `from` on (inclusive), round a ring
+/// of `ring` places. Each place gets the whole laps, plus one if the last partial lap reaches it,
+/// so a hole of 100 stones costs no more than one of 2. In bytes, so that a pass over the ring
+/// works on 16 places an instruction (every count fits: a hole never holds more than all the
+/// stones, 2 * 9 * 9 = 162).
+#[derive(Clone, Copy)]
+struct Sowing {
+    from: u8,
+    ring: u8,
+    /// Stones of the last partial lap: 1..=ring.
+    rest: u8,
+    laps: u8,
+}
+
+impl Sowing {
+    #[inline]
+    fn new(from: usize, k: usize, ring: usize) -> Sowing {
+        // A division is slow next to the rest of a move: only holes of more than a lap need one.
+        let laps = if k > ring { (k - 1) / ring } else { 0 };
+        Sowing {
+            from: from as u8,
+            ring: ring as u8,
+            rest: (k - laps * ring) as u8,
+            laps: laps as u8,
+        }
+    }
+
+    /// The stones ring place `i` receives (none past the ring).
+    #[inline]
+    fn share(&self, i: u8) -> u8 {
+        let ahead = if i >= self.from {
+            i - self.from
+        } else {
+            i + self.ring - self.from
+        };
+        let share = self.laps + u8::from(ahead < self.rest);
+        if i < self.ring {
+            share
+        } else {
+            0
+        }
+    }
+
+    /// The ring place of the last stone.
+    #[inline]
+    fn last(&self) -> usize {
+        let last = (self.from + self.rest - 1) as usize;
+        if last >= self.ring as usize {
+            last - self.ring as usize
+        } else {
+            last
+        }
     }
 }
 
@@ -216,34 +256,52 @@ impl Game for Toguz {
 
     #[inline]
     fn generate_moves(&self, moves: &mut MoveList) {
-        let half = self.half();
-        if self.state.stores[0] > half || self.state.stores[1] > half {
-            return;
-        }
         // Tuzdik holes are always empty, so "non-empty" already excludes them.
-        for (i, &stones) in self.row(self.state.side).iter().enumerate() {
-            if stones > 0 {
-                moves.push(Move::hole(i));
-            }
+        let mut holes = self.movable();
+        while holes != 0 {
+            moves.push(Move::hole(holes.trailing_zeros() as usize));
+            holes &= holes - 1;
         }
+    }
+
+    #[inline]
+    fn move_count(&self) -> usize {
+        self.movable().count_ones() as usize
     }
 
     #[inline]
     fn play(&mut self, mv: Move) -> MoveEffect {
         let n = self.n();
         let me = self.state.side;
-        let from = me.index() * n + mv.index();
-        let k = self.state.ring[from] as usize;
+        let origin = me.index() * n + mv.index();
+        let k = self.state.ring[origin] as usize;
         debug_assert!(k > 0, "move from an empty hole");
-        self.state.ring[from] = 0;
-        let start = if k > 1 {
-            from
-        } else if from + 1 == 2 * n {
+        // The first stone goes back into the origin, unless it is the only one.
+        let from = if k > 1 {
+            origin
+        } else if origin + 1 == 2 * n {
             0
         } else {
-            from + 1
+            origin + 1
         };
-        let last = self.sow(start, k);
+        let sowing = Sowing::new(from, k, 2 * n);
+        // One pass writes every place, the origin emptied first: the next read of the ring (the
+        // next move, or counting the moves) then takes the values straight from the store
+        // buffer instead of waiting for a byte write to reach the cache.
+        let origin = origin as u8;
+        for (place, i) in self.state.ring.iter_mut().zip(PLACES) {
+            let before = if i == origin { 0 } else { *place };
+            *place = before + sowing.share(i);
+        }
+        // Stones that fell into tuzdiks: move them to their owners' stores.
+        for side in Side::BOTH {
+            let t = self.tuzdik[side.index()];
+            if t != NO_TUZDIK {
+                self.state.stores[side.index()] += self.state.ring[t as usize] as u16;
+                self.state.ring[t as usize] = 0;
+            }
+        }
+        let last = sowing.last();
         let mut effect = MoveEffect {
             last: last as u8,
             ..MoveEffect::default()
