@@ -550,6 +550,7 @@ fn end_of_run_text_prints_the_crosstable_of_the_records() {
     let text = format!("{out}{err}");
     assert!(text.contains("Results of greedy vs random"), "{text}");
     assert!(!text.contains("Crosstable"), "{text}");
+}
 
 /// Issue 33, item 1: the statistics a run keeps as counts (and `merge` counts from its files one
 /// game at a time) equal the summary computed directly from every game of the records, for a
