@@ -100,9 +100,11 @@ fn main() {
     println!("nodes {}", perft(&Board::new(), depth));
 }
 EOF
-  CARGO_TARGET_DIR=$work/nineq-perft/target cargo build --release --quiet \
+  # The driver's own target folder (never the user's CARGO_TARGET_DIR).
+  nineq_out=$work/nineq-perft/build
+  CARGO_TARGET_DIR=$nineq_out cargo build --release --quiet \
     --manifest-path "$work/nineq-perft/Cargo.toml"
-  ref=("$work/nineq-perft/target/release/nineq-perft")
+  ref=("$nineq_out/release/nineq-perft")
 else
   if [ -n "${BASE_OTAU:-}" ]; then
     base=$BASE_OTAU
@@ -111,8 +113,8 @@ else
     rev=${BASE_REV:-main}
     git worktree add --quiet --detach "$work/base" "$rev"
     echo "building otau at $rev (no 9Qumalaqv2: set NINEQ_DIR or NINEQ_GIT to compare with it)" >&2
-    (cd "$work/base" && CARGO_TARGET_DIR=$work/base-target cargo build --release --quiet --bin otau)
-    base=$work/base-target/release/otau
+    (cd "$work/base" && CARGO_TARGET_DIR=$work/base-build cargo build --release --quiet --bin otau)
+    base=$work/base-build/release/otau
     ref_name="otau $(git rev-parse --short "$rev")"
   fi
   ref=("$base" perft --depth)

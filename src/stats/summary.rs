@@ -350,7 +350,7 @@ pub(crate) fn assemble(
         Ok(table) => (Some(table), None),
         Err(e) => (None, Some(e.to_string())),
     };
-    let crosstable = Crosstable::from_matches(&players, &matches);
+    let crosstable = Crosstable::from_matches(players, &matches);
     Summary {
         games,
         players: players.to_vec(),

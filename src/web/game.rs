@@ -277,16 +277,19 @@ mod tests {
         let b = score_view("cp -5000 lowerbound", Side::North).unwrap();
         assert_eq!((b.cp, b.bound), (Some(5000), Some("<=")));
         assert_eq!(b.text, "<= +50.00 stones (South ahead)");
-        for bad in [
-            "",
-            "cp",
-            "cp x",
-            "depth 3",
-            "cp 5 sideways",
-            "cp 5 lowerbound x",
-        ] {
+        for bad in ["", "cp", "cp x", "depth 3"] {
             assert_eq!(score_view(bad, Side::South), None, "{bad:?}");
         }
+        // Read as the protocol reads an `info` line (graph::parse_score): a word after the
+        // score that is no bound is another info token, not part of the score.
+        assert_eq!(
+            score_view("cp 5 sideways", Side::South).map(|v| v.cp),
+            Some(Some(5))
+        );
+        assert_eq!(
+            score_view("cp 5 lowerbound x", Side::South).map(|v| v.bound),
+            Some(Some(">="))
+        );
         assert_eq!(score_view(&format!("cp {}", i64::MIN), Side::North), None);
     }
 
