@@ -10,7 +10,7 @@ mod arena_support;
 use std::path::{Path, PathBuf};
 
 use arena_support::{arena, bestemshe_tables, scratch, ARENA};
-use otau::arena::openings::{OpeningBook, OpeningConfig};
+use otau::arena::game::openings::{OpeningBook, OpeningConfig};
 use otau::arena::records::{GameRecord, RecordsFile};
 use otau::games::{Outcome, Side};
 
@@ -292,7 +292,7 @@ fn every_adjudication_kind() {
 }
 
 /// The openings of the first `n` real PlayOK games, cut to `plies`, as the arena reads them.
-fn real_openings(n: u64, plies: u32) -> Vec<otau::arena::openings::Opening> {
+fn real_openings(n: u64, plies: u32) -> Vec<otau::arena::game::openings::Opening> {
     let config = OpeningConfig::parse(&[
         format!("file={}", real_games().display()),
         format!("plies={plies}"),

@@ -8,7 +8,7 @@ mod arena_support;
 use std::time::Duration;
 
 use arena_support::*;
-use otau::arena::tournament::{run, RunOptions};
+use otau::arena::matchmaking::tournament::{run, RunOptions};
 
 #[test]
 fn a_misspelt_engine_stops_the_run_before_any_game() {

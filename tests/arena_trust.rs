@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use arena_support::*;
 use otau::arena::config::{EngineConfig, RunConfig};
 use otau::arena::records::{GameRecord, RecordsFile, TerminationKind};
-use otau::arena::tournament::{run, RunOptions};
+use otau::arena::matchmaking::tournament::{run, RunOptions};
 use otau::games::Side;
 
 /// Runs `f` on a thread and fails the test when it has not returned within `limit` (a hang of
@@ -43,7 +43,7 @@ fn play(name: &str, config: RunConfig, tag: &str, tweak: impl FnOnce(&mut RunOpt
     };
     tweak(&mut opts);
     let started = Instant::now();
-    let scheduled = otau::arena::tournament::full_schedule(&config).len() as u64;
+    let scheduled = otau::arena::matchmaking::tournament::full_schedule(&config).len() as u64;
     let report = run(config, &opts).expect("the match runs");
     let wall = started.elapsed();
     assert_eq!(report.missing, 0, "the match completes");

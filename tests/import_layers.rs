@@ -59,7 +59,6 @@ const LAYERS: &[(&str, u32)] = &[
     ("stats", 50),
     ("arena", 60),
     ("web", 70),
-    ("arena::cli", 80),
     ("cli", 80),
 ];
 

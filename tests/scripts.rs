@@ -63,7 +63,7 @@ mod starter_bot {
     use std::sync::mpsc::{channel, Receiver};
     use std::time::Duration;
 
-    use otau::arena::openings::random_walk;
+    use otau::arena::game::openings::random_walk;
     use otau::games::{AnyGame, Game, GameLine, Variant};
     use otau::perft::perft;
     use rand::{Rng, SeedableRng};

@@ -5,10 +5,10 @@
 //! during a search and the `query` commands, and reports pass or fail per item with the reason.
 //! Every move and answer is judged with this library's own rules, so the checker needs no engine
 //! to compare against. It is a client like the arena's referee: it drives the engine through the
-//! arena's engine session ([`super::client::EngineSession`]) and says every line through
+//! arena's engine session ([`crate::arena::engine::client::EngineSession`]) and says every line through
 //! [`crate::ugi::wire`], so it holds an engine to the same standards as a run does. `otau check`
 //! and `otau-arena --check` are thin front ends to it; each starts the arena's guardian
-//! ([`super::guardian::Guardian`]) around the check, which the library cannot do itself (the
+//! ([`crate::arena::engine::process::guardian::Guardian`]) around the check, which the library cannot do itself (the
 //! guardian is one per process, and tests run checks in parallel).
 
 use std::fmt;
@@ -19,11 +19,11 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::client::{Awaited, EngineSession, WaitError, EXIT_WAIT};
-use super::openings::random_walk;
-use super::pause;
-use super::preflight::{last_stderr_line, script_hint};
-use super::process::{
+use crate::arena::engine::client::{Awaited, EngineSession, WaitError, EXIT_WAIT};
+use crate::arena::game::openings::random_walk;
+use crate::arena::system::pause;
+use crate::arena::engine::preflight::{last_stderr_line, script_hint};
+use crate::arena::engine::process::{
     log_file, EngineIo, LogBudget, SendError, Spawn, DEFAULT_WRITE_TIMEOUT, MAX_LINE, MAX_LOG_BYTES,
 };
 use crate::games::notation::shorten;

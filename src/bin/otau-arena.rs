@@ -1,5 +1,5 @@
-//! `otau-arena`: engine-vs-engine matches. Everything lives in `otau::arena`.
+//! `otau-arena`: engine-vs-engine matches. The command line lives in `otau::cli::arena`, the arena in `otau::arena`.
 
 fn main() -> std::process::ExitCode {
-    otau::arena::cli::main()
+    otau::cli::arena::main()
 }

@@ -15,7 +15,7 @@ pub fn check(game: Variant, timeout: f64, engine: &[String]) -> Result<()> {
         ..Default::default()
     };
     // As in an arena run: a kill -9 of the check leaves nothing the engine started.
-    let _guardian = crate::arena::process::Guardian::start();
+    let _guardian = crate::arena::engine::process::Guardian::start();
     let report = compliance::check(&engine[0], &engine[1..], &config);
     println!("{report}");
     anyhow::ensure!(report.passed(), "the engine is not UGI compliant");

@@ -2,9 +2,11 @@
 //! and dispatches). Each subcommand writes to the stream it is given, byte for byte what the
 //! binary prints.
 
+pub mod arena;
 mod bench;
 mod check;
 mod perft;
+pub mod selfplay;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
@@ -255,7 +257,7 @@ pub fn run(game: Variant, command: Option<OtauCommand>) -> Result<()> {
             out,
             pgn,
         }) => {
-            let selfplay = crate::arena::selfplay::Selfplay {
+            let selfplay = crate::cli::selfplay::Selfplay {
                 game,
                 a,
                 b,
@@ -268,7 +270,7 @@ pub fn run(game: Variant, command: Option<OtauCommand>) -> Result<()> {
                 out,
                 pgn,
             };
-            let report = selfplay.run(crate::arena::progress::ProgressMode::detect(false))?;
+            let report = selfplay.run(crate::arena::output::progress::ProgressMode::detect(false))?;
             print!("{}", report.standings.summary().text());
             Ok(())
         }

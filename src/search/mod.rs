@@ -8,7 +8,7 @@
 //! Module map: [`worker`] is the alpha-beta search of one thread, [`tt`] the shared transposition
 //! table, [`repetition`] the game's repetition rule inside the tree, [`time`] the time budget,
 //! [`level`] the strength ladder, [`baseline`] the random and greedy players, [`bench`] the fixed
-//! benchmark. Matches between configurations are the arena's (`crate::arena::selfplay`).
+//! benchmark. Matches between configurations are the arena's (`crate::cli::selfplay`).
 
 pub mod baseline;
 pub mod bench;

@@ -6,7 +6,7 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::arena::pgn::move_comment;
+use crate::arena::records::pgn::move_comment;
 use crate::arena::records::GameRecord;
 use crate::games::{AnyGame, Game, GameLine, Move, Side};
 use crate::ugi::wire::{ScoreBound, ScoreKind};

@@ -9,7 +9,7 @@
 
 use serde_json::{json, Value};
 
-use crate::arena::client::SearchInfo;
+use crate::arena::engine::client::SearchInfo;
 use crate::arena::records::{GameRecord, MoveRecord, TerminationKind};
 use crate::ugi::wire::{Reply, ScoreBound, ScoreKind};
 

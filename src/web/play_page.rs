@@ -19,7 +19,7 @@ use super::assets;
 use super::play::{check_limits, Command, PlayGame, PlayWorker};
 use super::server::{parse_addr, Reply, Server, Site};
 use crate::arena::config::{split_args, EngineConfig, EngineSpec};
-use crate::arena::process::Guardian;
+use crate::arena::engine::process::Guardian;
 use crate::games::Variant;
 
 /// The engine when `otau web` is given none: otau's own search, a second a move.

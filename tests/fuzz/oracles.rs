@@ -7,7 +7,7 @@
 //! that grows with the input.
 #![allow(dead_code)]
 
-use otau::arena::openings::random_walk;
+use otau::arena::game::openings::random_walk;
 use otau::games::{AnyGame, Game, GameLine, Move, Side, Variant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -105,7 +105,7 @@ pub fn variants() -> Vec<Variant> {
 }
 
 /// A position reached by a seeded random playout of at most `plies` moves from a game's start
-/// (the arena's walk, `otau::arena::openings::random_walk`).
+/// (the arena's walk, `otau::arena::game::openings::random_walk`).
 pub fn playout(variant: Variant, seed: u64, plies: usize) -> AnyGame {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     random_walk(&AnyGame::start(variant), plies, &mut rng)
@@ -446,15 +446,15 @@ const ENGINE_WAIT: std::time::Duration = std::time::Duration::from_millis(30);
 /// (d) The arena's reading of engine output. `data[0]` picks the game; the rest, split at `0xFF`
 /// bytes, are the engine's replies: each line the arena sends is answered with the next reply
 /// (any bytes, any number of lines, or none), and when the replies run out the engine closes its
-/// output. The arena's UGI client (`otau::arena::client`) runs a handshake, a new game and up to
-/// eight moves refereed as `otau::arena::referee` does (`GameLine::play_token` on the `bestmove`
+/// output. The arena's UGI client (`otau::arena::engine::client`) runs a handshake, a new game and up to
+/// eight moves refereed as `otau::arena::game::referee` does (`GameLine::play_token` on the `bestmove`
 /// token). It must not panic, every wait must end by its deadline, and what it keeps of the
 /// engine's words is bounded.
 pub fn engine_output(data: &[u8]) {
-    use otau::arena::client::{
+    use otau::arena::engine::client::{
         EngineSession, ThinkError, MAX_INFO_DEPTH, MAX_INFO_MATE, MAX_INFO_NODES, MAX_SCORE_CP,
     };
-    use otau::arena::process::{EngineIo, MAX_LINE};
+    use otau::arena::engine::process::{EngineIo, MAX_LINE};
     use otau::ugi::wire::{GoCommand, PositionLine, ScoreKind, Start};
     use std::io::{BufRead, Write};
     use std::time::{Duration, Instant};

@@ -3,7 +3,7 @@
 //!
 //! - [`command`]: GUI to engine (`ugi`, `setoption`, `position`, `go` with its limits, `query`,
 //!   ...), parsed by the engine ([`crate::ugi`]) and the arena's fake engines, written by the
-//!   arena's client ([`crate::arena::client`]) and the compliance checker;
+//!   arena's client ([`crate::arena::engine::client`]) and the compliance checker;
 //! - [`reply`]: engine to GUI (`id`, option declarations, `ugiok`, `readyok`, `info` with its
 //!   fields, `bestmove`, `response`), written by the engine, read by the arena and the checker.
 //!

@@ -1,0 +1,631 @@
+//! What a run is: engines, game, schedule, openings, adjudication. This whole value is written as
+//! the first line of the records, so `--resume` and `merge` rebuild exactly the same run from it.
+
+pub mod engines_file;
+pub mod programs;
+pub mod run_options;
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::arena::game::adjudication::AdjudicationRules;
+use crate::arena::game::clock::{seconds_in, MoveLimits, MAX_MS};
+use crate::arena::game::openings::OpeningConfig;
+use crate::arena::matchmaking::schedule::TournamentKind;
+
+/// One engine as the user described it with `--engine key=value ...`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EngineConfig {
+    pub name: String,
+    /// A program path, or `builtin:otau|random|greedy` for an in-process player.
+    pub cmd: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dir: Option<PathBuf>,
+    /// `option.Name=value`, sent with `setoption` after the handshake, in the order given.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<(String, String)>,
+    pub limits: MoveLimits,
+    /// `restart=on`: a fresh process for every game (cutechess-cli's and fastchess's key; by
+    /// default an engine is kept for its next game).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub restart: bool,
+    /// `proto=uci`: the handshake is UCI's (`uci` ... `uciok`), the rest UGI as always; what
+    /// cutechess-cli's and fastchess's users write, their tools having no UGI.
+    #[serde(default, skip_serializing_if = "Protocol::is_ugi")]
+    pub proto: Protocol,
+    /// `stderr=FILE` (cutechess-cli): the engine's stderr log, in place of
+    /// `LOG_DIR/NAME.stderr.log`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr: Option<PathBuf>,
+}
+
+pub use crate::arena::engine::client::Protocol;
+
+/// The built-in players, run in process.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Builtin {
+    Otau,
+    Random,
+    Greedy,
+}
+
+impl EngineConfig {
+    /// The built-in player named by `cmd`, if it names one.
+    pub fn builtin(&self) -> Option<Result<Builtin, String>> {
+        let which = self.cmd.strip_prefix("builtin:")?;
+        Some(match which {
+            "otau" => Ok(Builtin::Otau),
+            "random" => Ok(Builtin::Random),
+            "greedy" => Ok(Builtin::Greedy),
+            other => Err(format!(
+                "unknown built-in player '{other}' (builtin:otau, builtin:random, builtin:greedy)"
+            )),
+        })
+    }
+}
+
+/// Names and option values go into protocol lines and PGN tags: a line break in one would be read
+/// by the engine as a command of its own, or would break the record. Checked on the command line
+/// and again on what `--resume` reads back from a records file.
+pub fn reject_control(what: &str, text: &str) -> Result<(), String> {
+    if text.chars().any(char::is_control) {
+        Err(format!(
+            "{what}={}: control characters (line breaks, tabs) are not allowed",
+            text.escape_debug()
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+impl EngineConfig {
+    /// Where the engine's stderr is appended: its `stderr=` file, or `LOG_DIR/NAME.stderr.log`.
+    pub fn stderr_log(&self, log_dir: &std::path::Path) -> PathBuf {
+        self.stderr
+            .clone()
+            .unwrap_or_else(|| crate::arena::engine::process::log_file(log_dir, &self.name))
+    }
+
+    /// The engine's name as [`crate::names::check_name`] allows it, and [`reject_control`] over
+    /// its options.
+    pub fn check_text(&self) -> Result<(), String> {
+        crate::names::check_name(&self.name)
+            .map_err(|why| format!("name={}: {why}", crate::names::shown(&self.name)))?;
+        for (name, value) in &self.options {
+            reject_control("option name", name)?;
+            reject_control(&format!("option.{}", name.escape_debug()), value)?;
+        }
+        Ok(())
+    }
+}
+
+/// An engine spec not yet complete: `--each` keys apply first, the engine's own keys override.
+#[derive(Clone, Debug, Default)]
+pub struct EngineSpec {
+    pub pairs: Vec<(String, String)>,
+}
+
+impl EngineSpec {
+    /// Splits `key=value` tokens.
+    pub fn parse(tokens: &[String]) -> Result<EngineSpec, String> {
+        let mut pairs = Vec::new();
+        for t in tokens {
+            if let Some(why) = unsupported_flag(t) {
+                return Err(format!("'{t}': {why}"));
+            }
+            let (k, v) = t
+                .split_once('=')
+                .ok_or_else(|| format!("'{t}' is not key=value"))?;
+            if k.is_empty() {
+                return Err(format!("'{t}' has an empty key"));
+            }
+            pairs.push((k.to_string(), v.to_string()));
+        }
+        Ok(EngineSpec { pairs })
+    }
+
+    /// Builds the engine from `--each` defaults and this engine's own keys.
+    pub fn build(&self, each: &EngineSpec, index: usize) -> Result<EngineConfig, String> {
+        let mut e = EngineConfig {
+            name: String::new(),
+            cmd: String::new(),
+            args: Vec::new(),
+            dir: None,
+            options: Vec::new(),
+            limits: MoveLimits {
+                timeout_ms: MoveLimits::DEFAULT_TIMEOUT_MS,
+                ..MoveLimits::default()
+            },
+            restart: false,
+            proto: Protocol::Ugi,
+            stderr: None,
+        };
+        for (k, v) in each.pairs.iter().chain(&self.pairs) {
+            // A whole number in `min..=max`, or an error naming the key and the range.
+            let num = |min: u64, max: u64, unit: &str| -> Result<u64, String> {
+                v.parse::<u64>()
+                    .ok()
+                    .filter(|n| (min..=max).contains(n))
+                    .ok_or_else(|| format!("{k}={v}: a whole number{unit} in {min}..={max}"))
+            };
+            let secs = || seconds_in(v, 1).map_err(|why| format!("{k}={v}: {why}"));
+            match k.as_str() {
+                "name" => e.name = v.clone(),
+                "cmd" => e.cmd = v.clone(),
+                "args" => e.args = split_args(v)?,
+                // cutechess-cli's and fastchess's one argument a key, repeatable.
+                "arg" => e.args.push(v.clone()),
+                "dir" => e.dir = Some(PathBuf::from(v)),
+                // `tc=inf` (cutechess-cli): no clock; another limit must bound the search.
+                "tc" if v == "inf" => e.limits.tc = None,
+                "tc" => e.limits.tc = Some(v.parse()?),
+                "st" => e.limits.movetime_ms = Some(secs()?),
+                // fastchess's name for the depth limit.
+                "depth" | "plies" => {
+                    e.limits.depth = Some(num(1, MoveLimits::MAX_DEPTH.into(), "")? as u32)
+                }
+                "proto" => e.proto = check_protocol(v)?,
+                "stderr" if v.is_empty() => return Err("stderr=: give a file".into()),
+                "stderr" => e.stderr = Some(PathBuf::from(v)),
+                "restart" => {
+                    e.restart = match v.as_str() {
+                        "on" => true,
+                        "off" | "auto" => false,
+                        _ => return Err(format!("restart={v}: on, off or auto")),
+                    }
+                }
+                "conf" => {
+                    return Err(format!(
+                        "conf={v}: an engine of the engines file names one engine: give it in \
+                         -engine, not in -each"
+                    ))
+                }
+                "book" | "bookdepth" | "initstr" | "ponder" | "whitepov" | "trust" => {
+                    return Err(format!("{k}={v}: {}", unsupported_key(k)))
+                }
+                "nodes" => e.limits.nodes = Some(num(1, MoveLimits::MAX_NODES, "")?),
+                "timemargin" => e.limits.timemargin_ms = num(0, MAX_MS, " of ms")?,
+                "timeout" => e.limits.timeout_ms = secs()?,
+                key => match key.strip_prefix("option.") {
+                    Some(name) if !name.is_empty() => {
+                        e.options.retain(|(n, _)| n != name);
+                        e.options.push((name.to_string(), v.clone()));
+                    }
+                    _ => {
+                        return Err(format!(
+                            "unknown engine key '{k}' (name, cmd, args, arg, dir, conf, proto, \
+                             restart, option.NAME, tc, st, depth, plies, nodes, timemargin, \
+                             timeout)"
+                        ))
+                    }
+                },
+            }
+        }
+        if e.cmd.is_empty() {
+            return Err(format!("engine {} has no cmd=", index + 1));
+        }
+        if let Some(Err(why)) = e.builtin() {
+            return Err(why);
+        }
+        if e.name.is_empty() {
+            e.name = match e.builtin() {
+                Some(_) => e.cmd.trim_start_matches("builtin:").to_string(),
+                None => std::path::Path::new(&e.cmd)
+                    .file_name()
+                    .map_or(e.cmd.clone(), |f| f.to_string_lossy().into_owned()),
+            };
+        }
+        // After the default: a program's file name is a name like any other.
+        e.check_text()?;
+        if e.builtin().is_none() {
+            e.cmd = resolve_program(&e.cmd, e.dir.as_deref());
+        }
+        let l = &e.limits;
+        if l.tc.is_none() && l.movetime_ms.is_none() && l.depth.is_none() && l.nodes.is_none() {
+            return Err(format!(
+                "engine {}: no limit given (tc=, st=, depth= or nodes=; tc=inf needs depth= or \
+                 nodes=; --each applies one to all)",
+                e.name
+            ));
+        }
+        Ok(e)
+    }
+}
+
+/// `proto=`: UGI (the engine side of `protocol/ugi.md`), greeted as UGI or as UCI.
+pub fn check_protocol(v: &str) -> Result<Protocol, String> {
+    match v {
+        "ugi" => Ok(Protocol::Ugi),
+        "uci" => Ok(Protocol::Uci),
+        "xboard" | "cecp" => Err(format!(
+            "proto={v}: xboard (CECP) is a chess protocol, with no mancala game in it; a mancala \
+             engine speaks UGI (proto=ugi, the default) or UGI after UCI's handshake (proto=uci): \
+             protocol/ugi.md"
+        )),
+        "usi" => Err(format!(
+            "proto={v}: USI is shogi's protocol, with no mancala game in it; a mancala engine \
+             speaks UGI (proto=ugi, the default) or UGI after UCI's handshake (proto=uci): \
+             protocol/ugi.md"
+        )),
+        _ => Err(format!(
+            "proto={v}: unknown protocol (ugi, the default, or uci: UGI after UCI's handshake)"
+        )),
+    }
+}
+
+/// The program of `cmd=` as fastchess finds it: a name without a `/` is looked up on `PATH`,
+/// then in the working folder (`dir=` when given, else the arena's own); found only there, it
+/// becomes that file's absolute path (a name alone would not be run from the working folder).
+/// Anything else is left as given, so that a missing program is reported by the start-up check
+/// with the name the user wrote.
+pub fn resolve_program(cmd: &str, dir: Option<&std::path::Path>) -> String {
+    if cmd.is_empty() || cmd.contains('/') || find_on_path(cmd).is_some() {
+        return cmd.to_string();
+    }
+    let folder = match dir {
+        Some(d) => d.to_path_buf(),
+        None => match std::env::current_dir() {
+            Ok(d) => d,
+            Err(_) => return cmd.to_string(),
+        },
+    };
+    let here = folder.join(cmd);
+    if !runnable(&here) {
+        return cmd.to_string();
+    }
+    std::path::absolute(&here).map_or(cmd.to_string(), |p| p.to_string_lossy().into_owned())
+}
+
+/// The first executable file named `cmd` in an absolute `PATH` folder, as `exec` searches it:
+/// what a program named without a path starts (and what `--resume` checks it still starts).
+pub fn find_on_path(cmd: &str) -> Option<PathBuf> {
+    let paths = std::env::var_os("PATH")?;
+    std::env::split_paths(&paths)
+        .filter(|d| d.is_absolute())
+        .map(|d| d.join(cmd))
+        .find(|p| runnable(p))
+}
+
+/// A regular file someone may execute.
+fn runnable(p: &std::path::Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Why one of cutechess-cli's engine keys is refused.
+fn unsupported_key(k: &str) -> &'static str {
+    match k {
+        "book" | "bookdepth" => {
+            "an engine's own book (cutechess-cli's Polyglot .bin) holds chess moves, which no \
+             mancala game has: give the run a mancala opening book with -openings file=FILE \
+             (epd, pgn or txt; protocol/arena.md, Openings)"
+        }
+        "initstr" => {
+            "not supported: initialisation strings are an xboard feature; use option.NAME=VALUE"
+        }
+        "ponder" => "not supported: the arena does not let engines ponder",
+        "whitepov" => "not supported: UGI scores are from the mover's view",
+        _ => "not supported: the arena referees every move and trusts no claim",
+    }
+}
+
+/// cutechess-cli's engine flags written without `=` (`ponder`, `whitepov`, `trust`), refused
+/// with the reason instead of "not key=value".
+fn unsupported_flag(t: &str) -> Option<&'static str> {
+    matches!(t, "ponder" | "whitepov" | "trust").then(|| unsupported_key(t))
+}
+
+/// `option`'s `key=value` tokens with no key given twice: a repeated key is refused by name
+/// rather than the last one silently winning (`-resign movecount=3 movecount=5`).
+pub fn reject_repeated_keys(option: &str, tokens: &[String]) -> Result<(), String> {
+    for (i, t) in tokens.iter().enumerate() {
+        let Some((k, _)) = t.split_once('=') else {
+            continue;
+        };
+        if let Some(again) = tokens[i + 1..]
+            .iter()
+            .find(|u| u.split_once('=').is_some_and(|(j, _)| j == k))
+        {
+            return Err(format!(
+                "{option}: {k}= is given twice ('{t}', then '{again}'): give each key once"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Splits an `args=` value at whitespace, keeping single- or double-quoted parts together.
+pub fn split_args(s: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut in_word = false;
+    let mut quote: Option<char> = None;
+    for c in s.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => cur.push(c),
+            None if c == '"' || c == '\'' => {
+                quote = Some(c);
+                in_word = true;
+            }
+            None if c.is_whitespace() => {
+                if in_word {
+                    out.push(std::mem::take(&mut cur));
+                    in_word = false;
+                }
+            }
+            None => {
+                cur.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if quote.is_some() {
+        return Err(format!("args=\"{s}\": unclosed quote"));
+    }
+    if in_word {
+        out.push(cur);
+    }
+    Ok(out)
+}
+
+/// A whole run, as recorded in the records' first line.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunConfig {
+    /// Game id.
+    pub game: String,
+    pub engines: Vec<EngineConfig>,
+    pub tournament: TournamentKind,
+    /// Rounds: each pairing plays one opening twice per round, colours swapped.
+    pub rounds: u32,
+    /// `--games`: total games cut from the schedule (rounded up to whole pairs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub games: Option<u64>,
+    pub seed: u64,
+    pub openings: OpeningConfig,
+    /// `--max-plies`: games still running after this many plies are scored by stones held.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_plies: Option<u32>,
+    /// A player holding more than half of all stones in their store has won: stop there.
+    pub adjudicate_decided: bool,
+    /// `--resign`, `--draw`, `--maxmoves`, `--adjudicate` (absent when all off, as in records
+    /// written before they existed).
+    #[serde(default, skip_serializing_if = "AdjudicationRules::is_off")]
+    pub adjudication: AdjudicationRules,
+    /// Longest wait for `ugiok` and for `readyok`, in ms.
+    pub startup_timeout_ms: u64,
+    /// Start failures in a row after which an engine's remaining games are forfeited.
+    pub max_start_failures: u32,
+    /// `--max-crashes`: games lost by a crash in a row after which an engine's remaining games
+    /// are forfeited (records written before it existed read as the default).
+    #[serde(default = "default_max_crashes")]
+    pub max_crashes: u32,
+    /// `--sprt`: stop when the test on the first two engines decides.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<crate::stats::SprtConfig>,
+    /// `--tiebreak-pairs`: a knockout's pairs at most after a level encounter, before the seeded
+    /// draw (given only for a knockout; absent in records written before knockouts).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tiebreak_pairs: Option<u32>,
+}
+
+/// `--max-crashes` by default: three crashes in a row are a crash loop.
+pub const DEFAULT_MAX_CRASHES: u32 = 3;
+
+fn default_max_crashes() -> u32 {
+    DEFAULT_MAX_CRASHES
+}
+
+impl RunConfig {
+    /// A knockout's rules, if the run is one: its engines in seed order, `--rounds` pairs an
+    /// encounter, its tiebreak pairs and seed. Here, beside the run's settings, so that the
+    /// records reader checks a knockout's games without reaching up into the tournament.
+    pub fn knockout_rules(&self) -> Option<crate::arena::matchmaking::knockout::Rules> {
+        (self.tournament == TournamentKind::Knockout).then(|| crate::arena::matchmaking::knockout::Rules {
+            names: self.engine_names(),
+            pairs: self.rounds,
+            tiebreak_pairs: self
+                .tiebreak_pairs
+                .unwrap_or(crate::arena::matchmaking::knockout::DEFAULT_TIEBREAK_PAIRS),
+            seed: self.seed,
+        })
+    }
+
+    /// Every number of the run in its range (`protocol/arena.md` gives each): checked on what
+    /// the command line built and on what `--resume` reads back from a records file, so that no
+    /// value wraps, and none is quietly raised or cut.
+    pub fn check_values(&self) -> Result<(), String> {
+        for e in &self.engines {
+            e.limits
+                .check()
+                .map_err(|why| format!("engine {}: {why}", e.name))?;
+        }
+        crate::arena::matchmaking::schedule::check_size(self.tournament, self.engines.len(), self.rounds, self.games)?;
+        crate::arena::matchmaking::knockout::check_values(
+            self.tournament,
+            self.engines.len(),
+            self.rounds,
+            self.games,
+            self.tiebreak_pairs,
+            self.sprt.is_some(),
+        )?;
+        self.openings.check()?;
+        self.adjudication.check()?;
+        // Generated openings are `plies` long; a game is adjudicated once it has so many plies.
+        let opening = if self.openings.file.is_none() {
+            self.openings.walk_plies()
+        } else {
+            0
+        };
+        if let Some(m) = self.max_plies {
+            if m <= opening {
+                return Err(format!(
+                    "--max-plies {m}: leaves no move to the engines after {opening}-ply openings \
+                     (give {}..={})",
+                    opening + 1,
+                    u32::MAX
+                ));
+            }
+        }
+        if let Some(m) = self.adjudication.max_moves {
+            if u64::from(m) * 2 <= u64::from(opening) {
+                return Err(format!(
+                    "--maxmoves {m}: leaves no move to the engines after {opening}-ply openings \
+                     (give {}..={})",
+                    opening / 2 + 1,
+                    u32::MAX
+                ));
+            }
+        }
+        if !(1..=MAX_MS).contains(&self.startup_timeout_ms) {
+            return Err(format!(
+                "--startup-timeout: {} ms is outside 1..={MAX_MS} ms",
+                self.startup_timeout_ms
+            ));
+        }
+        if self.max_start_failures == 0 {
+            return Err(format!("--max-start-failures 0: 1..={}", u32::MAX));
+        }
+        if self.max_crashes == 0 {
+            return Err(format!("--max-crashes 0: 1..={}", u32::MAX));
+        }
+        Ok(())
+    }
+
+    /// The engines' names, in the order given.
+    pub fn engine_names(&self) -> Vec<String> {
+        self.engines.iter().map(|e| e.name.clone()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(s: &str) -> EngineSpec {
+        EngineSpec::parse(&s.split(' ').map(String::from).collect::<Vec<_>>()).unwrap()
+    }
+
+    #[test]
+    fn engine_keys_and_each_defaults() {
+        let each = spec("depth=3 option.Hash=16");
+        let e = spec("cmd=/usr/bin/eng name=A option.Hash=32 tc=10+0.1")
+            .build(&each, 0)
+            .unwrap();
+        assert_eq!(e.name, "A");
+        assert_eq!(e.limits.depth, Some(3));
+        assert_eq!(e.limits.tc.unwrap().inc_ms, 100);
+        assert_eq!(e.options, vec![("Hash".to_string(), "32".to_string())]);
+        let e = spec("cmd=/usr/bin/eng st=0.5")
+            .build(&EngineSpec::default(), 0)
+            .unwrap();
+        assert_eq!(e.name, "eng");
+        assert_eq!(e.limits.movetime_ms, Some(500));
+        let b = spec("cmd=builtin:random depth=1")
+            .build(&EngineSpec::default(), 0)
+            .unwrap();
+        assert_eq!(b.name, "random");
+        assert_eq!(b.builtin(), Some(Ok(Builtin::Random)));
+    }
+
+    #[test]
+    fn bad_engine_specs_are_explained() {
+        let none = EngineSpec::default();
+        assert!(spec("name=x").build(&none, 0).unwrap_err().contains("cmd"));
+        assert!(spec("cmd=x")
+            .build(&none, 0)
+            .unwrap_err()
+            .contains("no limit"));
+        assert!(spec("cmd=x depth=z")
+            .build(&none, 0)
+            .unwrap_err()
+            .contains("whole number"));
+        assert!(spec("cmd=x colour=red")
+            .build(&none, 0)
+            .unwrap_err()
+            .contains("unknown engine key"));
+        assert!(spec("cmd=builtin:magic depth=1").build(&none, 0).is_err());
+        assert!(EngineSpec::parse(&["novalue".into()]).is_err());
+        // A line break in an option would reach the engine as a command of its own.
+        let injected = EngineSpec::parse(&[
+            "cmd=x".into(),
+            "depth=1".into(),
+            "option.Hash=1\nquit".into(),
+        ])
+        .unwrap()
+        .build(&none, 0)
+        .unwrap_err();
+        assert!(injected.contains("control characters"), "{injected}");
+        let named = EngineSpec::parse(&["cmd=x".into(), "depth=1".into(), "name=a\r\nb".into()])
+            .unwrap()
+            .build(&none, 0)
+            .unwrap_err();
+        assert!(named.contains("control characters"), "{named}");
+    }
+
+    #[test]
+    fn cutechess_and_fastchess_engine_keys() {
+        let none = EngineSpec::default();
+        let mut tokens: Vec<String> = "cmd=x proto=ugi arg=--a restart=on tc=40/1:30+0.5 plies=7"
+            .split(' ')
+            .map(String::from)
+            .collect();
+        // One argument a key, spaces and all.
+        tokens.push("arg=two words".into());
+        let e = EngineSpec::parse(&tokens).unwrap().build(&none, 0).unwrap();
+        assert_eq!(e.args, vec!["--a", "two words"]);
+        assert!(e.restart);
+        assert_eq!(e.limits.depth, Some(7));
+        assert_eq!(e.limits.tc.unwrap().base_ms, 90_000);
+        // tc=inf takes back the clock --each gave: the depth alone bounds the search.
+        let each = spec("tc=10+0.1");
+        let e = spec("cmd=x tc=inf depth=3").build(&each, 0).unwrap();
+        assert_eq!((e.limits.tc, e.limits.depth), (None, Some(3)));
+        assert!(spec("cmd=x tc=inf")
+            .build(&none, 0)
+            .unwrap_err()
+            .contains("tc=inf needs depth= or nodes="));
+        for (line, want) in [
+            (
+                "cmd=x depth=1 proto=xboard",
+                "proto=xboard: xboard (CECP) is a chess protocol, with no mancala game in it; a \
+                 mancala engine speaks UGI (proto=ugi, the default) or UGI after UCI's handshake \
+                 (proto=uci)",
+            ),
+            ("cmd=x depth=1 proto=cecp2", "proto=cecp2: unknown protocol"),
+            (
+                "cmd=x depth=1 restart=sometimes",
+                "restart=sometimes: on, off or auto",
+            ),
+            (
+                "cmd=x depth=1 book=b.bin",
+                "book=b.bin: an engine's own book (cutechess-cli's Polyglot .bin) holds chess \
+                 moves, which no mancala game has: give the run a mancala opening book with \
+                 -openings file=FILE",
+            ),
+            ("cmd=x depth=1 stderr=", "stderr=: give a file"),
+        ] {
+            let err = spec(line).build(&none, 0).unwrap_err();
+            assert!(err.contains(want), "{line}: {err}");
+        }
+        let err = EngineSpec::parse(&["ponder".into()]).unwrap_err();
+        assert!(err.contains("'ponder': not supported"), "{err}");
+        assert!(spec("depth=1")
+            .build(&spec("conf=a"), 0)
+            .unwrap_err()
+            .contains("not in -each"));
+    }
+
+    #[test]
+    fn args_split_with_quotes() {
+        assert_eq!(
+            split_args(r#"--a 1 "two words" 'x y'"#).unwrap(),
+            vec!["--a", "1", "two words", "x y"]
+        );
+        assert!(split_args("\"open").is_err());
+    }
+}
+

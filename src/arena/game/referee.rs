@@ -1,0 +1,335 @@
+//! The referee: plays one game between two started engines, checking every move with the
+//! library's own rules (`GameLine<AnyGame>`), keeping the clocks, and naming how the game ended.
+
+use std::time::Duration;
+
+use crate::arena::game::adjudication::{AdjudicationRules, ScoreWatch, Verdict};
+use crate::arena::engine::client::{EngineSession, Fault, ThinkError};
+use crate::arena::game::clock::{MoveLimits, SideClock};
+use crate::arena::output::live::Watch;
+use crate::arena::game::openings::Opening;
+use crate::arena::records::{MoveRecord, Termination, TerminationKind};
+use crate::games::{AnyGame, Game, Outcome, Side};
+use crate::tables::Probe;
+use crate::ugi::wire::{GoCommand, InfoLine, PositionLine, Start};
+
+/// Adjudication rules beyond the game's own.
+#[derive(Clone, Copy, Debug)]
+pub struct Adjudication {
+    pub max_plies: Option<u32>,
+    pub decided_score: bool,
+    /// `--resign`, `--draw`, `--maxmoves`, `--adjudicate tables`.
+    pub rules: AdjudicationRules,
+}
+
+/// How long to wait after `stop` for a late `bestmove`, and for `readyok`.
+#[derive(Clone, Copy, Debug)]
+pub struct Waits {
+    pub drain: Duration,
+    pub ping: Duration,
+}
+
+/// A finished game, before it gets its place in the schedule.
+#[derive(Debug)]
+pub struct GameEnd {
+    pub moves: Vec<MoveRecord>,
+    pub final_position: String,
+    pub result: Outcome,
+    pub termination: Termination,
+    pub totals: Option<[u32; 2]>,
+    /// Engines (by side) that must be restarted before their next game.
+    pub faulted: [bool; 2],
+}
+
+/// Why a game has no result: the user interrupted it.
+#[derive(Debug)]
+pub struct Interrupted;
+
+/// Plays `opening` to the end. `engines` and `limits` are indexed by side (South first); both
+/// engines have had `uginewgame` and answered `isready`. `live`: the live page's state and the
+/// game's index there, told every move and every `info` line.
+pub fn play(
+    opening: &Opening,
+    engines: [&mut EngineSession; 2],
+    limits: [&MoveLimits; 2],
+    adjudication: Adjudication,
+    waits: Waits,
+    live: Option<(&Watch, u64)>,
+) -> Result<GameEnd, Interrupted> {
+    let mut line = opening.line();
+    let standard = opening.start == AnyGame::start(opening.start.variant());
+    let fen = opening.start.to_string();
+    let start = if standard {
+        Start::StartPos
+    } else {
+        Start::Fen(fen.split_ascii_whitespace().collect())
+    };
+    let mut position = PositionLine::new(&start);
+    for name in opening.move_names() {
+        position.push(&name);
+    }
+    let timed = limits.iter().any(|l| l.is_timed());
+    let mut clocks = [SideClock::new(limits[0].tc), SideClock::new(limits[1].tc)];
+    let mut moves = Vec::new();
+    let mut faulted = [false, false];
+    let mut watch = ScoreWatch::new(adjudication.rules);
+
+    // Each arm that ends the game breaks with (result, termination, totals).
+    let (result, termination, totals) = loop {
+        let pos = line.position().clone();
+        if let Some(fin) = line.result() {
+            let mut t = Termination::of(TerminationKind::Rules);
+            t.reason = Some(fin.reason);
+            break (fin.outcome, t, Some([fin.south, fin.north]));
+        }
+        if adjudication.decided_score {
+            let total = pos.variant().total_stones();
+            if let Some(&side) = Side::BOTH.iter().find(|&&s| 2 * pos.store(s) > total) {
+                let mut t = Termination::of(TerminationKind::DecidedScore);
+                t.detail = format!("{side} holds {} of {total} stones", pos.store(side));
+                let totals = [pos.store(Side::South), pos.store(Side::North)];
+                break (Outcome::Win(side), t, Some(totals));
+            }
+        }
+        if adjudication.rules.tables {
+            if let Some((result, t)) = by_tables(&pos) {
+                break (result, t, None);
+            }
+        }
+        if let Some(max) = adjudication.max_plies {
+            if line.moves().len() >= max as usize {
+                let totals = stones_held(&pos);
+                let mut t = Termination::of(TerminationKind::MaxPlies);
+                t.detail = format!("{max} plies");
+                let result = Outcome::by_totals(totals[0], totals[1]);
+                break (result, t, Some(totals));
+            }
+        }
+        if let Some(max) = adjudication.rules.max_moves {
+            if line.moves().len() as u64 >= 2 * u64::from(max) {
+                let mut t = Termination::of(TerminationKind::MaxMoves);
+                t.detail = format!("{max} moves");
+                break (Outcome::Draw, t, None);
+            }
+        }
+
+        let side = pos.side_to_move();
+        let me = side.index();
+        let lim = limits[me];
+        let go = go_command(side, &clocks, limits);
+        let allowed = allowed_time(&clocks[me], lim);
+        let lost = |kind, detail| {
+            (
+                Outcome::Win(side.other()),
+                Termination::fault(kind, side, detail),
+                None,
+            )
+        };
+        let mut on_info = |i: &InfoLine| {
+            if let Some((watch, index)) = live {
+                watch.info(index, side, i);
+            }
+        };
+        let thought = match engines[me].think_watched(&position, &go, allowed, &mut on_info) {
+            Ok(t) => t,
+            Err(ThinkError::Late(elapsed)) => {
+                engines[me].stop_and_drain(waits.drain);
+                if engines[me].fence(waits.ping).is_err() {
+                    faulted[me] = true;
+                }
+                let detail = format!(
+                    "no move after {} ms (allowed {} ms)",
+                    elapsed.as_millis(),
+                    allowed.as_millis()
+                );
+                break lost(TerminationKind::TimeLoss, detail);
+            }
+            Err(ThinkError::Fault(Fault::Interrupted)) => return Err(Interrupted),
+            Err(ThinkError::Fault(f)) => {
+                faulted[me] = true;
+                let kind = match f {
+                    Fault::Stall(_) => TerminationKind::Stall,
+                    _ => TerminationKind::Crash,
+                };
+                break lost(kind, f.to_string());
+            }
+        };
+        let used_ms = thought.elapsed.as_millis() as u64;
+        let on_time = clocks[me].charge(used_ms, lim.timemargin_ms)
+            && lim
+                .movetime_ms
+                .is_none_or(|st| used_ms <= st + lim.timemargin_ms);
+        if !on_time {
+            let detail = format!(
+                "bestmove after {used_ms} ms (allowed {} ms)",
+                allowed.as_millis()
+            );
+            break lost(TerminationKind::TimeLoss, detail);
+        }
+        let played = if thought.token.is_empty() {
+            Err("bestmove without a move".to_string())
+        } else {
+            line.play_token(&thought.token).map_err(|e| e.to_string())
+        };
+        let mv = match played {
+            Ok((mv, _)) => mv,
+            Err(why) => break lost(TerminationKind::IllegalMove, why),
+        };
+        let name = pos.move_name(mv);
+        if let Some((watch, index)) = live {
+            let ply = line.moves().len();
+            watch.moved(index, side, &name, line.position(), ply, &clocks);
+        }
+        position.push(&name);
+        moves.push(MoveRecord {
+            notation: pos.record_name(mv),
+            mv: name,
+            time_ms: timed.then_some(used_ms),
+            score: thought.info.score_text(),
+            depth: thought.info.depth,
+            nodes: thought.info.nodes,
+            info_dropped: thought.info.dropped,
+        });
+        // The scores only end a game the move did not end by the rules.
+        let score = moves.last().and_then(|m: &MoveRecord| m.score.as_deref());
+        let adjudged = watch.after_move(side, pos.fullmove(), score);
+        if let Some(verdict) = adjudged.filter(|_| line.result().is_none()) {
+            let (result, kind, detail) = match verdict {
+                Verdict::Resign { winner, detail } => {
+                    (Outcome::Win(winner), TerminationKind::Resign, detail)
+                }
+                Verdict::Draw { detail } => {
+                    (Outcome::Draw, TerminationKind::DrawAdjudication, detail)
+                }
+            };
+            let mut t = Termination::of(kind);
+            t.detail = detail;
+            break (result, t, None);
+        }
+    };
+    Ok(GameEnd {
+        moves,
+        final_position: line.position().to_string(),
+        result,
+        termination,
+        totals,
+        faulted,
+    })
+}
+
+/// `--adjudicate tables`: the exact result when the position is within the game's tables and
+/// they decide it whatever the rules do with endless play. Never waits: tables not yet loaded
+/// know nothing (the run loads them before its first game).
+fn by_tables(pos: &AnyGame) -> Option<(Outcome, Termination)> {
+    if !pos.tables_ready() {
+        return None;
+    }
+    let (decided, what) = match pos.solved() {
+        Some(s) => (s.decided?, format!("solved, margin {:+}", s.margin)),
+        None => {
+            let b = pos.probe_tables()?;
+            (
+                b.decided()?,
+                format!("tables, final total {}..={}", b.low, b.high),
+            )
+        }
+    };
+    let me = pos.side_to_move();
+    let result = match decided {
+        1 => Outcome::Win(me),
+        -1 => Outcome::Win(me.other()),
+        _ => Outcome::Draw,
+    };
+    let mut t = Termination::of(TerminationKind::Tables);
+    t.detail = what;
+    Some((result, t))
+}
+
+/// `--max-plies` scoring: each player is credited with their store and the stones on their own
+/// row, as the rules score a game in which the player to move is stuck.
+pub fn stones_held(pos: &AnyGame) -> [u32; 2] {
+    Side::BOTH.map(|s| pos.store(s) + pos.row(s).iter().map(|&n| n as u32).sum::<u32>())
+}
+
+/// How long the mover may think before losing on time: the clock (or `st`) plus the margin; the
+/// move timeout when neither bounds the search.
+fn allowed_time(clock: &SideClock, lim: &MoveLimits) -> Duration {
+    let mut ms: Option<u64> = None;
+    if clock.tc().is_some() {
+        ms = Some(clock.remaining_ms());
+    }
+    if let Some(st) = lim.movetime_ms {
+        ms = Some(ms.map_or(st, |m| m.min(st)));
+    }
+    Duration::from_millis(match ms {
+        Some(m) => m + lim.timemargin_ms,
+        None => lim.timeout_ms,
+    })
+}
+
+/// `go` with every limit of the mover: both clocks when both are clocked (the mover's alone
+/// otherwise), `movetime`, `depth`, `nodes`.
+fn go_command(side: Side, clocks: &[SideClock; 2], limits: [&MoveLimits; 2]) -> GoCommand {
+    let me = side.index();
+    let both = clocks.iter().all(|c| c.tc().is_some());
+    let ms = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+    let clock = |s: Side| {
+        let c = &clocks[s.index()];
+        c.tc()
+            .filter(|_| both || s == side)
+            .map(|tc| (ms(c.remaining_ms()), ms(tc.inc_ms)))
+    };
+    let (p1, p2) = (clock(Side::South), clock(Side::North));
+    let lim = limits[me];
+    GoCommand {
+        p1time: p1.map(|c| c.0),
+        p1inc: p1.map(|c| c.1),
+        p2time: p2.map(|c| c.0),
+        p2inc: p2.map(|c| c.1),
+        movestogo: clocks[me].moves_to_go(),
+        movetime: lim.movetime_ms.map(ms),
+        depth: lim.depth,
+        nodes: lim.nodes,
+        infinite: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_commands() {
+        let a = MoveLimits {
+            tc: Some("40/10+0.1".parse().unwrap()),
+            ..Default::default()
+        };
+        let b = MoveLimits {
+            depth: Some(4),
+            nodes: Some(1000),
+            movetime_ms: Some(250),
+            ..Default::default()
+        };
+        let clocks = [SideClock::new(a.tc), SideClock::new(b.tc)];
+        assert_eq!(
+            go_command(Side::South, &clocks, [&a, &b]).to_string(),
+            "go p1time 10000 p1inc 100 movestogo 40"
+        );
+        assert_eq!(
+            go_command(Side::North, &clocks, [&a, &b]).to_string(),
+            "go movetime 250 depth 4 nodes 1000"
+        );
+        let clocks2 = [SideClock::new(a.tc), SideClock::new(a.tc)];
+        assert_eq!(
+            go_command(Side::North, &clocks2, [&a, &a]).to_string(),
+            "go p1time 10000 p1inc 100 p2time 10000 p2inc 100 movestogo 40"
+        );
+        assert_eq!(allowed_time(&clocks[1], &b), Duration::from_millis(250));
+    }
+
+    #[test]
+    fn max_plies_counts_own_rows() {
+        let pos = AnyGame::start(crate::games::Variant::TOGUZ);
+        assert_eq!(stones_held(&pos), [81, 81]);
+    }
+}

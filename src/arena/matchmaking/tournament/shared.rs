@@ -1,0 +1,33 @@
+//! What the workers share, and what they tell the recording thread.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::{Condvar, Mutex};
+
+use crate::arena::matchmaking::tournament::feed::Feed;
+use crate::arena::matchmaking::tournament::health::Health;
+use crate::arena::config::RunConfig;
+use crate::arena::records::GameRecord;
+use crate::arena::config::run_options::RunOptions;
+use crate::games::Variant;
+
+/// A worker's message to the recording thread.
+pub(super) enum Msg {
+    Game(Box<GameRecord>),
+    Note(String),
+}
+
+/// The run's state every game worker reads (the arena's, not a search's `SearchShared`).
+pub(super) struct RunState<'a> {
+    pub(super) config: &'a RunConfig,
+    pub(super) variant: Variant,
+    pub(super) opts: &'a RunOptions,
+    /// The games still to play, each with its opening.
+    pub(super) feed: Mutex<Feed>,
+    /// Signalled when a game ends or a worker stops: a knockout's next games may be ready.
+    pub(super) feed_changed: Condvar,
+    pub(super) health: Mutex<Health>,
+    /// Set to stop handing out games (a fault under --no-recover).
+    pub(super) stop: AtomicBool,
+    /// `--log`, shared by every engine session.
+    pub(super) protocol_log: Option<std::sync::Arc<crate::arena::output::protocol_log::ProtocolLog>>,
+}
