@@ -114,7 +114,7 @@ mod tests {
 fn h<'a>(x: &'a str) -> &'a str { crate::notation::shorten(x) }
 "##;
     let file = SourceFile::parse(
-        PathBuf::from("src/arena/referee.rs"),
+        PathBuf::from("src/arena/game/referee.rs"),
         vec!["arena".into(), "referee".into()],
         text,
     );
@@ -206,7 +206,7 @@ impl Crate {
         None
     }
 
-    /// A file as the report names it: from the package root (`src/arena/client.rs`).
+    /// A file as the report names it: from the package root (`src/arena/engine/client.rs`).
     fn shown(&self, path: &Path) -> String {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         path.strip_prefix(root)
