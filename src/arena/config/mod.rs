@@ -4,6 +4,7 @@
 pub mod engines_file;
 pub mod programs;
 pub mod run_options;
+pub mod stderr_log;
 
 use std::path::PathBuf;
 
@@ -42,7 +43,22 @@ pub struct EngineConfig {
     pub stderr: Option<PathBuf>,
 }
 
-pub use crate::arena::engine::client::Protocol;
+/// How the arena greets an engine (`proto=`): every protocol here is UGI after the greeting.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    /// `ugi` ... `ugiok`.
+    #[default]
+    Ugi,
+    /// `uci` ... `uciok`, then UGI (which takes UCI's spellings too: `protocol/ugi.md`).
+    Uci,
+}
+
+impl Protocol {
+    pub fn is_ugi(&self) -> bool {
+        *self == Protocol::Ugi
+    }
+}
 
 /// The built-in players, run in process.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -86,7 +102,7 @@ impl EngineConfig {
     pub fn stderr_log(&self, log_dir: &std::path::Path) -> PathBuf {
         self.stderr
             .clone()
-            .unwrap_or_else(|| crate::arena::engine::process::log_file(log_dir, &self.name))
+            .unwrap_or_else(|| stderr_log::log_file(log_dir, &self.name))
     }
 
     /// The engine's name as [`crate::names::check_name`] allows it, and [`reject_control`] over
@@ -424,13 +440,15 @@ impl RunConfig {
     /// encounter, its tiebreak pairs and seed. Here, beside the run's settings, so that the
     /// records reader checks a knockout's games without reaching up into the tournament.
     pub fn knockout_rules(&self) -> Option<crate::arena::matchmaking::knockout::Rules> {
-        (self.tournament == TournamentKind::Knockout).then(|| crate::arena::matchmaking::knockout::Rules {
-            names: self.engine_names(),
-            pairs: self.rounds,
-            tiebreak_pairs: self
-                .tiebreak_pairs
-                .unwrap_or(crate::arena::matchmaking::knockout::DEFAULT_TIEBREAK_PAIRS),
-            seed: self.seed,
+        (self.tournament == TournamentKind::Knockout).then(|| {
+            crate::arena::matchmaking::knockout::Rules {
+                names: self.engine_names(),
+                pairs: self.rounds,
+                tiebreak_pairs: self
+                    .tiebreak_pairs
+                    .unwrap_or(crate::arena::matchmaking::knockout::DEFAULT_TIEBREAK_PAIRS),
+                seed: self.seed,
+            }
         })
     }
 
@@ -443,7 +461,12 @@ impl RunConfig {
                 .check()
                 .map_err(|why| format!("engine {}: {why}", e.name))?;
         }
-        crate::arena::matchmaking::schedule::check_size(self.tournament, self.engines.len(), self.rounds, self.games)?;
+        crate::arena::matchmaking::schedule::check_size(
+            self.tournament,
+            self.engines.len(),
+            self.rounds,
+            self.games,
+        )?;
         crate::arena::matchmaking::knockout::check_values(
             self.tournament,
             self.engines.len(),
@@ -628,4 +651,3 @@ mod tests {
         assert!(split_args("\"open").is_err());
     }
 }
-

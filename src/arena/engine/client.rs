@@ -9,32 +9,14 @@
 
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
-
-use crate::arena::system::pause;
+use crate::arena::config::Protocol;
 use crate::arena::engine::process::{EngineIo, Incoming, RecvError, SendError};
 use crate::arena::output::protocol_log::{Direction, Tap};
+use crate::arena::system::pause;
 use crate::ugi::wire::{
     GoCommand, GuiCommand, InfoField, InfoKey, InfoLine, PositionLine, Reply, ScoreBound,
     ScoreKind, Value,
 };
-
-/// How the arena greets an engine (`proto=`): every protocol here is UGI after the greeting.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Protocol {
-    /// `ugi` ... `ugiok`.
-    #[default]
-    Ugi,
-    /// `uci` ... `uciok`, then UGI (which takes UCI's spellings too: `protocol/ugi.md`).
-    Uci,
-}
-
-impl Protocol {
-    pub fn is_ugi(&self) -> bool {
-        *self == Protocol::Ugi
-    }
-}
 
 /// A way an engine failed, other than playing a bad move.
 #[derive(Clone, PartialEq, Eq, Debug)]

@@ -22,8 +22,8 @@ use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
 use crate::arena::config::RunConfig;
-use crate::arena::output::files::{self, Created, Target};
 use crate::arena::matchmaking::schedule::Shard;
+use crate::arena::output::files::{self, Created, Target};
 use crate::games::{AnyGame, EndReason, GameLine, Outcome, Side};
 
 /// Bumped when a field changes meaning.
@@ -723,7 +723,8 @@ fn check_repeats(path: &Path, repeats: &[(u64, usize, GameRecord)]) -> Result<()
 /// Why a game's place in the run cannot be: a knockout's encounter its bracket does not have,
 /// or an encounter in a run that is no knockout.
 fn misplaced(h: &RunHeader, g: &GameRecord) -> Option<String> {
-    let knockout = h.config.tournament == crate::arena::matchmaking::schedule::TournamentKind::Knockout;
+    let knockout =
+        h.config.tournament == crate::arena::matchmaking::schedule::TournamentKind::Knockout;
     match (knockout, g.encounter) {
         (false, None) => None,
         (false, Some(e)) => Some(format!(
@@ -897,4 +898,3 @@ mod tests {
         );
     }
 }
-

@@ -12,21 +12,21 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use clap::{ArgAction, Parser, Subcommand};
 
-use crate::arena::game::adjudication::{AdjudicateBy, AdjudicationRules, DrawRule, ResignRule};
-use crate::arena::config::{EngineSpec, RunConfig};
 use crate::arena::config::engines_file::{self, EnginesFile};
-use fake_engine::FakeMode;
-use crate::arena::system::interrupt;
-use crate::arena::output::live::Watch;
-use crate::arena::records::merge;
+use crate::arena::config::{EngineSpec, RunConfig};
+use crate::arena::game::adjudication::{AdjudicateBy, AdjudicationRules, DrawRule, ResignRule};
 use crate::arena::game::openings::OpeningConfig;
-use crate::arena::output::files::{self, Named};
-use crate::arena::output::progress::{OutputFormat, ProgressMode};
-use crate::arena::records::GameRecord;
 use crate::arena::matchmaking::schedule::{rounds_for_games, Shard, TournamentKind};
 use crate::arena::matchmaking::tournament::{self, RunOptions, RunReport};
+use crate::arena::output::files::{self, Named};
+use crate::arena::output::live::Watch;
+use crate::arena::output::progress::{OutputFormat, ProgressMode};
+use crate::arena::records::merge;
+use crate::arena::records::GameRecord;
+use crate::arena::system::interrupt;
 use crate::stats::RatingOptions;
 use crate::web::{self, live::RunSite};
+use fake_engine::FakeMode;
 use std::sync::Arc;
 
 const EXAMPLES: &str = "\
@@ -385,7 +385,8 @@ fn run(cli: ArenaCli) -> Result<ExitCode> {
             rating_prior,
             largest_group,
         }) => {
-            let text = crate::arena::records::rate::ratings_text(&files, &rating_prior, largest_group)?;
+            let text =
+                crate::arena::records::rate::ratings_text(&files, &rating_prior, largest_group)?;
             interrupt::out(format_args!("{text}"));
             return Ok(ExitCode::SUCCESS);
         }
@@ -483,17 +484,20 @@ where
     T: Into<std::ffi::OsString> + Clone,
 {
     use clap::{CommandFactory, FromArgMatches};
-    let command = ArenaCli::command()
-        .after_help(format!("{EXAMPLES}\n\n{}", crate::cli::arena::fastchess::SPELLINGS));
+    let command = ArenaCli::command().after_help(format!(
+        "{EXAMPLES}\n\n{}",
+        crate::cli::arena::fastchess::SPELLINGS
+    ));
     let long: Vec<&str> = command
         .get_arguments()
         .filter_map(|a| a.get_long())
         .collect();
-    let args = crate::cli::arena::fastchess::translate(args.into_iter().map(Into::into).collect(), &long)
-        .map_err(|why| {
-        let mut command = ArenaCli::command();
-        command.error(clap::error::ErrorKind::ValueValidation, why)
-    })?;
+    let args =
+        crate::cli::arena::fastchess::translate(args.into_iter().map(Into::into).collect(), &long)
+            .map_err(|why| {
+                let mut command = ArenaCli::command();
+                command.error(clap::error::ErrorKind::ValueValidation, why)
+            })?;
     let matches = command.try_get_matches_from(args)?;
     let mut cli = ArenaCli::from_arg_matches(&matches)?;
     if let Ok(Some(occurrences)) = matches.try_get_occurrences::<String>("engines") {

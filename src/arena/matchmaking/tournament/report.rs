@@ -1,8 +1,8 @@
 //! What a run produced.
 
 use crate::arena::matchmaking::tournament::cost::Cost;
-use crate::arena::records::RunHeader;
 use crate::arena::records::standings::Standings;
+use crate::arena::records::RunHeader;
 
 /// What a run produced.
 #[derive(Debug)]
