@@ -8,9 +8,9 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use arena_support::*;
-use otau::arena::matchmaking::schedule::Shard;
+use otau::arena::matchmaking::merge;
 use otau::arena::matchmaking::tournament::{run, RunOptions};
-use otau::arena::records::merge;
+use otau::arena::pairing::schedule::Shard;
 use otau::arena::records::RecordsFile;
 
 fn arena(args: &[&str], dir: &Path) -> std::process::Output {

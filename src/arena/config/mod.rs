@@ -3,7 +3,6 @@
 
 pub mod engines_file;
 pub mod programs;
-pub mod run_options;
 pub mod stderr_log;
 
 use std::path::PathBuf;
@@ -13,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::arena::game::adjudication::AdjudicationRules;
 use crate::arena::game::clock::{seconds_in, MoveLimits, MAX_MS};
 use crate::arena::game::openings::OpeningConfig;
-use crate::arena::matchmaking::schedule::TournamentKind;
+use crate::arena::pairing::schedule::TournamentKind;
 
 /// One engine as the user described it with `--engine key=value ...`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -439,14 +438,14 @@ impl RunConfig {
     /// A knockout's rules, if the run is one: its engines in seed order, `--rounds` pairs an
     /// encounter, its tiebreak pairs and seed. Here, beside the run's settings, so that the
     /// records reader checks a knockout's games without reaching up into the tournament.
-    pub fn knockout_rules(&self) -> Option<crate::arena::matchmaking::knockout::Rules> {
+    pub fn knockout_rules(&self) -> Option<crate::arena::pairing::knockout::Rules> {
         (self.tournament == TournamentKind::Knockout).then(|| {
-            crate::arena::matchmaking::knockout::Rules {
+            crate::arena::pairing::knockout::Rules {
                 names: self.engine_names(),
                 pairs: self.rounds,
                 tiebreak_pairs: self
                     .tiebreak_pairs
-                    .unwrap_or(crate::arena::matchmaking::knockout::DEFAULT_TIEBREAK_PAIRS),
+                    .unwrap_or(crate::arena::pairing::knockout::DEFAULT_TIEBREAK_PAIRS),
                 seed: self.seed,
             }
         })
@@ -461,13 +460,13 @@ impl RunConfig {
                 .check()
                 .map_err(|why| format!("engine {}: {why}", e.name))?;
         }
-        crate::arena::matchmaking::schedule::check_size(
+        crate::arena::pairing::schedule::check_size(
             self.tournament,
             self.engines.len(),
             self.rounds,
             self.games,
         )?;
-        crate::arena::matchmaking::knockout::check_values(
+        crate::arena::pairing::knockout::check_values(
             self.tournament,
             self.engines.len(),
             self.rounds,

@@ -12,9 +12,9 @@ use std::io::{Read, Write};
 
 use anyhow::{bail, Context, Result};
 
-use crate::arena::matchmaking::schedule::Shard;
-use crate::arena::output::files::{self, Created, Named, Target};
+use crate::arena::pairing::schedule::Shard;
 use crate::arena::records::{GameRecord, MoveRecord, TerminationKind};
+use crate::arena::system::files::{self, Created, Named, Target};
 use crate::games::{AnyGame, Game, Side};
 
 /// The games a run plays, in game order: the schedule, or one shard of it.

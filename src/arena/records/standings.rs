@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::arena::game::referee::stones_held;
+use crate::arena::game::adjudication::stones_held;
 use crate::arena::records::{GameRecord, GameSet};
 use crate::games::{AnyGame, Game, Outcome, Side};
 use crate::stats::{

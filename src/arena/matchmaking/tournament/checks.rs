@@ -2,9 +2,9 @@
 
 use anyhow::{bail, Result};
 
-use crate::arena::config::run_options::RunOptions;
 use crate::arena::config::RunConfig;
-use crate::arena::matchmaking::schedule::{Shard, TournamentKind};
+use crate::arena::matchmaking::run_options::RunOptions;
+use crate::arena::pairing::schedule::{Shard, TournamentKind};
 use crate::games::{Game, Variant};
 
 /// `--sprt` with `--shard` is refused: a sequential test's error rates hold only if it sees

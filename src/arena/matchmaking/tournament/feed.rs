@@ -1,8 +1,8 @@
 //! The queue of games still to play, each with its opening.
 
 use crate::arena::game::openings::{Opening, OpeningBook};
-use crate::arena::matchmaking::knockout::{Bracket, Step};
-use crate::arena::matchmaking::schedule::GameSpec;
+use crate::arena::pairing::knockout::{Bracket, Step};
+use crate::arena::pairing::schedule::GameSpec;
 use crate::arena::records::GameSet;
 use crate::games::Outcome;
 

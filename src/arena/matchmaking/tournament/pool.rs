@@ -148,7 +148,7 @@ pub(super) fn start_engine(
     let log = shared
         .protocol_log
         .as_ref()
-        .map(|l| crate::arena::output::protocol_log::Tap::new(l.clone(), &cfg.name));
+        .map(|l| crate::arena::engine::protocol_log::Tap::new(l.clone(), &cfg.name));
     let mut s = EngineSession::handshake_logged(io, timeout, cfg.proto, log)?;
     let unknown = s.configure(
         &shared.config.game,

@@ -21,5 +21,5 @@ pub struct RunReport {
     /// (all its threads, engines excluded).
     pub cost: Cost,
     /// A knockout's bracket as the recorded games make it.
-    pub bracket: Option<crate::arena::matchmaking::knockout::Bracket>,
+    pub bracket: Option<crate::arena::pairing::knockout::Bracket>,
 }

@@ -3,8 +3,8 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::{Condvar, Mutex};
 
-use crate::arena::config::run_options::RunOptions;
 use crate::arena::config::RunConfig;
+use crate::arena::matchmaking::run_options::RunOptions;
 use crate::arena::matchmaking::tournament::feed::Feed;
 use crate::arena::matchmaking::tournament::health::Health;
 use crate::arena::records::GameRecord;
@@ -30,5 +30,5 @@ pub(super) struct RunState<'a> {
     pub(super) stop: AtomicBool,
     /// `--log`, shared by every engine session.
     pub(super) protocol_log:
-        Option<std::sync::Arc<crate::arena::output::protocol_log::ProtocolLog>>,
+        Option<std::sync::Arc<crate::arena::engine::protocol_log::ProtocolLog>>,
 }
