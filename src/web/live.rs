@@ -30,7 +30,7 @@ pub const VIEWER_JS: &str = include_str!("assets/viewer.js");
 
 /// Where the games the page shows come from.
 enum Games {
-    /// A run going on: the finished games it keeps (`arena::live::KEPT_FINISHED`).
+    /// A run going on: the finished games it keeps (`arena::output::live::KEPT_FINISHED`).
     Live(Arc<Watch>),
     /// A records file, read once.
     Recorded(BTreeMap<u64, GameRecord>),
