@@ -25,6 +25,7 @@ pub mod eval;
 pub mod games;
 pub mod input;
 pub mod names;
+pub mod options;
 pub mod perft;
 pub mod pgn;
 pub mod play;
