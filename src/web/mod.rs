@@ -18,8 +18,9 @@
 //!   the browser-test contract is at the top of `assets/board.js`) and [`assets::STYLE_CSS`].
 //!   A site serves them at [`assets::BOARD_JS_PATH`] and [`assets::STYLE_CSS_PATH`].
 //! - [`play`]: `otau web`'s game, a person against one UGI engine on the arena's client,
-//!   refereed, run by a worker thread that publishes every state as JSON; [`play_page`] its
-//!   page and the `otau web` command.
+//!   refereed as the arena's referee judges a move, run by a worker thread that publishes
+//!   every state as JSON; [`play_page`] its page. The `otau web` command (its arguments, the
+//!   line it prints) is `cli::web`'s: nothing here reads a command line.
 
 pub mod assets;
 pub mod game;
