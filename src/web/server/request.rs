@@ -5,7 +5,7 @@ use std::io::{self, Read};
 use std::net::TcpStream;
 use std::time::Instant;
 
-use crate::options::KeyValues;
+use crate::key_values::KeyValues;
 
 use super::{IO_TIMEOUT, MAX_BODY, MAX_HEAD, REQUEST_DEADLINE};
 
