@@ -17,6 +17,7 @@
 //! - [`tables`]: tables solved by retrograde analysis: the Toguz Kumalak endgame tables and
 //!   Modiar's solution, and the probe the search asks them through;
 //! - [`sync`]: the one poisoned-lock recovery;
+//! - [`key_values`]: the one reader of `key=value` lists (option lists, a page's query);
 //! - [`ugi`]: the engine protocol front end and the protocol's typed messages ([`ugi::wire`]).
 
 pub mod arena;
@@ -24,6 +25,7 @@ pub mod cli;
 pub mod eval;
 pub mod games;
 pub mod input;
+pub mod key_values;
 pub mod names;
 pub mod perft;
 pub mod pgn;

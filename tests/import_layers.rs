@@ -48,6 +48,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("sync", 10),
     ("games", 10),
     ("input", 10),
+    ("key_values", 10),
     ("pgn", 11),
     ("names", 11),
     ("perft", 11),

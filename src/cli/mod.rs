@@ -7,6 +7,7 @@ mod bench;
 mod check;
 mod perft;
 pub mod selfplay;
+mod web;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
@@ -16,6 +17,7 @@ use crate::games::{Side, Variant};
 pub use bench::bench;
 pub use check::check;
 pub use perft::perft;
+pub use web::web;
 
 // The `otau` binary's command line (the arena's is `cli::arena`'s `ArenaCli`; a line a GUI sends
 // is `ugi::wire::GuiCommand`). Plain comments here: clap would print a doc comment as help.
@@ -291,7 +293,7 @@ pub fn run(game: Variant, command: Option<OtauCommand>) -> Result<()> {
             Ok(())
         }
         Some(OtauCommand::Web { engines, addr }) => {
-            crate::web::play_page::run(game, &engines, addr.as_deref(), &mut std::io::stdout())
+            web(game, &engines, addr.as_deref(), &mut std::io::stdout())
         }
         Some(OtauCommand::Tables { max_stones, dir }) => {
             crate::tables::command::tables(game, max_stones, dir, &mut std::io::stdout().lock())

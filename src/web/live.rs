@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 
 use super::assets;
 use super::game::{add_laps, game_summary, game_view, score_view, side_letter};
-use super::server::{query_param, EventSource, Latest, Reply, Site};
+use super::server::{query_values, EventSource, Latest, Reply, Site};
 use crate::arena::matchmaking::tournament::new_standings;
 use crate::arena::output::live::{LiveGame, LiveInfo, LiveProgress, LiveState, Watch};
 use crate::arena::records::{GameRecord, RecordsFile};
@@ -106,8 +106,13 @@ impl Site for RunSite {
             "/viewer.js" => Reply::js(VIEWER_JS),
             "/events" => Reply::Events(self.events.clone()),
             "/game" => {
-                let Some(n) = query_param(query, "n").and_then(|n| n.parse::<u64>().ok()) else {
-                    return Reply::BadRequest("give the game's number: /game?n=N".into());
+                let number = |v: &str| v.parse::<u64>().map_err(|_| "a game's number".into());
+                let n = match query_values(query).parsed("n", number) {
+                    Ok(Some(n)) => n,
+                    Ok(None) => {
+                        return Reply::BadRequest("give the game's number: /game?n=N".into())
+                    }
+                    Err(e) => return Reply::BadRequest(format!("{e}: /game?n=N")),
                 };
                 match self.game(n) {
                     Some(view) => Reply::json(view.to_string()),

@@ -6,7 +6,8 @@
 //! - [`server`]: [`server::Server::start`]`(addr, site)` serves an [`server::Site`] (its `get`,
 //!   and `post` where a site takes one: anything else is 405) on its own threads until dropped;
 //!   [`server::parse_addr`] reads `PORT`, `HOST:PORT` or nothing (loopback, a port the system
-//!   picks: [`server::DEFAULT_ADDR`]); [`server::Server::url`] is what to print. A site answers
+//!   picks: [`server::DEFAULT_ADDR`]); [`server::Server::url`] is what to print;
+//!   [`server::query_values`] reads a page's query as a [`crate::key_values::KeyValues`]. A site answers
 //!   a [`server::Reply`]: a body (`Reply::html`, `js`, `css`, `json`), 404, 405, 400, or
 //!   `Reply::Events(source)`, a Server-Sent Events stream of an [`server::EventSource`] — use a
 //!   [`server::Latest`] (`publish(json)` replaces the state; each viewer gets the newest state
@@ -18,8 +19,9 @@
 //!   the browser-test contract is at the top of `assets/board.js`) and [`assets::STYLE_CSS`].
 //!   A site serves them at [`assets::BOARD_JS_PATH`] and [`assets::STYLE_CSS_PATH`].
 //! - [`play`]: `otau web`'s game, a person against one UGI engine on the arena's client,
-//!   refereed, run by a worker thread that publishes every state as JSON; [`play_page`] its
-//!   page and the `otau web` command.
+//!   refereed as the arena's referee judges a move, run by a worker thread that publishes
+//!   every state as JSON; [`play_page`] its page. The `otau web` command (its arguments, the
+//!   line it prints) is `cli::web`'s: nothing here reads a command line.
 
 pub mod assets;
 pub mod game;

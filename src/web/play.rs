@@ -6,10 +6,13 @@
 //! the `isready` fence the start-up timeout, a think the engine's move limit plus its margin (or
 //! its `timeout=`). Both players' moves are checked with the rules ([`GameLine::play_token`]).
 //!
-//! An engine that fails (an illegal or unreadable move, no move in time, a crash, a stall) ends
-//! the game as the referee would end an arena game: the person wins, the termination names the
-//! fault, and the engine process is ended. It is started afresh the next time it must think
-//! (after an undo, a new game or a flip), so one bad reply never leaves a half-dead process.
+//! An engine's move is judged by the arena's referee itself ([`ask_move`]: `go` from the
+//! engine's limits, the time allowed, late and faulty replies named as terminations;
+//! [`play_reply`]: the move checked with the rules). An engine that fails (an illegal or
+//! unreadable move, no move in time, a crash, a stall) ends the game as it ends an arena game:
+//! the person wins, the termination names the fault, and the engine process is ended. It is
+//! started afresh the next time it must think (after an undo, a new game or a flip), so one bad
+//! reply never leaves a half-dead process.
 //!
 //! [`PlayGame`] is the state machine, synchronous and without HTTP; [`PlayWorker`] runs it on a
 //! thread of its own behind a bounded command queue and publishes every state as JSON, so the
@@ -23,13 +26,15 @@ use serde::Serialize;
 
 use crate::arena::config::EngineConfig;
 use crate::arena::engine::builtin;
-use crate::arena::engine::client::{EngineSession, Fault, SearchInfo, ThinkError};
+use crate::arena::engine::client::{EngineSession, Fault, SearchInfo};
 use crate::arena::engine::process::{EngineIo, Spawn};
+use crate::arena::game::clock::SideClock;
+use crate::arena::matchmaking::referee::{ask_move, play_reply, After, Answer, Lost, TurnError};
 use crate::arena::records::pgn::{game_pgn, unfinished_game_pgn};
 use crate::arena::records::{GameRecord, MoveRecord, OpeningRecord, Termination, TerminationKind};
 use crate::games::{AnyGame, Game, GameLine, Outcome, Side, Variant};
 use crate::sync::lock;
-use crate::ugi::wire::{GoCommand, PositionLine, Start};
+use crate::ugi::wire::{PositionLine, Start};
 use crate::web::game::{lap_positions, score_view, ScoreView};
 use crate::web::server::{EventSource, Latest};
 
@@ -453,30 +458,21 @@ impl PlayGame {
         });
     }
 
-    /// One engine move, refereed: a fault ends the game (and the engine process).
+    /// One engine move, refereed by the arena's referee ([`ask_move`],
+    /// [`play_reply`]): a fault ends the game (and the engine process).
     fn engine_move(&mut self) {
         let pos = self.line.position().clone();
         let side = pos.side_to_move();
-        let thought = match self.think() {
-            Ok(t) => t,
-            Err((kind, detail)) => {
-                self.fault = Some(Termination::fault(kind, side, detail));
-                self.end_engine();
-                return;
-            }
-        };
-        match self.line.play_token(&thought.token) {
-            Ok((mv, _)) => {
-                let a = Analysis::from_info(Some(pos.move_name(mv)), &thought.info, side);
+        let judged = self
+            .think()
+            .and_then(|a| Ok((play_reply(&mut self.line, &a.thought.token)?, a)));
+        match judged {
+            Ok((mv, answer)) => {
+                let a = Analysis::from_info(Some(pos.move_name(mv)), &answer.thought.info, side);
                 self.push(&pos, mv, Mover::Engine, Some(a));
             }
-            Err(e) => {
-                let detail = format!("'{}': {e}", thought.token.escape_debug());
-                self.fault = Some(Termination::fault(
-                    TerminationKind::IllegalMove,
-                    side,
-                    detail,
-                ));
+            Err(lost) => {
+                self.fault = Some(Termination::fault(lost.kind, side, lost.detail));
                 self.end_engine();
             }
         }
@@ -491,7 +487,7 @@ impl PlayGame {
         let pos = self.line.position().clone();
         let searcher = pos.side_to_move();
         self.analysis = Some(match self.think() {
-            Ok(t) => match pos.parse_move(&t.token) {
+            Ok(Answer { thought: t, .. }) => match pos.parse_move(&t.token) {
                 Ok(mv) if pos.is_legal(mv) => {
                     Analysis::from_info(Some(pos.move_name(mv)), &t.info, searcher)
                 }
@@ -503,57 +499,56 @@ impl PlayGame {
                     ..Analysis::from_info(None, &t.info, searcher)
                 },
             },
-            Err((kind, detail)) => {
+            Err(lost) => {
                 self.end_engine();
                 Analysis {
-                    note: Some(format!("{}: {detail}", kind.name())),
+                    note: Some(format!("{}: {}", lost.kind.name(), lost.detail)),
                     ..Analysis::default()
                 }
             }
         });
     }
 
-    /// The engine's search of the current position, within its limits; a failure named as the
-    /// arena names it.
-    fn think(
-        &mut self,
-    ) -> Result<crate::arena::engine::client::Thought, (TerminationKind, String)> {
-        let cfg = self.engines[self.current].clone();
+    /// The engine's search of the current position (its side to move), asked and timed by the
+    /// referee ([`ask_move`]: `go` from its limits, the allowed time, late and faulty
+    /// replies as the arena's terminations). An interrupt, which only an arena run has, would
+    /// read as a crash.
+    fn think(&mut self) -> Result<Answer, Lost> {
+        let cfg = &self.engines[self.current];
         if self.session.is_none() {
-            let s = start_engine(&cfg, self.variant, self.startup).map_err(fault_kind)?;
+            let s = start_engine(cfg, self.variant, self.startup).map_err(|f| Lost {
+                kind: fault_kind(&f),
+                detail: f.to_string(),
+                engine: After::Broken,
+            })?;
             self.session = Some(s);
         }
         let mut position = PositionLine::new(&Start::StartPos);
         for name in crate::play::move_names(&self.line) {
             position.push(&name);
         }
-        let lim = &cfg.limits;
-        let go = GoCommand {
-            movetime: lim.movetime_ms.map(|ms| ms as i64),
-            depth: lim.depth,
-            nodes: lim.nodes,
-            ..GoCommand::default()
-        };
-        let allowed = Duration::from_millis(match lim.movetime_ms {
-            Some(ms) => ms + lim.timemargin_ms,
-            None => lim.timeout_ms,
-        });
+        let side = self.line.position().side_to_move();
+        // No clock: `tc=` has no meaning against a person (`check_limits`).
+        let mut clocks = [SideClock::new(None); 2];
+        let limits = [&cfg.limits; 2];
         let session = self.session.as_mut().expect("started above");
-        match session.think(&position, &go, allowed) {
-            Ok(t) => Ok(t),
-            Err(ThinkError::Late(elapsed)) => {
-                session.stop_and_drain(DRAIN);
-                Err((
-                    TerminationKind::TimeLoss,
-                    format!(
-                        "no move after {} ms (allowed {} ms)",
-                        elapsed.as_millis(),
-                        allowed.as_millis()
-                    ),
-                ))
-            }
-            Err(ThinkError::Fault(f)) => Err(fault_kind(f)),
-        }
+        let asked = ask_move(
+            session,
+            &position,
+            side,
+            &mut clocks,
+            limits,
+            DRAIN,
+            &mut |_| {},
+        );
+        asked.map_err(|e| match e {
+            TurnError::Lost(lost) => lost,
+            TurnError::Interrupted => Lost {
+                kind: TerminationKind::Crash,
+                detail: Fault::Interrupted.to_string(),
+                engine: After::Broken,
+            },
+        })
     }
 
     /// Ends the engine process; the next think starts it again.
@@ -570,12 +565,12 @@ impl Drop for PlayGame {
     }
 }
 
-fn fault_kind(f: Fault) -> (TerminationKind, String) {
-    let kind = match f {
+/// How an engine that could not start loses: as the referee names a fault of a started one.
+fn fault_kind(f: &Fault) -> TerminationKind {
+    match f {
         Fault::Stall(_) => TerminationKind::Stall,
         _ => TerminationKind::Crash,
-    };
-    (kind, f.to_string())
+    }
 }
 
 /// `otau web` needs a limit each search ends by itself: `st=`, `depth=` or `nodes=` (a clock,

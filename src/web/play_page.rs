@@ -8,122 +8,12 @@
 //! elsewhere cannot play moves in the person's game by posting to the loopback address. Every
 //! text from an engine reaches the page as JSON and is shown through `textContent`.
 
-use std::io::Write;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
-
-use anyhow::{bail, Context, Result};
 
 use super::assets;
-use super::play::{check_limits, Command, PlayGame, PlayWorker};
-use super::server::{parse_addr, Reply, Server, Site};
-use crate::arena::config::{split_args, EngineConfig, EngineSpec};
-use crate::arena::engine::process::Guardian;
-use crate::games::Variant;
-
-/// The engine when `otau web` is given none: otau's own search, a second a move.
-pub const DEFAULT_ENGINE: &str = "cmd=builtin:otau st=1";
-/// The engines' start-up timeout (handshake, options, `isready`).
-const STARTUP: Duration = Duration::from_secs(10);
-
-/// `otau web`: serves the play page for `variant` against the engines of `engines` (each one
-/// `--engine` value) on `addr`, prints its URL to `out`, and serves until the process ends.
-pub fn run(
-    variant: Variant,
-    engines: &[String],
-    addr: Option<&str>,
-    out: &mut impl Write,
-) -> Result<()> {
-    let configs = engine_configs(engines)?;
-    let addr = parse_addr(addr)
-        .map_err(anyhow::Error::msg)
-        .context("--addr")?;
-    // A kill -9 of otau web then leaves no engine process behind either.
-    let _guardian = configs
-        .iter()
-        .any(|e| e.builtin().is_none())
-        .then(Guardian::start);
-    let names: Vec<&str> = configs.iter().map(|e| e.name.as_str()).collect();
-    let worker = PlayWorker::start(PlayGame::new(variant, configs.clone(), STARTUP));
-    let server =
-        PlaySite::serve(worker, addr).with_context(|| format!("cannot listen on {addr}"))?;
-    if let Some(warning) = server.exposure() {
-        writeln!(out, "otau web: --addr {warning}")?;
-    }
-    writeln!(
-        out,
-        "otau web: {variant} against {} at {}",
-        names.join(", "),
-        server.url()
-    )?;
-    out.flush()?;
-    loop {
-        std::thread::park();
-    }
-}
-
-/// The engines of `--engine` values: each either the arena's `key=value ...` keys (`cmd=`, `args=`,
-/// `name=`, `option.NAME=`, `st=`, `depth=`, `nodes=`; quotes group words) or a program and its
-/// arguments; `st=1` when it gives no limit. None: [`DEFAULT_ENGINE`].
-pub fn engine_configs(values: &[String]) -> Result<Vec<EngineConfig>> {
-    let default = [DEFAULT_ENGINE.to_string()];
-    let values = if values.is_empty() {
-        &default[..]
-    } else {
-        values
-    };
-    let mut configs = Vec::new();
-    for (i, v) in values.iter().enumerate() {
-        let words = split_args(v).map_err(anyhow::Error::msg)?;
-        let mut tokens: Vec<String> = if words.first().is_some_and(|w| w.contains('=')) {
-            words
-        } else {
-            let Some((cmd, args)) = words.split_first() else {
-                bail!("--engine {}: empty", i + 1);
-            };
-            let mut t = vec![format!("cmd={cmd}")];
-            if !args.is_empty() {
-                t.push(format!("args={}", quoted(args)));
-            }
-            t
-        };
-        let limited = tokens.iter().any(|t| {
-            ["st=", "depth=", "nodes=", "tc="]
-                .iter()
-                .any(|k| t.starts_with(k))
-        });
-        if !limited {
-            tokens.push("st=1".into());
-        }
-        let spec =
-            EngineSpec::parse(&tokens).map_err(|e| anyhow::anyhow!("--engine {}: {e}", i + 1))?;
-        let cfg = spec
-            .build(&EngineSpec::default(), i)
-            .map_err(|e| anyhow::anyhow!("--engine {}: {e}", i + 1))?;
-        check_limits(&cfg).map_err(|e| anyhow::anyhow!("--engine {}: {e}", i + 1))?;
-        configs.push(cfg);
-    }
-    Ok(configs)
-}
-
-/// Arguments joined back into one `args=` value that [`split_args`] splits the same way.
-fn quoted(args: &[String]) -> String {
-    args.iter()
-        .map(|a| {
-            if a.is_empty() || a.contains(char::is_whitespace) || a.contains(['"', '\'']) {
-                if a.contains('"') {
-                    format!("'{a}'")
-                } else {
-                    format!("\"{a}\"")
-                }
-            } else {
-                a.clone()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
+use super::play::{Command, PlayWorker};
+use super::server::{Reply, Server, Site};
 
 /// The page's script (the board comes from `assets/board.js`).
 pub const PLAY_JS: &str = include_str!("assets/play.js");
@@ -257,36 +147,3 @@ const PAGE: &str = r#"<!doctype html>
 </body>
 </html>
 "#;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn engine_values() {
-        let c = engine_configs(&[]).unwrap();
-        assert_eq!(
-            (c[0].cmd.as_str(), c[0].limits.movetime_ms),
-            ("builtin:otau", Some(1000))
-        );
-        let c = engine_configs(&[
-            "./my engine --x 'a b'".into(),
-            "name=L5 cmd=builtin:otau option.Level=5 depth=4".into(),
-        ])
-        .unwrap();
-        assert_eq!(c[0].cmd, "./my");
-        assert_eq!(c[0].args, ["engine", "--x", "a b"]);
-        assert_eq!(c[0].limits.movetime_ms, Some(1000), "st=1 without a limit");
-        assert_eq!((c[1].name.as_str(), c[1].limits.depth), ("L5", Some(4)));
-        assert_eq!(c[1].limits.movetime_ms, None);
-        assert_eq!(c[1].options, [("Level".to_string(), "5".to_string())]);
-        let e = engine_configs(&["cmd=builtin:otau tc=10+0.1".into()]).unwrap_err();
-        assert!(e.to_string().contains("tc= has no meaning"), "{e}");
-        let e = engine_configs(&["cmd=builtin:otau bogus=1".into()]).unwrap_err();
-        assert!(
-            e.to_string()
-                .contains("--engine 1: unknown engine key 'bogus'"),
-            "{e}"
-        );
-    }
-}

@@ -3,13 +3,13 @@
 
 use std::time::Duration;
 
-use crate::arena::engine::client::{EngineSession, Fault, ThinkError};
+use crate::arena::engine::client::{EngineSession, Fault, ThinkError, Thought};
 use crate::arena::game::adjudication::{stones_held, AdjudicationRules, ScoreWatch, Verdict};
 use crate::arena::game::clock::{MoveLimits, SideClock};
 use crate::arena::game::openings::Opening;
 use crate::arena::output::live::Watch;
 use crate::arena::records::{MoveRecord, Termination, TerminationKind};
-use crate::games::{AnyGame, Game, Outcome, Side};
+use crate::games::{AnyGame, Game, GameLine, Move, Outcome, Side};
 use crate::tables::Probe;
 use crate::ugi::wire::{GoCommand, InfoLine, PositionLine, Start};
 
@@ -115,13 +115,10 @@ pub fn play(
 
         let side = pos.side_to_move();
         let me = side.index();
-        let lim = limits[me];
-        let go = go_command(side, &clocks, limits);
-        let allowed = allowed_time(&clocks[me], lim);
-        let lost = |kind, detail| {
+        let lost = |lost: Lost| {
             (
                 Outcome::Win(side.other()),
-                Termination::fault(kind, side, detail),
+                Termination::fault(lost.kind, side, lost.detail),
                 None,
             )
         };
@@ -130,50 +127,31 @@ pub fn play(
                 watch.info(index, side, i);
             }
         };
-        let thought = match engines[me].think_watched(&position, &go, allowed, &mut on_info) {
-            Ok(t) => t,
-            Err(ThinkError::Late(elapsed)) => {
-                engines[me].stop_and_drain(waits.drain);
-                if engines[me].fence(waits.ping).is_err() {
-                    faulted[me] = true;
-                }
-                let detail = format!(
-                    "no move after {} ms (allowed {} ms)",
-                    elapsed.as_millis(),
-                    allowed.as_millis()
-                );
-                break lost(TerminationKind::TimeLoss, detail);
-            }
-            Err(ThinkError::Fault(Fault::Interrupted)) => return Err(Interrupted),
-            Err(ThinkError::Fault(f)) => {
-                faulted[me] = true;
-                let kind = match f {
-                    Fault::Stall(_) => TerminationKind::Stall,
-                    _ => TerminationKind::Crash,
+        let asked = ask_move(
+            engines[me],
+            &position,
+            side,
+            &mut clocks,
+            limits,
+            waits.drain,
+            &mut on_info,
+        );
+        let answer = match asked {
+            Ok(a) => a,
+            Err(TurnError::Interrupted) => return Err(Interrupted),
+            Err(TurnError::Lost(l)) => {
+                faulted[me] = match l.engine {
+                    After::Answered => false,
+                    After::Stopped => engines[me].fence(waits.ping).is_err(),
+                    After::Broken => true,
                 };
-                break lost(kind, f.to_string());
+                break lost(l);
             }
         };
-        let used_ms = thought.elapsed.as_millis() as u64;
-        let on_time = clocks[me].charge(used_ms, lim.timemargin_ms)
-            && lim
-                .movetime_ms
-                .is_none_or(|st| used_ms <= st + lim.timemargin_ms);
-        if !on_time {
-            let detail = format!(
-                "bestmove after {used_ms} ms (allowed {} ms)",
-                allowed.as_millis()
-            );
-            break lost(TerminationKind::TimeLoss, detail);
-        }
-        let played = if thought.token.is_empty() {
-            Err("bestmove without a move".to_string())
-        } else {
-            line.play_token(&thought.token).map_err(|e| e.to_string())
-        };
-        let mv = match played {
-            Ok((mv, _)) => mv,
-            Err(why) => break lost(TerminationKind::IllegalMove, why),
+        let (thought, used_ms) = (answer.thought, answer.used_ms);
+        let mv = match play_reply(&mut line, &thought.token) {
+            Ok(mv) => mv,
+            Err(l) => break lost(l),
         };
         let name = pos.move_name(mv);
         if let Some((watch, index)) = live {
@@ -214,6 +192,121 @@ pub fn play(
         termination,
         totals,
         faulted,
+    })
+}
+
+/// An engine's move on time, not yet checked with the rules ([`play_reply`]).
+#[derive(Debug)]
+pub struct Answer {
+    pub thought: Thought,
+    /// The think as charged to the clock, in ms.
+    pub used_ms: u64,
+}
+
+/// How the mover lost its turn: the termination's kind and detail, and what its process is good
+/// for afterwards.
+#[derive(Debug)]
+pub struct Lost {
+    pub kind: TerminationKind,
+    pub detail: String,
+    pub engine: After,
+}
+
+/// An engine process after a lost turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum After {
+    /// It answered (late by its clock, or with a move the rules refuse): it can play on.
+    Answered,
+    /// No move by the deadline: it was told `stop` and read up to its `bestmove` (at most the
+    /// drain wait); whether it can play on is for a fence to say.
+    Stopped,
+    /// It crashed or stalled: it must be restarted.
+    Broken,
+}
+
+/// Why a turn has no move.
+#[derive(Debug)]
+pub enum TurnError {
+    Lost(Lost),
+    /// The user interrupted the run: the game has no result.
+    Interrupted,
+}
+
+/// Asks `engine` for `side`'s move in `position` and judges the time it took: `go` with the
+/// mover's limits and the clocks ([`go_command`]), a wait of the allowed time
+/// ([`allowed_time`]). No `bestmove` by then loses on time (the engine is told `stop` and
+/// drained for at most `drain`), as does one later than the clock or `st` allow (plus the
+/// margin); a crash or stall loses by it. The think is charged to the mover's clock. The one
+/// judgment of an engine's move, for the arena and for `otau web`.
+pub fn ask_move(
+    engine: &mut EngineSession,
+    position: &PositionLine,
+    side: Side,
+    clocks: &mut [SideClock; 2],
+    limits: [&MoveLimits; 2],
+    drain: Duration,
+    on_info: &mut dyn FnMut(&InfoLine),
+) -> Result<Answer, TurnError> {
+    let me = side.index();
+    let lim = limits[me];
+    let go = go_command(side, clocks, limits);
+    let allowed = allowed_time(&clocks[me], lim);
+    let lost = |kind, detail, engine| {
+        Err(TurnError::Lost(Lost {
+            kind,
+            detail,
+            engine,
+        }))
+    };
+    let thought = match engine.think_watched(position, &go, allowed, on_info) {
+        Ok(t) => t,
+        Err(ThinkError::Late(elapsed)) => {
+            engine.stop_and_drain(drain);
+            let detail = format!(
+                "no move after {} ms (allowed {} ms)",
+                elapsed.as_millis(),
+                allowed.as_millis()
+            );
+            return lost(TerminationKind::TimeLoss, detail, After::Stopped);
+        }
+        Err(ThinkError::Fault(Fault::Interrupted)) => return Err(TurnError::Interrupted),
+        Err(ThinkError::Fault(f)) => {
+            let kind = match f {
+                Fault::Stall(_) => TerminationKind::Stall,
+                _ => TerminationKind::Crash,
+            };
+            return lost(kind, f.to_string(), After::Broken);
+        }
+    };
+    let used_ms = thought.elapsed.as_millis() as u64;
+    let on_time = clocks[me].charge(used_ms, lim.timemargin_ms)
+        && lim
+            .movetime_ms
+            .is_none_or(|st| used_ms <= st + lim.timemargin_ms);
+    if !on_time {
+        let detail = format!(
+            "bestmove after {used_ms} ms (allowed {} ms)",
+            allowed.as_millis()
+        );
+        return lost(TerminationKind::TimeLoss, detail, After::Answered);
+    }
+    Ok(Answer { thought, used_ms })
+}
+
+/// Plays the engine's move `token` on `line`, checked with the rules: no move or one the rules
+/// refuse loses the turn (the rules' reason is the detail).
+pub fn play_reply(line: &mut GameLine<AnyGame>, token: &str) -> Result<Move, Lost> {
+    let played = if token.is_empty() {
+        Err("bestmove without a move".to_string())
+    } else {
+        line.play_token(token)
+            .map(|(mv, _)| mv)
+            .map_err(|e| e.to_string())
+    };
+    played.map_err(|detail| Lost {
+        kind: TerminationKind::IllegalMove,
+        detail,
+        engine: After::Answered,
     })
 }
 

@@ -50,6 +50,8 @@
 //                        ahead), depth 7, 0.142 s"; m: {side, move, notation, book,
 //                        score (a score_view), depth, time_ms}.
 //   SCORE_NOTE       -> the sentence each page shows saying how scores read.
+//   text(tag, content, cls) -> a new element `tag` holding `content` as text (textContent, never
+//                        HTML), of class `cls` if given; the pages' scripts make their text with it.
 (function () {
   "use strict";
   var SVG = "http://www.w3.org/2000/svg";
@@ -247,8 +249,18 @@
     return div;
   }
 
+  // An HTML element holding `content` as text (never parsed as HTML), of class `cls` if given:
+  // the one way the pages' scripts put the data's text into the page.
+  function text(tag, content, cls) {
+    var e = document.createElement(tag);
+    if (content != null) e.textContent = String(content);
+    if (cls) e.className = cls;
+    return e;
+  }
+
   window.OtauBoard = {
     parse: parse, render: render, originHole: originHole, sideName: sideName,
-    lapDirection: lapDirection, lapWords: lapWords, moveWords: moveWords, SCORE_NOTE: SCORE_NOTE
+    lapDirection: lapDirection, lapWords: lapWords, moveWords: moveWords, text: text,
+    SCORE_NOTE: SCORE_NOTE
   };
 })();

@@ -7,7 +7,7 @@
 // share in percent and one cell per column engine: class "cell" with data-row and data-column
 // (the two engines' names), text "points/games" of the row engine against the column engine,
 // title "W-D-L w-d-l"; class "self" on the diagonal, class "unplayed" where the two have not
-// met.
+// met. Needs board.js, loaded before it (its `text`).
 //
 // API (window.OtauCrosstable):
 //   render(box, crosstable) -> draws crosstable ({rows: [{name, total: {wins, draws, losses},
@@ -16,12 +16,7 @@
 (function () {
   "use strict";
 
-  function text(tag, content, cls) {
-    var e = document.createElement(tag);
-    if (content != null) e.textContent = String(content);
-    if (cls) e.className = cls;
-    return e;
-  }
+  var text = window.OtauBoard.text;
   function points(w) { var p = w.wins + w.draws / 2; return p % 1 === 0 ? String(p) : p.toFixed(1); }
   function games(w) { return w.wins + w.draws + w.losses; }
   function cell(w) { return points(w) + "/" + games(w); }

@@ -1,16 +1,12 @@
 // The live page of `otau-arena --live` and `otau-arena view`: reads the run's state from the
 // Server-Sent Events at /events and draws every game in progress, the standings, the progress
 // and the finished games; a click on a finished game fetches /game?n=N for the viewer.
-// Contract: board.js's header. Data goes into the page through textContent only.
+// Needs board.js, loaded before it. Contract: board.js's header. Data goes into the page
+// through textContent only.
 (function () {
   "use strict";
 
-  function text(tag, content, cls) {
-    var e = document.createElement(tag);
-    if (content != null) e.textContent = String(content);
-    if (cls) e.className = cls;
-    return e;
-  }
+  var text = window.OtauBoard.text;
   function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); }
   function fixed(x, d) { return typeof x === "number" && isFinite(x) ? x.toFixed(d) : "-"; }
   function signed(x, d) { return typeof x === "number" && isFinite(x) ? (x >= 0 ? "+" : "") + x.toFixed(d) : "-"; }

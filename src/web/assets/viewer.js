@@ -13,12 +13,7 @@
   "use strict";
   var current = null;
 
-  function text(tag, content, cls) {
-    var e = document.createElement(tag);
-    if (content != null) e.textContent = String(content);
-    if (cls) e.className = cls;
-    return e;
-  }
+  var text = window.OtauBoard.text;
 
   function show(section, game) {
     while (section.firstChild) section.removeChild(section.firstChild);
