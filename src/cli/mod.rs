@@ -5,6 +5,9 @@
 mod bench;
 mod check;
 mod perft;
+pub mod prove;
+mod solve;
+mod tables;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
@@ -14,6 +17,8 @@ use crate::games::{Side, Variant};
 pub use bench::bench;
 pub use check::check;
 pub use perft::perft;
+pub use solve::solve;
+pub use tables::tables;
 
 // The `otau` binary's command line (the arena's is `arena::cli`'s `ArenaCli`; a line a GUI sends
 // is `ugi::wire::GuiCommand`). Plain comments here: clap would print a doc comment as help.
@@ -291,7 +296,7 @@ pub fn run(game: Variant, command: Option<OtauCommand>) -> Result<()> {
             crate::web::play_page::run(game, &engines, addr.as_deref(), &mut std::io::stdout())
         }
         Some(OtauCommand::Tables { max_stones, dir }) => {
-            crate::tables::command::tables(game, max_stones, dir, &mut std::io::stdout().lock())
+            tables(game, max_stones, dir, &mut std::io::stdout().lock())
         }
         Some(OtauCommand::Solve {
             position: None,
@@ -319,7 +324,7 @@ pub fn run(game: Variant, command: Option<OtauCommand>) -> Result<()> {
                 verify_only: verify,
                 rebuild_tables,
             };
-            solve::run(&options, &mut std::io::stdout().lock())
+            prove::solve_bestemshe(&options, &mut std::io::stdout().lock())
         }
         Some(OtauCommand::Solve {
             position: None,
@@ -329,23 +334,23 @@ pub fn run(game: Variant, command: Option<OtauCommand>) -> Result<()> {
             verify,
             ..
         }) if matches!(game, Variant::Giuthi { .. }) => {
-            use crate::tables::giuthi::prove;
+            use crate::tables::giuthi::prove::{StartOptions, DEFAULT_TABLE_SEEDS};
             let dir = dir
                 .or_else(crate::tables::cache_dir)
                 .context("no cache directory: give --dir")?;
-            let options = prove::StartOptions {
-                table_seeds: table_stones.unwrap_or(prove::DEFAULT_TABLE_SEEDS),
+            let options = StartOptions {
+                table_seeds: table_stones.unwrap_or(DEFAULT_TABLE_SEEDS),
                 hash_mb: hash,
                 dir,
                 verify_only: verify,
             };
-            prove::run(game, &options, &mut std::io::stdout().lock())
+            prove::solve_giuthi_start(game, &options, &mut std::io::stdout().lock())
         }
         Some(OtauCommand::Solve {
             position,
             max_plies,
             ..
-        }) => crate::tables::command::solve(
+        }) => solve(
             game,
             position.as_deref(),
             max_plies,

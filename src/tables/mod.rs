@@ -13,18 +13,17 @@
 //! engine process per arena game, say) load a table in a fraction of a second.
 
 pub mod bestemshe;
-pub mod cache;
-pub mod command;
-pub mod file;
-pub mod fixpoint;
+pub mod decided;
 pub mod giuthi;
 pub mod modiar;
 pub mod probe;
 pub mod proof_search;
-pub mod slot;
+pub mod retrograde;
+pub mod storage;
 pub mod toguz;
 
-pub use cache::{
+pub use decided::Decided;
+pub use probe::{Probe, Solved, TableBounds};
+pub use storage::cache::{
     cache_dir, file_name, report_problem, take_problems, usable_cache_dir, CACHE_DIR_ENV,
 };
-pub use probe::{Probe, Solved, TableBounds};
