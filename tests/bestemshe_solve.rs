@@ -628,7 +628,7 @@ fn change_an_entry_and_resum(path: &std::path::Path) {
 #[test]
 #[cfg_attr(debug_assertions, ignore = "builds tables: cargo test --release")]
 fn a_changed_table_is_refused_by_its_digest_and_a_forged_pair_by_the_rebuild() {
-    use otau::cli::prove::solve_bestemshe_from;
+    use otau::cli::solve_bestemshe_from;
     use otau::tables::bestemshe::solve::{
         load_or_build_tables, proof_file, table_file, SolveOptions,
     };

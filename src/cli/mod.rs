@@ -5,7 +5,7 @@
 mod bench;
 mod check;
 mod perft;
-pub mod prove;
+mod prove;
 mod solve;
 mod tables;
 
@@ -17,6 +17,7 @@ use crate::games::{Side, Variant};
 pub use bench::bench;
 pub use check::check;
 pub use perft::perft;
+pub use prove::{solve_bestemshe, solve_bestemshe_from, solve_giuthi_start};
 pub use solve::solve;
 pub use tables::tables;
 

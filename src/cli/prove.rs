@@ -90,6 +90,8 @@ fn rebuilt_note(rebuilt: bool) -> &'static str {
     }
 }
 
+/// A proven win's lines: the position, the rules, the value, the proof's line, the search's and
+/// the check's figures.
 #[allow(clippy::too_many_arguments)]
 fn report(
     out: &mut dyn Write,
