@@ -286,12 +286,7 @@ fn tables_end_a_modiar_game_at_once_with_the_exact_result() {
         .unwrap()
         .decided
         .expect("Modiar's start is decided");
-    let mover = start.side_to_move();
-    let exact = match decided {
-        1 => Outcome::Win(mover),
-        -1 => Outcome::Win(mover.other()),
-        _ => Outcome::Draw,
-    };
+    let exact = decided.outcome(start.side_to_move());
     for g in &games {
         assert_eq!(kind(g), "tables", "{g}");
         assert_eq!(plies(g), 0, "{g}");

@@ -6,9 +6,10 @@
 use otau::games::{AnyGame, Game, Side, Toguz, Variant};
 use otau::tables::bestemshe::proof::{self, VerifyError};
 use otau::tables::bestemshe::{decided, Bestemshe, Rules, TableProbe};
-use otau::tables::file::{Digest, RestsOn};
 use otau::tables::proof_search::tree::{Goal, ProofTree};
+use otau::tables::storage::file_format::{Digest, RestsOn};
 use otau::tables::toguz::{StuckRule, Tables};
+use otau::tables::Decided;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::OnceLock;
@@ -76,10 +77,7 @@ fn alpha_beta(
     budget: &mut u64,
 ) -> Option<i32> {
     if let Some(fin) = rules.final_result(p) {
-        return Some(otau::tables::bestemshe::wdl_of_final(
-            &fin,
-            p.side_to_move(),
-        ));
+        return Some(Decided::of_final(&fin, p.side_to_move()).sign());
     }
     if *budget == 0 {
         return None;
@@ -111,12 +109,24 @@ fn the_two_rule_sets_differ_only_for_the_stuck_side() {
     // scores the stores as they stand (24-20).
     let p = pos("bestemshe 0,0,0,0,0/1,2,0,3,0 24/20 -/- s 30");
     let none = otau::tables::bestemshe::NoTables;
-    assert_eq!(decided(Rules::Otau, &none, &p), Some((-1, false)));
-    assert_eq!(decided(Rules::PlayStrategy, &none, &p), Some((1, false)));
+    assert_eq!(
+        decided(Rules::Otau, &none, &p),
+        Some((Decided::Loss, false))
+    );
+    assert_eq!(
+        decided(Rules::PlayStrategy, &none, &p),
+        Some((Decided::Win, false))
+    );
     // A store above half ends both the same way.
     let p = pos("bestemshe 0,0,0,0,0/1,2,0,3,0 26/18 -/- n 30");
-    assert_eq!(decided(Rules::Otau, &none, &p), Some((-1, false)));
-    assert_eq!(decided(Rules::PlayStrategy, &none, &p), Some((-1, false)));
+    assert_eq!(
+        decided(Rules::Otau, &none, &p),
+        Some((Decided::Loss, false))
+    );
+    assert_eq!(
+        decided(Rules::PlayStrategy, &none, &p),
+        Some((Decided::Loss, false))
+    );
     // And a game under way is decided by neither.
     let p = Toguz::start(Variant::BESTEMSHE);
     assert_eq!(decided(Rules::Otau, &none, &p), None);
@@ -177,7 +187,7 @@ fn table_results_agree_with_alpha_beta_to_the_end() {
             let Some(ab) = alpha_beta(rules, &p, -1, 1, &mut vec![], &mut budget) else {
                 continue;
             };
-            assert_eq!(table, ab, "{rules:?} {p}");
+            assert_eq!(table.sign(), ab, "{rules:?} {p}");
             checked += 1;
             decisive += (ab != 0) as usize;
         }
@@ -368,8 +378,9 @@ fn the_solution_wins_every_game_from_a_won_position() {
                     let solved = solution
                         .best(&here)
                         .unwrap_or_else(|| panic!("no solution move in {here} (from {p})"));
-                    assert_eq!(solved.decided, Some(1));
-                    progress_moves += (solution.tables.decide(&here) == Some(1)) as usize;
+                    assert_eq!(solved.decided, Some(Decided::Win));
+                    progress_moves +=
+                        (solution.tables.decide(&here) == Some(Decided::Win)) as usize;
                     solved.best
                 } else {
                     let moves = here.legal_moves();
@@ -384,8 +395,8 @@ fn the_solution_wins_every_game_from_a_won_position() {
             }
             let fin = line.result().unwrap();
             assert_eq!(
-                otau::tables::bestemshe::wdl_of_final(&fin, winner),
-                1,
+                Decided::of_final(&fin, winner),
+                Decided::Win,
                 "{p}: {:?}",
                 fin
             );
@@ -599,7 +610,7 @@ fn a_refused_proof_is_named_and_its_tables_are_kept() {
 /// Changes one entry of the table file at `path` and re-sums its checksum: a forgery the
 /// checksum cannot see (the file still loads).
 fn change_an_entry_and_resum(path: &std::path::Path) {
-    use otau::tables::file::{checksum, HEADER};
+    use otau::tables::storage::file_format::{checksum, HEADER};
     let mut bytes = std::fs::read(path).unwrap();
     let n = bytes.len() - 8;
     bytes[(HEADER + n) / 2] ^= 0x11;
@@ -617,8 +628,9 @@ fn change_an_entry_and_resum(path: &std::path::Path) {
 #[test]
 #[cfg_attr(debug_assertions, ignore = "builds tables: cargo test --release")]
 fn a_changed_table_is_refused_by_its_digest_and_a_forged_pair_by_the_rebuild() {
+    use otau::cli::solve_bestemshe_from;
     use otau::tables::bestemshe::solve::{
-        load_or_build_tables, proof_file, run_from, table_file, SolveOptions,
+        load_or_build_tables, proof_file, table_file, SolveOptions,
     };
     let dir = std::env::temp_dir().join(format!("otau-bestemshe-digest-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -647,7 +659,7 @@ fn a_changed_table_is_refused_by_its_digest_and_a_forged_pair_by_the_rebuild() {
     };
     let run = |verify_only, rebuild_tables| {
         let mut out = Vec::new();
-        run_from(&options(verify_only, rebuild_tables), &root, &mut out)
+        solve_bestemshe_from(&options(verify_only, rebuild_tables), &root, &mut out)
             .map(|()| String::from_utf8(out).unwrap())
             .map_err(|e| format!("{e:#}"))
     };

@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use otau::games::{AnyGame, Game, GameLine, Outcome, Side, Toguz, Variant};
 use otau::search::{Limits, Options, Score, Searcher};
 use otau::tables::toguz::{self, Tables};
-use otau::tables::Probe;
+use otau::tables::{Decided, Probe};
 use rand::{Rng, SeedableRng};
 
 const TABLE_STONES: usize = 5;
@@ -89,7 +89,7 @@ fn tables_agree_with_minimax_and_search() {
         assert!(b.low <= b.high);
         let me = pos.side_to_move();
         if wins_within(&pos, 5, me) {
-            assert_eq!(bounds.decided(), Some(1), "{pos}");
+            assert_eq!(bounds.decided(), Some(Decided::Win), "{pos}");
             agreed += 1;
         }
         let mut after_any = true;
@@ -99,7 +99,7 @@ fn tables_agree_with_minimax_and_search() {
             after_any &= wins_within(&c, 4, me.other());
         }
         if after_any {
-            assert_eq!(bounds.decided(), Some(-1), "{pos}");
+            assert_eq!(bounds.decided(), Some(Decided::Loss), "{pos}");
             agreed += 1;
         }
     }

@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 
 use otau::games::{AnyGame, Game, Giuthi, Side, Variant};
 use otau::tables::giuthi::{fits, totals, GiuthiTable, SolveError, UNFORCED};
+use otau::tables::Decided;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -255,7 +256,7 @@ fn a_side_behind_on_the_piles_holds_the_draw_by_repetition() {
     let (lower, upper) = table().bounds(&p).unwrap();
     assert_eq!(upper, UNFORCED as i32, "North forces no end");
     assert!(lower <= 7);
-    assert_eq!(table().result(&p), Some(0));
+    assert_eq!(table().result(&p), Some(Decided::Draw));
 }
 
 /// A principal variation keeps the value at every step and ends the game where the value is
@@ -305,7 +306,7 @@ fn what_does_not_fit_is_refused_naming_the_size() {
         Err(SolveError::NotGiuthi(_))
     ));
     let mut out = Vec::new();
-    let err = otau::tables::command::solve(G54, None, 10, &mut out).unwrap_err();
+    let err = otau::cli::solve(G54, None, 10, &mut out).unwrap_err();
     assert!(
         err.to_string().contains("giuthi-5x4 with 40 seeds"),
         "{err}"
@@ -316,7 +317,7 @@ fn what_does_not_fit_is_refused_naming_the_size() {
 #[test]
 fn the_solve_command_prints_a_giuthi_position() {
     let mut out = Vec::new();
-    otau::tables::command::solve(
+    otau::cli::solve(
         G54,
         Some("giuthi-5x4 2,0,0,0,0/0,0,0,0,1 19/18 s 1"),
         10,
@@ -342,7 +343,7 @@ fn the_solve_command_prints_a_giuthi_position() {
 fn the_solve_command_prints_open_bounds_and_the_result() {
     let p = "giuthi-5x4 0,1,1,1,0/0,1,2,1,0 16/17 s 1";
     let mut out = Vec::new();
-    otau::tables::command::solve(G54, Some(p), 10, &mut out).unwrap();
+    otau::cli::solve(G54, Some(p), 10, &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     for line in [
         "bounds none..-5 for south from the 7 seeds on the board",

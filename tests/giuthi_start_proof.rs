@@ -10,6 +10,7 @@ use otau::tables::giuthi::prove::{self, GiuthiProof, StartProof};
 use otau::tables::giuthi::GiuthiTable;
 use otau::tables::proof_search::dfpn::Dfpn;
 use otau::tables::proof_search::tree::{self, Goal, ProofTree, VerifyError};
+use otau::tables::Decided;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -88,9 +89,9 @@ fn proofs_agree_with_the_retrograde_table() {
         for attacker in [me, me.other()] {
             let proof = prove(&p, attacker);
             let expected_win = if attacker == me {
-                exact == 1
+                exact == Decided::Win
             } else {
-                exact == -1
+                exact == Decided::Loss
             };
             assert_eq!(
                 proof.goal == Goal::Win,
@@ -168,9 +169,9 @@ fn damaged_proofs_are_refused() {
             greedy.goal = Goal::Win;
             let exact = truth().result(&p).unwrap();
             let claims_win = if proof.winner == p.side_to_move() {
-                exact == 1
+                exact == Decided::Win
             } else {
-                exact == -1
+                exact == Decided::Loss
             };
             assert!(claims_win || check(&greedy).is_err(), "{p}");
         }
@@ -199,13 +200,13 @@ fn proof_files_round_trip() {
             },
         ],
     };
-    let rests = otau::tables::file::RestsOn {
+    let rests = otau::tables::storage::file_format::RestsOn {
         table: "the Giuthi table".into(),
-        digest: otau::tables::file::Digest([9; 32]),
+        digest: otau::tables::storage::file_format::Digest([9; 32]),
     };
     prove::save(&proof, &rests, &path).unwrap();
     assert_eq!(prove::load(&path).unwrap(), (proof.clone(), rests));
-    assert_eq!(proof.result(), Some(0));
+    assert_eq!(proof.result(), Some(Decided::Draw));
     let mut bytes = std::fs::read(&path).unwrap();
     let at = bytes.len() - 12;
     bytes[at] ^= 1;
@@ -261,8 +262,8 @@ fn the_solve_command_proves_the_start_drawn() {
     // naming another table is refused with both digests, before any replay.
     let (proof, rests) = prove::load(&path).unwrap();
     assert!(rests.table.contains("0..12 seeds"), "{}", rests.table);
-    let other = otau::tables::file::RestsOn {
-        digest: otau::tables::file::Digest([0x5a; 32]),
+    let other = otau::tables::storage::file_format::RestsOn {
+        digest: otau::tables::storage::file_format::Digest([0x5a; 32]),
         ..rests.clone()
     };
     prove::save(&proof, &other, &path).unwrap();

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use otau::games::{AnyGame, Variant};
-use otau::tables::file::Problem;
+use otau::tables::storage::file_format::Problem;
 use otau::tables::toguz::Tables;
 
 fn scratch(name: &str) -> PathBuf {

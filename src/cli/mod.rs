@@ -6,7 +6,10 @@ pub mod arena;
 mod bench;
 mod check;
 mod perft;
+mod prove;
 pub mod selfplay;
+mod solve;
+mod tables;
 mod web;
 
 use anyhow::{Context, Result};
@@ -17,6 +20,9 @@ use crate::games::{Side, Variant};
 pub use bench::bench;
 pub use check::check;
 pub use perft::perft;
+pub use prove::{solve_bestemshe, solve_bestemshe_from, solve_giuthi_start};
+pub use solve::solve;
+pub use tables::tables;
 pub use web::web;
 
 // The `otau` binary's command line (the arena's is `cli::arena`'s `ArenaCli`; a line a GUI sends
@@ -296,7 +302,7 @@ pub fn run(game: Variant, command: Option<OtauCommand>) -> Result<()> {
             web(game, &engines, addr.as_deref(), &mut std::io::stdout())
         }
         Some(OtauCommand::Tables { max_stones, dir }) => {
-            crate::tables::command::tables(game, max_stones, dir, &mut std::io::stdout().lock())
+            tables(game, max_stones, dir, &mut std::io::stdout().lock())
         }
         Some(OtauCommand::Solve {
             position: None,
@@ -324,7 +330,7 @@ pub fn run(game: Variant, command: Option<OtauCommand>) -> Result<()> {
                 verify_only: verify,
                 rebuild_tables,
             };
-            solve::run(&options, &mut std::io::stdout().lock())
+            prove::solve_bestemshe(&options, &mut std::io::stdout().lock())
         }
         Some(OtauCommand::Solve {
             position: None,
@@ -334,23 +340,23 @@ pub fn run(game: Variant, command: Option<OtauCommand>) -> Result<()> {
             verify,
             ..
         }) if matches!(game, Variant::Giuthi { .. }) => {
-            use crate::tables::giuthi::prove;
+            use crate::tables::giuthi::prove::{StartOptions, DEFAULT_TABLE_SEEDS};
             let dir = dir
                 .or_else(crate::tables::cache_dir)
                 .context("no cache directory: give --dir")?;
-            let options = prove::StartOptions {
-                table_seeds: table_stones.unwrap_or(prove::DEFAULT_TABLE_SEEDS),
+            let options = StartOptions {
+                table_seeds: table_stones.unwrap_or(DEFAULT_TABLE_SEEDS),
                 hash_mb: hash,
                 dir,
                 verify_only: verify,
             };
-            prove::run(game, &options, &mut std::io::stdout().lock())
+            prove::solve_giuthi_start(game, &options, &mut std::io::stdout().lock())
         }
         Some(OtauCommand::Solve {
             position,
             max_plies,
             ..
-        }) => crate::tables::command::solve(
+        }) => solve(
             game,
             position.as_deref(),
             max_plies,

@@ -351,9 +351,7 @@ impl Searcher {
     /// The report for a solved position: the table's move and result, no search.
     fn solved_report(solved: &crate::tables::Solved, started: Instant) -> SearchReport {
         let score = match solved.decided {
-            Some(1) => Score::Cp(TABLE_WIN),
-            Some(-1) => Score::Cp(-TABLE_WIN),
-            Some(_) => Score::Cp(0),
+            Some(decided) => Score::Cp(decided.sign() * TABLE_WIN),
             None => Score::Cp(100 * solved.margin),
         };
         let mut pv = solved.pv.clone();

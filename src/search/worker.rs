@@ -382,7 +382,7 @@ impl<'a, G: Evaluate + Probe> SearchThread<'a, G> {
         }
         if self.probe_tables {
             if let Some(decided) = pos.probe_tables().and_then(|b| b.decided()) {
-                return Err(decided * (TABLE_WIN - ply as i32));
+                return Err(decided.sign() * (TABLE_WIN - ply as i32));
             }
         }
         Ok(key)

@@ -4,6 +4,7 @@
 
 use super::bestemshe::play::Solution;
 use super::toguz;
+use super::Decided;
 use crate::games::{AnyGame, Game, Giuthi, Move, Toguz, Variant};
 
 /// Bounds from endgame tables on the side to move's final total (stones won so far plus what
@@ -19,18 +20,23 @@ pub struct TableBounds {
 }
 
 impl TableBounds {
-    /// The outcome for the side to move when the bounds decide it: `Some(1)` a proven win,
-    /// `Some(-1)` a proven loss, `Some(0)` a proven draw.
-    pub fn decided(&self) -> Option<i32> {
-        if 2 * self.low > self.total {
-            Some(1)
-        } else if 2 * self.high < self.total {
-            Some(-1)
-        } else if 2 * self.low == self.total && self.low == self.high {
-            Some(0)
-        } else {
-            None
-        }
+    /// The bounds of a Toguz position in `tables` (the mover's store plus the stones the
+    /// tables say they secure), if its stones are within them.
+    #[inline]
+    pub fn of_toguz(tables: &toguz::Tables, pos: &Toguz) -> Option<TableBounds> {
+        let b = tables.probe(pos)?;
+        let store = pos.store(pos.side_to_move());
+        Some(TableBounds {
+            low: store + b.low,
+            high: store + b.high,
+            total: pos.variant().total_stones(),
+        })
+    }
+
+    /// The result for the side to move when the bounds decide it (a proven win, loss or draw).
+    pub fn decided(&self) -> Option<Decided> {
+        let margin = |own: u32| 2 * own as i32 - self.total as i32;
+        Decided::by_margins(margin(self.low), margin(self.high))
     }
 }
 
@@ -41,9 +47,9 @@ pub struct Solved {
     pub best: Move,
     /// The final margin (stones, side to move's view) with best play, piles included.
     pub margin: i32,
-    /// `Some(1)`, `Some(-1)`, `Some(0)`: a win, loss or draw the side to move can force whatever
-    /// the rules do with endless play; `None` when the result rests on that.
-    pub decided: Option<i32>,
+    /// A win, loss or draw the side to move can force whatever the rules do with endless play;
+    /// `None` when the result rests on that.
+    pub decided: Option<Decided>,
     /// The table's line of best play from here.
     pub pv: Vec<Move>,
 }
@@ -122,13 +128,7 @@ impl Probe for Toguz {
             Some(s) => &s.tables,
             None => toguz::loaded(self.variant())?,
         };
-        let b = tables.probe(self)?;
-        let store = self.store(self.side_to_move());
-        Some(TableBounds {
-            low: store + b.low,
-            high: store + b.high,
-            total: self.variant().total_stones(),
-        })
+        TableBounds::of_toguz(tables, self)
     }
 }
 

@@ -327,12 +327,7 @@ fn by_tables(pos: &AnyGame) -> Option<(Outcome, Termination)> {
             )
         }
     };
-    let me = pos.side_to_move();
-    let result = match decided {
-        1 => Outcome::Win(me),
-        -1 => Outcome::Win(me.other()),
-        _ => Outcome::Draw,
-    };
+    let result = decided.outcome(pos.side_to_move());
     let mut t = Termination::of(TerminationKind::Tables);
     t.detail = what;
     Some((result, t))

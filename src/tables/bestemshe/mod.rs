@@ -12,9 +12,9 @@ pub mod solve;
 
 use crate::games::{Final, Game, Side, Toguz};
 use crate::tables::proof_search::dfpn::Dfpn;
-pub use crate::tables::proof_search::wdl_of_final;
 use crate::tables::proof_search::ProofGame;
 use crate::tables::toguz::{StuckRule, Tables};
+use crate::tables::{Decided, TableBounds};
 
 /// The rule set a solution is computed under: otau's, or PlayStrategy's (where the published
 /// result comes from). They differ only when the side to move is stuck (`protocol/rules-toguz-kumalak.md`,
@@ -74,13 +74,12 @@ impl Rules {
     }
 }
 
-/// The result of a position decided without a search, from the side to move's view (1, 0, -1),
-/// and whether the tables decided it (else the game is over): what the proof search, the proof
+/// The result of a position decided without a search, for the side to move, and whether the tables decided it (else the game is over): what the proof search, the proof
 /// file and its verifier all take as a leaf.
 #[inline]
-pub fn decided(rules: Rules, tables: &dyn TableProbe, pos: &Toguz) -> Option<(i32, bool)> {
+pub fn decided(rules: Rules, tables: &dyn TableProbe, pos: &Toguz) -> Option<(Decided, bool)> {
     if let Some(fin) = rules.final_result(pos) {
-        return Some((wdl_of_final(&fin, pos.side_to_move()), false));
+        return Some((Decided::of_final(&fin, pos.side_to_move()), false));
     }
     tables.decide(pos).map(|w| (w, true))
 }
@@ -113,7 +112,7 @@ impl ProofGame for Bestemshe<'_> {
     type Pos = Toguz;
 
     #[inline]
-    fn decided(&self, pos: &Toguz) -> Option<(i32, bool)> {
+    fn decided(&self, pos: &Toguz) -> Option<(Decided, bool)> {
         decided(self.rules, self.tables, pos)
     }
 
@@ -135,16 +134,16 @@ impl ProofGame for Bestemshe<'_> {
 
 /// What the endgame tables decide about a position, as the proof search asks it.
 pub trait TableProbe: Sync {
-    /// `Some(1)`, `Some(-1)`: a win or loss the side to move is forced into in finite time;
-    /// `Some(0)`: a draw neither side can avoid; `None`: not within the tables.
-    fn decide(&self, pos: &Toguz) -> Option<i32>;
+    /// A win or loss the side to move is forced into in finite time, or a draw neither side
+    /// can avoid; `None`: not within the tables.
+    fn decide(&self, pos: &Toguz) -> Option<Decided>;
 }
 
 /// No tables: only the ends of the game decide.
 pub struct NoTables;
 
 impl TableProbe for NoTables {
-    fn decide(&self, _: &Toguz) -> Option<i32> {
+    fn decide(&self, _: &Toguz) -> Option<Decided> {
         None
     }
 }
@@ -153,19 +152,7 @@ impl TableProbe for NoTables {
 /// time, decide the result where the bounds leave no doubt.
 impl TableProbe for Tables {
     #[inline]
-    fn decide(&self, pos: &Toguz) -> Option<i32> {
-        let b = self.probe(pos)?;
-        let me = pos.side_to_move();
-        let store = pos.store(me);
-        let half = pos.variant().total_stones() / 2;
-        if store + b.low > half {
-            Some(1)
-        } else if store + b.high < half {
-            Some(-1)
-        } else if b.low == b.high {
-            Some(0)
-        } else {
-            None
-        }
+    fn decide(&self, pos: &Toguz) -> Option<Decided> {
+        TableBounds::of_toguz(self, pos)?.decided()
     }
 }

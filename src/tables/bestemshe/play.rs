@@ -17,10 +17,11 @@ use super::proof::{self, exact_key, Proof};
 use super::solve::{proof_file, table_file, verify_deep_recording, DEFAULT_TABLE_STONES};
 use super::{decided, Bestemshe, Rules, TableProbe};
 use crate::games::{Game, Move, Toguz, Variant};
-use crate::tables::file::{self, TablesFrom};
 use crate::tables::probe::Solved;
-use crate::tables::slot::Slot;
+use crate::tables::storage::file_format::{self, TablesFrom};
+use crate::tables::storage::slot::Slot;
 use crate::tables::toguz::Tables;
+use crate::tables::Decided;
 
 /// Expansions a move's progress proof may take (a few tenths of a second).
 const PROGRESS_BUDGET: u64 = 200_000;
@@ -46,7 +47,7 @@ struct Below<'t> {
 }
 
 impl TableProbe for Below<'_> {
-    fn decide(&self, pos: &Toguz) -> Option<i32> {
+    fn decide(&self, pos: &Toguz) -> Option<Decided> {
         if pos.board_stones() < self.stones {
             self.tables.decide(pos)
         } else {
@@ -99,7 +100,7 @@ impl Solution {
         // The tables' checksum catches damage, not a changed entry re-summed: the proof's
         // digest of them does.
         let from = TablesFrom::File(table_path);
-        if let Err(e) = file::check_digest(&path, &rests_on, from, tables.digest()) {
+        if let Err(e) = file_format::check_digest(&path, &rests_on, from, tables.digest()) {
             return Err(Unread {
                 why: Some(e.to_string()),
                 tables: Some(tables),
@@ -190,7 +191,7 @@ impl Solution {
         Some(Solved {
             best,
             margin: 0,
-            decided: Some(1),
+            decided: Some(Decided::Win),
             pv: self.line(pos),
         })
     }
@@ -198,7 +199,7 @@ impl Solution {
     /// A table-won position's move: from a proof (followed if one is under way) that must reach
     /// a smaller board, found within [`PROGRESS_BUDGET`].
     fn progress_move(&self, pos: &Toguz, key: u128) -> Option<u8> {
-        if decided(Rules::Otau, &self.tables, pos) != Some((1, true)) {
+        if decided(Rules::Otau, &self.tables, pos) != Some((Decided::Win, true)) {
             return None;
         }
         let mut memo = self.progress.lock().unwrap_or_else(|e| e.into_inner());

@@ -7,9 +7,9 @@ use std::path::Path;
 
 use super::{Bestemshe, Rules, TableProbe};
 use crate::games::{Move, Side, Toguz};
-use crate::tables::file::{self, Kind, Problem, RestsOn};
 use crate::tables::proof_search::dfpn::Dfpn;
 use crate::tables::proof_search::tree::{self, Goal, ProofTree};
+use crate::tables::storage::file_format::{self, Kind, Problem, RestsOn};
 
 pub use crate::tables::proof_search::tree::{ExtractError, ProofStats, VerifyError};
 
@@ -89,7 +89,7 @@ pub fn first_line(proof: &Proof, root: &Toguz, tables: &dyn TableProbe) -> Vec<M
 /// Writes a proof in the shared table file format (kind [`Kind::BestemsheProof`]; parameters:
 /// the rules, the tables' stones, the winner; the payload: the table file it rests on
 /// ([`RestsOn`]), then the winner's moves).
-pub fn save(proof: &Proof, rests_on: &RestsOn, path: &Path) -> Result<(), file::Error> {
+pub fn save(proof: &Proof, rests_on: &RestsOn, path: &Path) -> Result<(), file_format::Error> {
     let params = [
         proof.rules.byte(),
         proof.table_stones,
@@ -97,15 +97,15 @@ pub fn save(proof: &Proof, rests_on: &RestsOn, path: &Path) -> Result<(), file::
     ];
     let mut payload = RestsOn::encode(std::slice::from_ref(rests_on));
     payload.extend_from_slice(&proof.moves);
-    file::write(path, Kind::BestemsheProof, params, &payload)
+    file_format::write(path, Kind::BestemsheProof, params, &payload)
 }
 
 /// Reads a proof of a win written by [`save`] and the table it rests on (a file of a draw is
 /// refused as such).
-pub fn load(path: &Path) -> Result<(Proof, RestsOn), file::Error> {
+pub fn load(path: &Path) -> Result<(Proof, RestsOn), file_format::Error> {
     match load_saved(path)? {
         (Saved::Win(p), rests_on) => Ok((p, rests_on)),
-        (Saved::Draw(_), _) => Err(file::Error::new(
+        (Saved::Draw(_), _) => Err(file_format::Error::new(
             path,
             Problem::Header("a proof of a draw, not of a win".into()),
         )),
@@ -135,17 +135,21 @@ const DRAW: u8 = 2;
 /// Writes a proof of a draw (kind [`Kind::BestemsheProof`], winner byte 2; the payload: the
 /// table file it rests on ([`RestsOn`]), then the two trees in the shared layout of
 /// [`tree::encode`]).
-pub fn save_draw(proof: &DrawProof, rests_on: &RestsOn, path: &Path) -> Result<(), file::Error> {
+pub fn save_draw(
+    proof: &DrawProof,
+    rests_on: &RestsOn,
+    path: &Path,
+) -> Result<(), file_format::Error> {
     let params = [proof.rules.byte(), proof.table_stones, DRAW];
     let mut payload = RestsOn::encode(std::slice::from_ref(rests_on));
     payload.extend_from_slice(&tree::encode(&proof.holds));
-    file::write(path, Kind::BestemsheProof, params, &payload)
+    file_format::write(path, Kind::BestemsheProof, params, &payload)
 }
 
 /// Reads a proof written by [`save`] or [`save_draw`], and the table file it rests on.
-pub fn load_saved(path: &Path) -> Result<(Saved, RestsOn), file::Error> {
-    let ([rules, table_stones, winner], payload) = file::read(path, Kind::BestemsheProof)?;
-    let bad = |why: String| file::Error::new(path, Problem::Header(why));
+pub fn load_saved(path: &Path) -> Result<(Saved, RestsOn), file_format::Error> {
+    let ([rules, table_stones, winner], payload) = file_format::read(path, Kind::BestemsheProof)?;
+    let bad = |why: String| file_format::Error::new(path, Problem::Header(why));
     let rules = Rules::of(rules).ok_or_else(|| bad(format!("rules {rules}: 0 or 1")))?;
     let (mut tables, moves) = RestsOn::decode(&payload).map_err(bad)?;
     if tables.len() != 1 {

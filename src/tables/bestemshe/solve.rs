@@ -1,26 +1,26 @@
-//! `otau solve --game bestemshe`: the endgame tables (built once and cached), the proof search
-//! deepened from the start until the root is proven, the proof tree extracted, saved and
-//! re-checked by the verifier; progress on stderr, the result on stdout.
+//! Bestemshe solved from the start (`otau solve --game bestemshe`, whose output is
+//! `crate::cli`'s): the endgame tables (built once and cached), the proof search deepened from
+//! the start until the root is proven, the proof tree extracted, saved and re-checked by the
+//! verifier; progress on stderr.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 
 use super::proof::{self, DrawProof, Proof, ProofStats, Saved};
 use super::{Bestemshe, Rules};
-use crate::games::{Game, Side, Toguz, Variant};
-use crate::tables::file::{self, RestsOn, TablesFrom};
+use crate::games::{Side, Toguz, Variant};
 use crate::tables::proof_search::tree::Goal;
-use crate::tables::proof_search::{self, on_deep_stack, write_searches_and_trees, SearchFigures};
-use crate::tables::toguz::{Tables, WIDE_STONES_LIMIT};
+use crate::tables::proof_search::{self, on_deep_stack, SearchFigures};
+use crate::tables::storage::file_format::{self, RestsOn, TablesFrom};
+use crate::tables::toguz::Tables;
 
 /// Stones on the board up to which the solve's endgame tables reach by default: 272 million
 /// positions, about 8 minutes and 11 GB to build, 544 MB on disk (measured, see the README).
 pub const DEFAULT_TABLE_STONES: usize = 28;
 
-/// What `otau solve --game bestemshe` is asked.
+/// What a solve of Bestemshe is asked (`otau solve --game bestemshe`'s options).
 pub struct SolveOptions {
     pub rules: Rules,
     pub table_stones: usize,
@@ -107,19 +107,44 @@ pub fn rests_on(rules: Rules, tables: &Tables) -> RestsOn {
     }
 }
 
-/// `otau solve --game bestemshe`.
-pub fn run(options: &SolveOptions, out: &mut dyn Write) -> Result<()> {
-    run_from(options, &Toguz::start(Variant::BESTEMSHE), out)
+/// A proof from a root, read or found, and checked: a win (one tree), or a draw (each side's
+/// proof that it holds it), with what each check found.
+pub enum Checked {
+    Win {
+        proof: Proof,
+        stats: ProofStats,
+    },
+    Draw {
+        draw: DrawProof,
+        stats: Vec<ProofStats>,
+    },
 }
 
-/// [`run`] from `root` instead of the start (the proof file does not say its root: tests prove
-/// positions that solve in seconds).
+/// What [`solve_from`] did: the proof checked over the tables, and the figures the solve
+/// command prints.
+pub struct Solved {
+    pub checked: Checked,
+    pub proof_path: PathBuf,
+    pub tables: Tables,
+    /// The searches run now, in order (none when the proof was read from its file).
+    pub searches: Vec<SearchFigures>,
+    /// Reading (or building) the tables.
+    pub tables_time: Duration,
+    /// Checking the proof.
+    pub verify_time: Duration,
+}
+
+/// Solves Bestemshe from `root` (the start, for `otau solve --game bestemshe`; the proof file
+/// does not say its root: tests prove positions that solve in seconds) under
+/// `options.table_stones` (in 2..=[`crate::tables::toguz::WIDE_STONES_LIMIT`]).
 ///
 /// A saved proof is read first (so that a missing or refused one is said before the tables,
 /// which may take 10 minutes to build), then the tables: from the cache or, with
 /// `rebuild_tables`, rebuilt in memory; their digest must be the one the proof rests on
-/// ([`file::check_digest`]) before the proof is replayed over them.
-pub fn run_from(options: &SolveOptions, root: &Toguz, out: &mut dyn Write) -> Result<()> {
+/// ([`file_format::check_digest`]) before the proof is replayed over them. Without a saved
+/// proof (and not `verify_only`), the proof search finds one and saves it. Either way the
+/// proof is checked over the tables. Progress on stderr.
+pub fn solve_from(options: &SolveOptions, root: &Toguz) -> Result<Solved> {
     let SolveOptions {
         rules,
         table_stones,
@@ -128,12 +153,6 @@ pub fn run_from(options: &SolveOptions, root: &Toguz, out: &mut dyn Write) -> Re
         verify_only,
         rebuild_tables,
     } = *options;
-    if !(2..=WIDE_STONES_LIMIT).contains(&table_stones) {
-        bail!("--table-stones {table_stones}: 2..={WIDE_STONES_LIMIT}");
-    }
-    if rebuild_tables && !verify_only {
-        bail!("--rebuild-tables checks a saved proof: give --verify too");
-    }
     let proof_path = dir.join(proof_file(rules, table_stones));
     let saved = match proof::load_saved(&proof_path) {
         Ok((p, r)) if saved_for(&p) == (rules, table_stones) => Some((p, r)),
@@ -155,10 +174,10 @@ pub fn run_from(options: &SolveOptions, root: &Toguz, out: &mut dyn Write) -> Re
         load_or_build(rules, table_stones, dir)?
     };
     let tables_time = started.elapsed();
-    let (saved, search) = match saved {
+    let (saved, searches) = match saved {
         Some((p, rests)) => {
             eprintln!("proof: read {}", proof_path.display());
-            file::check_digest(&proof_path, &rests, from, tables.digest())?;
+            file_format::check_digest(&proof_path, &rests, from, tables.digest())?;
             (p, Vec::new())
         }
         None => {
@@ -194,63 +213,30 @@ pub fn run_from(options: &SolveOptions, root: &Toguz, out: &mut dyn Write) -> Re
             (saved, figures)
         }
     };
-    let proof = match saved {
-        Saved::Win(proof) => proof,
+    let t = Instant::now();
+    let checked = match saved {
+        Saved::Win(proof) => {
+            let stats = verify_deep(&proof, root, &tables)?;
+            Checked::Win { proof, stats }
+        }
         Saved::Draw(draw) => {
-            let t = Instant::now();
             let stats = on_deep_stack("the verification", || {
                 proof::verify_draw(&draw, root, &tables).map_err(|(side, e)| {
                     anyhow::anyhow!("{side}'s proof that it holds the draw fails: {e}")
                 })
             })
             .with_context(|| format!("{}: the proof does not check", proof_path.display()))?;
-            writeln!(out, "position {root}")?;
-            writeln!(out, "rules {}", rules.name())?;
-            writeln!(
-                out,
-                "value draw for {}: neither side can force a win (each holds the draw)",
-                root.side_to_move()
-            )?;
-            let game = Bestemshe::new(rules, &tables);
-            write_searches_and_trees(out, &game, root, &draw.holds, &stats, &search)?;
-            writeln!(
-                out,
-                "proof {}: checked in {:.1} s (tables {:.1} s{})",
-                proof_path.display(),
-                t.elapsed().as_secs_f64(),
-                tables_time.as_secs_f64(),
-                rebuilt_note(rebuild_tables)
-            )?;
-            return Ok(());
+            Checked::Draw { draw, stats }
         }
     };
-    let search = search.last().map(|f| SearchFigures {
-        time: search.iter().map(|f| f.time).sum(),
-        ..*f
-    });
-    let t = Instant::now();
-    let stats = verify_deep(&proof, root, &tables)?;
-    let verify_time = t.elapsed();
-    report(
-        out,
-        &proof,
-        root,
-        &tables,
-        &stats,
-        search,
-        &proof_path,
-        (tables_time, verify_time, rebuild_tables),
-    )?;
-    Ok(())
-}
-
-/// What the figures line says of tables rebuilt for the check.
-fn rebuilt_note(rebuilt: bool) -> &'static str {
-    if rebuilt {
-        ", rebuilt from scratch, digest as the proof's"
-    } else {
-        ""
-    }
+    Ok(Solved {
+        checked,
+        proof_path,
+        tables,
+        searches,
+        tables_time,
+        verify_time: t.elapsed(),
+    })
 }
 
 /// The rules and tables a saved proof is over.
@@ -288,65 +274,6 @@ pub fn verify_deep_recording(
         )
     })
     .context("the proof does not check")
-}
-
-#[allow(clippy::too_many_arguments)]
-fn report(
-    out: &mut dyn Write,
-    proof: &Proof,
-    root: &Toguz,
-    tables: &Tables,
-    stats: &ProofStats,
-    search: Option<SearchFigures>,
-    path: &Path,
-    (tables_time, verify_time, rebuilt): (std::time::Duration, std::time::Duration, bool),
-) -> Result<()> {
-    let first = root.side_to_move();
-    writeln!(out, "position {root}")?;
-    writeln!(out, "rules {}", proof.rules.name())?;
-    let verdict = if proof.winner == first {
-        "the first player wins"
-    } else {
-        "the first player loses"
-    };
-    writeln!(
-        out,
-        "value {} for {first}: {} wins with best play ({verdict})",
-        if proof.winner == first { "win" } else { "loss" },
-        proof.winner
-    )?;
-    writeln!(out, "pv {}", principal_variation(proof, root, tables))?;
-    if let Some(f) = search {
-        writeln!(
-            out,
-            "search: {} expansions ({} table leaves, {} game ends) in {:.1} s{}",
-            f.nodes,
-            f.table_hits,
-            f.ends,
-            f.time.as_secs_f64(),
-            if f.disproved_first {
-                format!(", after disproving {}'s win", f.winner.other())
-            } else {
-                String::new()
-            }
-        )?;
-    }
-    writeln!(
-        out,
-        "proof {}: {} winner moves, {} loser positions, leaves: {} game ends, {} table, \
-         {} transpositions; longest line {} plies; checked in {:.1} s (tables {:.1} s{})",
-        path.display(),
-        stats.winner_nodes,
-        stats.loser_nodes,
-        stats.ends,
-        stats.table_leaves,
-        stats.transpositions,
-        stats.depth,
-        verify_time.as_secs_f64(),
-        tables_time.as_secs_f64(),
-        rebuilt_note(rebuilt)
-    )?;
-    Ok(())
 }
 
 /// The proof's line where the loser always plays their first legal move: the winner's moves

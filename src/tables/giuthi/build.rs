@@ -1,13 +1,13 @@
 //! The retrograde analysis (see [`super`]): seed count by seed count upwards, each by the shared
-//! least fixpoint ([`crate::tables::fixpoint`]) over the capture-free moves, captures being exits
+//! least fixpoint ([`crate::tables::retrograde::fixpoint`]) over the capture-free moves, captures being exits
 //! into the smaller boards already solved.
 
 use std::time::{Duration, Instant};
 
-use super::index::{for_each_board, layer_size, rank};
 use super::{GiuthiTable, UNFORCED};
 use crate::games::{BoardState, Game, Giuthi, Side, Variant};
-use crate::tables::fixpoint::{self, Graph, NO_EXIT};
+use crate::tables::retrograde::board_index::{for_each_board, layer_size, rank};
+use crate::tables::retrograde::fixpoint::{self, Graph, NO_EXIT};
 
 /// Counts of one seed count's analysis.
 #[derive(Clone, Debug, Default)]

@@ -31,7 +31,7 @@
 //! 2, ... seeds on it, the mover's row first (one entry serves South to move and the mirrored
 //! North to move). A capture leads to a smaller board, already solved, so within one seed count
 //! only capture-free moves link boards, and the two bounds are the least fixpoints of the shared
-//! [`crate::tables::fixpoint`] over that graph. An extra move keeps the mover: it goes through a
+//! [`crate::tables::retrograde::fixpoint`] over that graph. An extra move keeps the mover: it goes through a
 //! relay node of the graph whose one move leads back to the same board, so the negamax fixpoint
 //! serves it unchanged. The moves are the game's own (`Game::legal_moves`, `Game::play`: the
 //! sowing is `src/games/giuthi.rs`'s).
@@ -47,14 +47,14 @@
 //! stored (figures in `protocol/rules-giuthi.md`, "Solved boards").
 
 mod build;
-mod index;
 pub mod prove;
 
 pub use build::LayerStats;
-pub use index::{binomial, layer_size};
 
 use crate::games::{Game, Giuthi, Move, Side, Variant};
-use crate::tables::file::{self, Kind};
+use crate::tables::retrograde::board_index::{self, layer_size};
+use crate::tables::storage::file_format::{self, Kind};
+use crate::tables::Decided;
 
 /// Most seeds on the board of a position of a 5-hole board the solver takes: the boards of 2 x 5
 /// holes up to this many seeds, C(30, 10) = 30,045,015 in all and C(29, 9) = 10,015,005 in the
@@ -172,10 +172,10 @@ impl GiuthiTable {
         self.lower.len() - 1
     }
 
-    /// The SHA-256 of the table's content ([`file::Digest`], kind [`Kind::GiuthiTable`]): what a
+    /// The SHA-256 of the table's content ([`file_format::Digest`], kind [`Kind::GiuthiTable`]): what a
     /// start proof over it records, so that a proof made over another table (another build of
     /// otau, or forged) is refused instead of replayed.
-    pub fn digest(&self) -> file::Digest {
+    pub fn digest(&self) -> file_format::Digest {
         let bytes = |layers: &[Vec<i8>], s: usize| -> Vec<u8> {
             layers[s].iter().map(|&b| b as u8).collect()
         };
@@ -184,7 +184,7 @@ impl GiuthiTable {
             .collect();
         let parts: Vec<&[u8]> = layers.iter().map(Vec::as_slice).collect();
         let params = [self.variant.holes() as u8, self.max_seeds() as u8, 0];
-        file::Digest::of_parts(Kind::GiuthiTable, params, &parts)
+        file_format::Digest::of_parts(Kind::GiuthiTable, params, &parts)
     }
 
     /// The name a proof gives the table it rests on.
@@ -204,7 +204,7 @@ impl GiuthiTable {
     /// Bounds of a board (mover's row first) the table holds.
     fn bounds_of(&self, board: &[u8]) -> (i32, i32) {
         let seeds: usize = board.iter().map(|&s| s as usize).sum();
-        let r = index::rank(board);
+        let r = board_index::rank(board);
         (self.lower[seeds][r] as i32, self.upper[seeds][r] as i32)
     }
 
@@ -219,23 +219,17 @@ impl GiuthiTable {
         (pos.board_stones() as usize <= self.max_seeds()).then(|| self.bounds_of(&mover_board(pos)))
     }
 
-    /// The result under the real rules for the side to move of `pos` (1 a win, 0 a draw, -1 a
-    /// loss; None: more seeds on the board than the table holds). A win needs a normal end: the
+    /// The result under the real rules for the side to move of `pos` (None: more seeds on the
+    /// board than the table holds). A win needs a normal end: the
     /// mover wins when the piles and `lower` put them ahead, loses when the piles and `upper`
     /// leave them behind, and neither can force more than a draw otherwise (by repetition if need
     /// be). Each side reaches its result whatever came before: a forcing strategy never repeats a
     /// position, and a repetition is a draw.
-    pub fn result(&self, pos: &Giuthi) -> Option<i32> {
+    pub fn result(&self, pos: &Giuthi) -> Option<Decided> {
         let (lower, upper) = self.bounds(pos)?;
         let me = pos.side_to_move();
         let piles = pos.store(me) as i32 - pos.store(me.other()) as i32;
-        Some(if piles + lower > 0 {
-            1
-        } else if piles + upper < 0 {
-            -1
-        } else {
-            0
-        })
+        Some(Decided::by_margins(piles + lower, piles + upper).unwrap_or(Decided::Draw))
     }
 
     /// Each move's bounds for the mover of `pos`, in move-list order (the position must be in

@@ -8,20 +8,19 @@
 //! repetition (a position met again on the line counts as a draw, a win for nobody but the
 //! defender), and every table leaf is a result the side to move forces in finite time.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 
 use super::GiuthiTable;
 use crate::games::{Game, Giuthi, Side, Variant};
-use crate::tables::file::{self, Kind, Problem, RestsOn, TablesFrom};
 use crate::tables::proof_search::tree::{self, Goal, ProofStats, ProofTree};
 use crate::tables::proof_search::{
-    on_deep_stack, packed_key, partial_result, prove_result, wdl_of_final,
-    write_searches_and_trees, ProofGame, SearchFigures,
+    on_deep_stack, packed_key, partial_result, prove_result, ProofGame, SearchFigures,
 };
+use crate::tables::storage::file_format::{self, Kind, Problem, RestsOn, TablesFrom};
+use crate::tables::Decided;
 
 /// Giuthi as the proof search asks it: the game's rules, and a table of the same board size.
 #[derive(Clone, Copy)]
@@ -33,9 +32,9 @@ impl ProofGame for GiuthiProof<'_> {
     type Pos = Giuthi;
 
     #[inline]
-    fn decided(&self, pos: &Giuthi) -> Option<(i32, bool)> {
+    fn decided(&self, pos: &Giuthi) -> Option<(Decided, bool)> {
         if let Some(fin) = pos.final_result() {
-            return Some((wdl_of_final(&fin, pos.side_to_move()), false));
+            return Some((Decided::of_final(&fin, pos.side_to_move()), false));
         }
         self.table.result(pos).map(|w| (w, true))
     }
@@ -69,18 +68,22 @@ pub struct StartProof {
 }
 
 impl StartProof {
-    /// The result for South it proves: 1 South wins, -1 North wins, 0 a draw; None when the
-    /// trees prove neither (a lone draw-holding tree, say).
-    pub fn result(&self) -> Option<i32> {
+    /// The result for South it proves; None when the trees prove neither (a lone draw-holding
+    /// tree, say).
+    pub fn result(&self) -> Option<Decided> {
         let holds = |side: Side| {
             self.trees
                 .iter()
                 .any(|t| t.winner == side && t.goal == Goal::Hold)
         };
         if let Some(t) = self.trees.iter().find(|t| t.goal == Goal::Win) {
-            return Some(if t.winner == Side::South { 1 } else { -1 });
+            return Some(if t.winner == Side::South {
+                Decided::Win
+            } else {
+                Decided::Loss
+            });
         }
-        (holds(Side::South) && holds(Side::North)).then_some(0)
+        (holds(Side::South) && holds(Side::North)).then_some(Decided::Draw)
     }
 }
 
@@ -93,7 +96,7 @@ pub fn proof_file(variant: Variant, table_seeds: usize) -> String {
 /// holes and seeds a hole as `holes << 4 | seeds`, the table's seeds, the number of trees; the
 /// payload: the table they rest on ([`RestsOn`]), then a tree after the other: a byte
 /// `winner | hold << 1`, the moves' count (4 bytes), the moves).
-pub fn save(proof: &StartProof, rests_on: &RestsOn, path: &Path) -> Result<(), file::Error> {
+pub fn save(proof: &StartProof, rests_on: &RestsOn, path: &Path) -> Result<(), file_format::Error> {
     let Variant::Giuthi { holes, seeds } = proof.variant else {
         panic!("a Giuthi proof of {}", proof.variant)
     };
@@ -104,13 +107,13 @@ pub fn save(proof: &StartProof, rests_on: &RestsOn, path: &Path) -> Result<(), f
         proof.table_seeds,
         proof.trees.len() as u8,
     ];
-    file::write(path, Kind::GiuthiProof, params, &payload)
+    file_format::write(path, Kind::GiuthiProof, params, &payload)
 }
 
 /// Reads proofs written by [`save`], and the table they rest on.
-pub fn load(path: &Path) -> Result<(StartProof, RestsOn), file::Error> {
-    let ([size, table_seeds, count], payload) = file::read(path, Kind::GiuthiProof)?;
-    let bad = |why: String| file::Error::new(path, Problem::Header(why));
+pub fn load(path: &Path) -> Result<(StartProof, RestsOn), file_format::Error> {
+    let ([size, table_seeds, count], payload) = file_format::read(path, Kind::GiuthiProof)?;
+    let bad = |why: String| file_format::Error::new(path, Problem::Header(why));
     let (holes, seeds) = (size >> 4, size & 15);
     let variant: Variant = format!("giuthi-{holes}x{seeds}").parse().map_err(|_| {
         bad(format!(
@@ -199,9 +202,26 @@ pub fn verify_start(proof: &StartProof, table: &GiuthiTable) -> Result<Vec<Proof
         .collect()
 }
 
-/// `otau solve --game giuthi-<holes>x<seeds>` from the start: the table (built in memory), the
-/// saved proof re-checked or a new one searched, saved and checked; the result on `out`.
-pub fn run(variant: Variant, options: &StartOptions, out: &mut dyn Write) -> Result<()> {
+/// What [`solve_start`] did: the proofs checked over the table, and the figures the solve
+/// command prints.
+pub struct StartSolved {
+    pub proof: StartProof,
+    /// What checking each tree found, in the proof's order.
+    pub stats: Vec<ProofStats>,
+    pub proof_path: PathBuf,
+    pub table: GiuthiTable,
+    /// The searches run now, in order (none when the proof was read from its file).
+    pub searches: Vec<SearchFigures>,
+    /// Building the table.
+    pub table_time: Duration,
+    /// Checking the proofs.
+    pub verify_time: Duration,
+}
+
+/// Solves `variant` from the start (`otau solve --game giuthi-<holes>x<seeds>`): the table
+/// (built in memory), the saved proof re-checked or a new one searched, saved and checked.
+/// Progress on stderr.
+pub fn solve_start(variant: Variant, options: &StartOptions) -> Result<StartSolved> {
     let StartOptions {
         table_seeds,
         hash_mb,
@@ -225,12 +245,12 @@ pub fn run(variant: Variant, options: &StartOptions, out: &mut dyn Write) -> Res
     let started = Instant::now();
     let table = GiuthiTable::for_seeds(variant, table_seeds, true)?;
     let table_time = started.elapsed();
-    let (proof, figures) = match saved {
+    let (proof, searches) = match saved {
         Some((p, rests)) => {
             eprintln!("proof: read {}", path.display());
             // The table is built anew at every run: the digest checks that it is the one the
             // proof was made over.
-            file::check_digest(&path, &rests, TablesFrom::Rebuilt, table.digest())?;
+            file_format::check_digest(&path, &rests, TablesFrom::Rebuilt, table.digest())?;
             (p, Vec::new())
         }
         None => {
@@ -248,39 +268,13 @@ pub fn run(variant: Variant, options: &StartOptions, out: &mut dyn Write) -> Res
     };
     let t = Instant::now();
     let stats = verify_start(&proof, &table)?;
-    let verify_time = t.elapsed();
-    let root = Giuthi::start(variant);
-    writeln!(out, "position {root}")?;
-    match proof.result() {
-        Some(0) => writeln!(
-            out,
-            "value draw for south: neither side can force a win (each holds the draw, by \
-             repetition if need be)"
-        )?,
-        Some(r) => {
-            let w = if r > 0 { Side::South } else { Side::North };
-            writeln!(
-                out,
-                "value {} for south: {w} wins with best play",
-                if r > 0 { "win" } else { "loss" }
-            )?
-        }
-        None => bail!("{}: the trees prove no result", path.display()),
-    }
-    write_searches_and_trees(
-        out,
-        &GiuthiProof { table: &table },
-        &root,
-        &proof.trees,
-        &stats,
-        &figures,
-    )?;
-    writeln!(
-        out,
-        "proof {}: checked in {:.1} s (table of {table_seeds} seeds: {:.1} s)",
-        path.display(),
-        verify_time.as_secs_f64(),
-        table_time.as_secs_f64()
-    )?;
-    Ok(())
+    Ok(StartSolved {
+        proof,
+        stats,
+        proof_path: path,
+        table,
+        searches,
+        table_time,
+        verify_time: t.elapsed(),
+    })
 }

@@ -13,7 +13,7 @@ use super::{
     LOWER, ROUND_LOWER, ROUND_UPPER, UPPER, VALUE,
 };
 use crate::games::modiar::{analyse, Analysis, Board, HoleStatus, HOLES};
-use crate::tables::fixpoint::{self, Graph, NOT_INCLUDED, NO_EXIT};
+use crate::tables::retrograde::fixpoint::{self, Graph, NOT_INCLUDED, NO_EXIT};
 
 /// Counts from solving Modiar, for `otau solve` and the tests (Toguz's endgame build counts
 /// other things: `ToguzBuildStats`).

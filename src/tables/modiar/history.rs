@@ -36,7 +36,7 @@ use super::index::{for_each_board, index, own_rows, rank, turned, MAX_STONES};
 use super::ModiarTable;
 use crate::games::modiar::{analyse, Board, HoleStatus, HOLES};
 use crate::games::{Game, Modiar, Move, MoveList, Side};
-use crate::tables::fixpoint::Components;
+use crate::tables::retrograde::fixpoint::Components;
 
 /// A position of a capture-free stretch: its board's table index (from the mover's point of
 /// view) and whether the other side than at the reference position is to move (the same board

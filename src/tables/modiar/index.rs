@@ -1,52 +1,30 @@
-//! The index of a Modiar board in the table: the stones on the board, then the board's rank
-//! among the boards of that many stones (combinatorial number system over the running sums), the
-//! mover's row first.
+//! Modiar's boards in the table: every stone count one after another, each ranked by the shared
+//! board index ([`board_index`]) over the six holes, the mover's row first.
 
 use crate::games::modiar::{Board, RING};
+use crate::tables::retrograde::board_index;
 
 /// Most stones on the board.
 pub const MAX_STONES: usize = 42;
 
-/// Binomial coefficients C(n, k) for n <= 48, k <= 6.
-const BINOM: [[u32; 7]; 49] = {
-    let mut t = [[0u32; 7]; 49];
-    let mut n = 0;
-    while n < 49 {
-        t[n][0] = 1;
-        let mut k = 1;
-        while k < 7 && k <= n {
-            t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
-            k += 1;
-        }
-        n += 1;
-    }
-    t
-};
-
 /// Boards with exactly `n` stones: C(n + 5, 5).
 pub const fn layer_size(n: usize) -> usize {
-    BINOM[n + 5][5] as usize
+    board_index::layer_size(RING, n) as usize
 }
 
 /// Boards with fewer than `n` stones: C(n + 5, 6), where the boards of `n` stones begin.
 pub const fn layer_offset(n: usize) -> usize {
-    BINOM[n + 5][6] as usize
+    board_index::layers_below(RING, n) as usize
 }
 
 /// Entries in the table: every board of 0..=42 stones, C(48, 6).
 pub const POSITIONS: usize = layer_offset(MAX_STONES + 1);
 
-/// Stones on a board and the board's rank among the boards of that many stones (combinatorial
-/// number system over the five running sums).
+/// Stones on a board and the board's rank among the boards of that many stones.
 #[inline]
 pub(super) fn rank(b: &Board) -> (usize, usize) {
-    let mut sum = 0usize;
-    let mut rank = 0usize;
-    for (j, &x) in b[..RING - 1].iter().enumerate() {
-        sum += x as usize;
-        rank += BINOM[sum + j][j + 1] as usize;
-    }
-    (sum + b[RING - 1] as usize, rank)
+    let stones = b.iter().map(|&x| x as usize).sum();
+    (stones, board_index::rank(b))
 }
 
 /// The table index of a board (mover's row first). At most [`MAX_STONES`] stones.
@@ -70,25 +48,9 @@ pub(super) fn own_rows(b: &Board) -> i32 {
 
 /// Calls `f` with every board of exactly `n` stones.
 pub(super) fn for_each_board(n: usize, mut f: impl FnMut(&Board)) {
-    let n = n as u8;
-    let mut b = [0u8; RING];
-    for a0 in 0..=n {
-        b[0] = a0;
-        for a1 in 0..=n - a0 {
-            b[1] = a1;
-            for a2 in 0..=n - a0 - a1 {
-                b[2] = a2;
-                for a3 in 0..=n - a0 - a1 - a2 {
-                    b[3] = a3;
-                    for a4 in 0..=n - a0 - a1 - a2 - a3 {
-                        b[4] = a4;
-                        b[5] = n - a0 - a1 - a2 - a3 - a4;
-                        f(&b);
-                    }
-                }
-            }
-        }
-    }
+    board_index::for_each_board(RING, n, |b| {
+        f(b.try_into().expect("a board of the ring's holes"))
+    });
 }
 
 #[cfg(test)]

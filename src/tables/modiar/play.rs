@@ -9,6 +9,7 @@ use super::{
 use crate::games::modiar::{analyse, HoleStatus, Modiar, HOLES};
 use crate::games::{Game, GameLine, Move, MoveList, Side};
 use crate::tables::probe::{Probe, Solved};
+use crate::tables::Decided;
 use std::time::Instant;
 
 /// What a legal move is worth by the table.
@@ -263,15 +264,7 @@ fn solved_by(table: &ModiarTable, pos: &Modiar, best: Move) -> Option<Solved> {
     let me = pos.side_to_move();
     let piles = pos.store(me) as i32 - pos.store(me.other()) as i32;
     let (low, high) = table.game_bounds(pos);
-    let decided = if low + piles > 0 {
-        Some(1)
-    } else if high + piles < 0 {
-        Some(-1)
-    } else if low == high {
-        Some(0)
-    } else {
-        None
-    };
+    let decided = Decided::by_margins(low + piles, high + piles);
     let mut after = *pos;
     after.play(best);
     let mut pv = vec![best];

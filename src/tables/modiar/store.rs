@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use super::index::{MAX_STONES, POSITIONS};
 use super::{ModiarTable, BLOB};
 use crate::games::Variant;
-use crate::tables::file::{self, Kind, Problem};
-use crate::tables::slot::Slot;
+use crate::tables::storage::file_format::{self, Kind, Problem};
+use crate::tables::storage::slot::Slot;
 
 /// Where a table came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,10 +82,10 @@ impl ModiarTable {
 
     /// Reads and checks a cache file: the table file format's header (kind, format version),
     /// checksum, and the size of the payload.
-    pub fn load(path: &Path) -> Result<ModiarTable, file::Error> {
-        let (params, blob) = file::read(path, Kind::Modiar)?;
+    pub fn load(path: &Path) -> Result<ModiarTable, file_format::Error> {
+        let (params, blob) = file_format::read(path, Kind::Modiar)?;
         if params != [MAX_STONES as u8, 0, 0] || blob.len() != BLOB {
-            return Err(file::Error::new(
+            return Err(file_format::Error::new(
                 path,
                 Problem::Header(format!(
                     "a Modiar table up to {} stones of {} bytes; this otau's holds {POSITIONS} \
@@ -103,7 +103,7 @@ impl ModiarTable {
     }
 
     /// Writes the table to `path` atomically (temporary file in the same directory, then rename).
-    pub fn save(&self, path: &Path) -> Result<(), file::Error> {
-        file::write(path, Kind::Modiar, [MAX_STONES as u8, 0, 0], &self.blob)
+    pub fn save(&self, path: &Path) -> Result<(), file_format::Error> {
+        file_format::write(path, Kind::Modiar, [MAX_STONES as u8, 0, 0], &self.blob)
     }
 }

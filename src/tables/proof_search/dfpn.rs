@@ -21,6 +21,7 @@
 use crate::games::{Game, Move, Side, MAX_RING};
 
 use super::ProofGame;
+use crate::tables::Decided;
 
 /// A proof or disproof number too large to matter (sums saturate here).
 pub const INF: u32 = u32::MAX / 4;
@@ -189,9 +190,9 @@ impl<'t, G: ProofGame> Dfpn<'t, G> {
         };
         counter.set(counter.get() + 1);
         let mover_wins = if pos.side_to_move() == self.attacker {
-            w > 0
+            w == Decided::Win
         } else {
-            w >= 0
+            w >= Decided::Draw
         };
         Some(if mover_wins { (0, INF) } else { (INF, 0) })
     }

@@ -20,18 +20,18 @@ use crate::games::{Game, Side};
 
 use self::dfpn::{Dfpn, SearchStats};
 use self::tree::{ExtractError, ProofTree};
-use crate::games::{Final, Outcome};
+use crate::tables::Decided;
 
 /// A game as the proof search asks it: its positions, and the ones decided without search.
 pub trait ProofGame: Sync {
     /// A position: the game's own type, copied to make a move.
     type Pos: Game + Copy;
 
-    /// The result of a position decided without a search, from the side to move's view (1 a
-    /// win, 0 a draw, -1 a loss), and whether the tables decided it (else the game is over).
+    /// The result of a position decided without a search, for the side to move, and whether
+    /// the tables decided it (else the game is over).
     /// A table result must be what the side to move can force in finite time, without a
     /// repetition: a proof takes it as proven.
-    fn decided(&self, pos: &Self::Pos) -> Option<(i32, bool)>;
+    fn decided(&self, pos: &Self::Pos) -> Option<(Decided, bool)>;
 
     /// The proof and disproof numbers a position not searched yet starts with, for its mover
     /// (df-pn+: a side well ahead is cheap to prove and dear to disprove).
@@ -41,15 +41,6 @@ pub trait ProofGame: Sync {
 
     /// A key that tells positions apart exactly (hashes collide; a proof must not).
     fn exact_key(&self, pos: &Self::Pos) -> u128;
-}
-
-/// A final result from `side`'s view: 1 a win, 0 a draw, -1 a loss.
-pub fn wdl_of_final(fin: &Final, side: Side) -> i32 {
-    match fin.outcome {
-        Outcome::Win(s) if s == side => 1,
-        Outcome::Win(_) => -1,
-        Outcome::Draw => 0,
-    }
 }
 
 /// A position packed exactly into a key: every hole of both rows in `hole_bits` bits, South's
@@ -211,54 +202,6 @@ pub fn partial_result<G: ProofGame>(game: &G, root: &G::Pos, trees: &[ProofTree]
         }
     }
     text + "the other side's proof that it holds the draw was not found within its budget"
-}
-
-/// The lines the solve commands print for their searches and proofs: each search's outcome and
-/// figures, then each tree's figures and its first line (the opponent's first legal move at each
-/// of their turns).
-pub fn write_searches_and_trees<G: ProofGame>(
-    out: &mut dyn std::io::Write,
-    game: &G,
-    root: &G::Pos,
-    trees: &[ProofTree],
-    stats: &[tree::ProofStats],
-    figures: &[SearchFigures],
-) -> std::io::Result<()> {
-    for f in figures {
-        writeln!(
-            out,
-            "search {} to win: {} in {} expansions ({} table leaves, {} game ends), {:.1} s",
-            f.winner,
-            if f.proven { "proven" } else { "disproven" },
-            f.nodes,
-            f.table_hits,
-            f.ends,
-            f.time.as_secs_f64()
-        )?;
-    }
-    for (t, st) in trees.iter().zip(stats) {
-        let line = tree::first_line(game, t, root);
-        writeln!(
-            out,
-            "proof that {} {}: {} prover moves, {} opponent positions, leaves: {} game ends, \
-             {} table, {} repetitions, {} transpositions; longest line {} plies",
-            t.winner,
-            t.goal.words(),
-            st.winner_nodes,
-            st.loser_nodes,
-            st.ends,
-            st.table_leaves,
-            st.repetitions,
-            st.transpositions,
-            st.depth
-        )?;
-        writeln!(
-            out,
-            "  line (the opponent's first move each turn): {}",
-            crate::games::numbered(root, &line).trim_start()
-        )?;
-    }
-    Ok(())
 }
 
 /// Runs `work` on a thread of its own with a stack of 1 GiB: the search, the extraction and the

@@ -24,6 +24,7 @@ use std::fmt;
 use super::dfpn::Dfpn;
 use super::ProofGame;
 use crate::games::{Game, Move, Side};
+use crate::tables::Decided;
 
 /// What a proof shows for its prover.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,11 +46,15 @@ impl Goal {
     }
 
     /// Whether a leaf's result (for its side to move) is the goal's for the prover.
-    fn met_by(self, result: i32, prover_to_move: bool) -> bool {
-        let result = if prover_to_move { result } else { -result };
+    fn met_by(self, result: Decided, prover_to_move: bool) -> bool {
+        let result = if prover_to_move {
+            result
+        } else {
+            result.for_other()
+        };
         match self {
-            Goal::Win => result > 0,
-            Goal::Hold => result >= 0,
+            Goal::Win => result == Decided::Win,
+            Goal::Hold => result >= Decided::Draw,
         }
     }
 }
@@ -77,7 +82,7 @@ pub enum VerifyError {
     /// Bytes are left after the tree.
     TrailingMoves { left: usize },
     /// A leaf the rules or tables decide the other way.
-    WrongLeaf { position: String, result: i32 },
+    WrongLeaf { position: String, result: Decided },
     /// A line comes back to a position on itself.
     Cycle { position: String },
 }
@@ -96,12 +101,7 @@ impl fmt::Display for VerifyError {
             }
             VerifyError::WrongLeaf { position, result } => write!(
                 f,
-                "{position} is decided {} for the side to move, against the proof",
-                match result {
-                    1 => "won",
-                    -1 => "lost",
-                    _ => "drawn",
-                }
+                "{position} is decided {result} for the side to move, against the proof"
             ),
             VerifyError::Cycle { position } => {
                 write!(f, "the proof comes back to {position} on its own line")

@@ -1,13 +1,14 @@
 //! Building the tables: for each stone count upwards, for each tuzdik pair, every position's
 //! moves are played with the rules' own [`Toguz::play`]; moves that capture (or feed a tuzdik)
 //! lead to smaller, already solved tables; the others stay in the same stone count, where the
-//! bounds are found by the shared fixpoint ([`crate::tables::fixpoint`]; low rising from 0,
+//! bounds are found by the shared fixpoint ([`crate::tables::retrograde::fixpoint`]; low rising from 0,
 //! high falling from all stones).
 
-use super::index::{class_size, free_holes, layer_built, pair_allowed, unrank};
+use super::index::{class_size, free_holes, layer_built, pair_allowed};
 use super::{entry_width, stones_limit, StuckRule, Tables, MAX_STONES_LIMIT};
 use crate::games::{Game, Side, Toguz, Variant};
-use crate::tables::fixpoint::{self, Graph};
+use crate::tables::retrograde::board_index::unrank;
+use crate::tables::retrograde::fixpoint::{self, Graph};
 
 /// A solved entry: its index, and its bounds `low`, `high`.
 type Solved = (usize, u8, u8);
@@ -46,14 +47,13 @@ impl Tables {
                 || (!variant.has_tuzdik() && max_stones > MAX_STONES_LIMIT),
             "the stuck rule {stuck:?} needs wide tables of a board without tuzdiks"
         );
-        let (offsets, total, binomials) = Tables::layout(variant, max_stones);
+        let (offsets, total) = Tables::layout(variant, max_stones);
         let mut tables = Tables {
             variant,
             max_stones,
             stuck,
             offsets,
             data: vec![0; total * entry_width(max_stones)],
-            binomials,
         };
         let mut stats = ToguzBuildStats::default();
         let n = variant.holes();
@@ -129,10 +129,10 @@ impl Tables {
         for &(m, t) in &classes {
             let free = free_holes(n, m, t);
             let base = self.offsets[s][m * n + t];
-            let size = class_size(&self.binomials, free, s);
+            let size = class_size(free, s);
             let mut counts = vec![0u8; free];
             for rank in 0..size {
-                unrank(&self.binomials, rank as u64, s, &mut counts);
+                unrank(rank, s, &mut counts);
                 let pos = self.position(&counts, m, t, s);
                 let (lo, hi, is_terminal) = self.expand(&pos, s, &mut edges);
                 members.push(base + rank);
@@ -146,7 +146,7 @@ impl Tables {
             .iter()
             .map(|&(m, t)| {
                 let base = self.offsets[s][m * n + t];
-                (base, class_size(&self.binomials, free_holes(n, m, t), s))
+                (base, class_size(free_holes(n, m, t), s))
             })
             .collect();
         let to_local = |global: u32| -> usize {
@@ -255,11 +255,10 @@ mod tests {
         // Every position of up to 4 stones: index is a bijection, and where minimax reaches the
         // end within its depth the bounds are that value.
         for s in 0..=4usize {
-            let b = &tables.binomials;
-            let size = class_size(b, 10, s);
+            let size = class_size(10, s);
             let mut counts = vec![0u8; 10];
             for rank in 0..size {
-                unrank(b, rank as u64, s, &mut counts);
+                unrank(rank, s, &mut counts);
                 let pos = tables.position(&counts, 0, 0, s);
                 let i = tables.index(&pos).unwrap();
                 assert_eq!(i, tables.offsets[s][0] + rank);

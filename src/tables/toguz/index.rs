@@ -1,47 +1,17 @@
 //! The index of a Toguz position in its tables: side to move first (the board seen from the
-//! mover), then the tuzdik pair, then the stones on the board, then the arrangement of those
-//! stones over the holes that are not tuzdiks, ranked by the combinatorial number system (stars
-//! and bars).
+//! mover), then the stones on the board, then the tuzdik pair, then the arrangement of those
+//! stones over the holes that are not tuzdiks, ranked by the shared board index
+//! ([`board_index`]).
 
 use super::Tables;
 use crate::games::notation::PositionFields;
 use crate::games::{Game, Side, Toguz, Variant, MAX_HOLES};
-
-/// Binomial coefficients for the ranking, up to the largest ring plus stones.
-pub(super) struct Binomials {
-    c: Vec<Vec<u64>>,
-}
-
-impl Binomials {
-    pub(super) fn new(n: usize) -> Binomials {
-        let mut c = vec![vec![0u64; n + 1]; n + 1];
-        for i in 0..=n {
-            c[i][0] = 1;
-            for j in 1..=i {
-                c[i][j] = c[i - 1][j - 1] + c[i - 1][j];
-            }
-        }
-        Binomials { c }
-    }
-
-    #[inline]
-    pub(super) fn get(&self, n: usize, k: usize) -> u64 {
-        if k > n {
-            0
-        } else {
-            self.c[n][k]
-        }
-    }
-}
+use crate::tables::retrograde::board_index;
 
 impl Tables {
     /// Per stone count and tuzdik pair, where its class begins; and the entries in all.
-    pub(super) fn layout(
-        variant: Variant,
-        max_stones: usize,
-    ) -> (Vec<Vec<usize>>, usize, Binomials) {
+    pub(super) fn layout(variant: Variant, max_stones: usize) -> (Vec<Vec<usize>>, usize) {
         let n = variant.holes();
-        let binomials = Binomials::new(2 * n + max_stones + 1);
         let mut offsets = Vec::new();
         let mut total = 0usize;
         for s in 0..=max_stones {
@@ -56,11 +26,11 @@ impl Tables {
                     continue;
                 }
                 *slot = total;
-                total += class_size(&binomials, free_holes(n, mine, theirs), s);
+                total += class_size(free_holes(n, mine, theirs), s);
             }
             offsets.push(row);
         }
-        (offsets, total, binomials)
+        (offsets, total)
     }
 
     /// The position with South to move, `counts` stones on the free holes (South's row, then
@@ -110,25 +80,18 @@ impl Tables {
         if base == usize::MAX {
             return None; // a layer of the other parity, not built
         }
-        // Stars and bars: the bar after free hole j sits at (stones so far) + j.
-        let mut rank = 0u64;
-        let mut sum = 0usize;
-        let mut j = 0usize;
-        let free = free_holes(n, mine, theirs);
+        // The free holes' stones, the mover's row first, in the order the ranking takes them.
+        let mut counts = [0u8; 2 * MAX_HOLES];
+        let mut free = 0;
         for (row, tuzdik) in [(row_me, theirs), (row_opp, mine)] {
             for (hole, &c) in row.iter().enumerate() {
-                if tuzdik != 0 && hole + 1 == tuzdik {
-                    continue;
+                if tuzdik == 0 || hole + 1 != tuzdik {
+                    counts[free] = c;
+                    free += 1;
                 }
-                if j + 1 == free {
-                    break;
-                }
-                sum += c as usize;
-                rank += self.binomials.get(sum + j, j + 1);
-                j += 1;
             }
         }
-        Some(base + rank as usize)
+        Some(base + board_index::rank(&counts[..free]))
     }
 }
 
@@ -157,50 +120,6 @@ pub(super) fn free_holes(n: usize, mine: usize, theirs: usize) -> usize {
 }
 
 /// Arrangements of `s` stones over `free` holes.
-pub(super) fn class_size(b: &Binomials, free: usize, s: usize) -> usize {
-    b.get(s + free - 1, free - 1) as usize
-}
-
-/// The arrangement of `s` stones over `counts.len()` holes with the given rank (inverse of the
-/// ranking in [`Tables::index`]).
-pub(super) fn unrank(b: &Binomials, mut rank: u64, s: usize, counts: &mut [u8]) {
-    let free = counts.len();
-    // Bars b_0 < ... < b_{free-2} in 0..s+free-1, colex rank = sum C(b_j, j+1).
-    let mut bars = [0usize; 2 * MAX_HOLES];
-    let mut top = s + free - 1;
-    for j in (0..free - 1).rev() {
-        let mut x = top - 1;
-        while b.get(x, j + 1) > rank {
-            x -= 1;
-        }
-        bars[j] = x;
-        rank -= b.get(x, j + 1);
-        top = x;
-    }
-    let mut prev: isize = -1;
-    for j in 0..free - 1 {
-        counts[j] = (bars[j] as isize - prev - 1) as u8;
-        prev = bars[j] as isize;
-    }
-    counts[free - 1] = (s as isize + free as isize - 1 - prev - 1) as u8;
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ranking_round_trips() {
-        let b = Binomials::new(40);
-        for (free, s) in [(18, 3), (16, 4), (10, 6), (2, 5), (1, 4)] {
-            let size = class_size(&b, free, s);
-            let mut counts = vec![0u8; free];
-            let mut seen = std::collections::HashSet::new();
-            for rank in 0..size {
-                unrank(&b, rank as u64, s, &mut counts);
-                assert_eq!(counts.iter().map(|&c| c as usize).sum::<usize>(), s);
-                assert!(seen.insert(counts.clone()));
-            }
-        }
-    }
+pub(super) fn class_size(free: usize, s: usize) -> usize {
+    board_index::layer_size(free, s) as usize
 }

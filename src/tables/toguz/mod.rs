@@ -22,7 +22,7 @@
 //! Build ([`build`]): stone count by stone count upwards, captures leading to smaller, solved
 //! tables, quiet moves solved by iterating to a fixed point.
 //!
-//! The file ([`Tables::save`]) is the shared table format ([`crate::tables::file`]) with the
+//! The file ([`Tables::save`]) is the shared table format ([`crate::tables::storage::file_format`]) with the
 //! entries as payload, one byte a position.
 
 mod build;
@@ -32,10 +32,9 @@ pub use build::ToguzBuildStats;
 
 use std::path::Path;
 
-use self::index::Binomials;
-use super::file::{self, Kind, Problem};
+use super::storage::file_format::{self, Kind, Problem};
 
-use super::slot::Slot;
+use super::storage::slot::Slot;
 use crate::games::{Toguz, Variant};
 
 /// Largest stone count a table of one byte an entry holds (two 4-bit bounds).
@@ -83,7 +82,6 @@ pub struct Tables {
     /// parity of a wide board without tuzdiks: captures are even there, so a game never changes
     /// the parity of its board) take no room.
     data: Vec<u8>,
-    binomials: Binomials,
 }
 
 impl Tables {
@@ -150,8 +148,8 @@ impl Tables {
 
     /// Writes the tables to `path` in the table file format (parameters: holes, most stones,
     /// the stuck rule).
-    pub fn save(&self, path: &Path) -> Result<(), file::Error> {
-        file::write(path, Kind::Toguz, self.params(), &self.data)
+    pub fn save(&self, path: &Path) -> Result<(), file_format::Error> {
+        file_format::write(path, Kind::Toguz, self.params(), &self.data)
     }
 
     /// The file header's parameters: holes, most stones, the stuck rule.
@@ -163,17 +161,17 @@ impl Tables {
         ]
     }
 
-    /// The SHA-256 of the tables' content ([`file::Digest::of_table`]): what a proof over them
+    /// The SHA-256 of the tables' content ([`file_format::Digest::of_table`]): what a proof over them
     /// records, and checks before it trusts them (about a second for Bestemshe's 544 MB).
-    pub fn digest(&self) -> file::Digest {
-        file::Digest::of_table(Kind::Toguz, self.params(), &self.data)
+    pub fn digest(&self) -> file_format::Digest {
+        file_format::Digest::of_table(Kind::Toguz, self.params(), &self.data)
     }
 
     /// Reads tables written by [`Tables::save`], checking the header, the size the board and
     /// stone count need, and the checksum.
-    pub fn load(path: &Path) -> Result<Tables, file::Error> {
-        let ([holes, max_stones, stuck], data) = file::read(path, Kind::Toguz)?;
-        let bad = |why: String| file::Error::new(path, Problem::Header(why));
+    pub fn load(path: &Path) -> Result<Tables, file_format::Error> {
+        let ([holes, max_stones, stuck], data) = file_format::read(path, Kind::Toguz)?;
+        let bad = |why: String| file_format::Error::new(path, Problem::Header(why));
         if !matches!(holes, 5 | 7 | 9)
             || max_stones as usize > stones_limit(Variant::Toguz { holes })
         {
@@ -189,7 +187,7 @@ impl Tables {
             other => return Err(bad(format!("stuck rule {other}: 0 or 1"))),
         };
         let (variant, max_stones) = (Variant::Toguz { holes }, max_stones as usize);
-        let (offsets, total, binomials) = Tables::layout(variant, max_stones);
+        let (offsets, total) = Tables::layout(variant, max_stones);
         let bytes = total * entry_width(max_stones);
         if data.len() != bytes {
             return Err(bad(format!(
@@ -203,7 +201,6 @@ impl Tables {
             stuck,
             offsets,
             data,
-            binomials,
         })
     }
 }

@@ -53,7 +53,7 @@ pub fn take_problems() -> Vec<String> {
 
 /// [`cache_dir`], unless it names something that is no directory (`OTAU_CACHE_DIR=/etc/passwd`):
 /// then the problem is noted ([`report_problem`]) and there is none. The first call also removes
-/// the temporary files of builds that never ended ([`super::file::remove_stale_temporaries`]).
+/// the temporary files of builds that never ended ([`super::file_format::remove_stale_temporaries`]).
 pub fn usable_cache_dir() -> Option<PathBuf> {
     let dir = cache_dir()?;
     match std::fs::metadata(&dir) {
@@ -72,7 +72,7 @@ pub fn usable_cache_dir() -> Option<PathBuf> {
         Ok(_) => {
             // Once a process: what an interrupted build left behind goes at the next start.
             static SWEPT: std::sync::Once = std::sync::Once::new();
-            SWEPT.call_once(|| super::file::remove_stale_temporaries(&dir));
+            SWEPT.call_once(|| super::file_format::remove_stale_temporaries(&dir));
             Some(dir)
         }
         Err(_) => Some(dir),

@@ -1,54 +1,16 @@
-//! The two commands that build and show tables: `otau tables` (the Toguz endgame tables) and
-//! `otau solve` (Modiar's solution, and Giuthi positions with few seeds on the board), their
-//! output as the binary prints it.
+//! `otau solve` on a position: Modiar's (its solution, [`crate::tables::modiar`]) and a Giuthi
+//! position with few seeds on the board ([`crate::tables::giuthi`]); the value, the moves' values
+//! and a line of best play as the binary prints them. From a game's start, by proof search
+//! (Bestemshe, Giuthi): [`super::prove`].
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use super::modiar::{ModiarTable, Provenance, POSITIONS};
-use super::{cache_dir, file_name, giuthi, toguz};
 use crate::games::{AnyGame, Final, Game, Giuthi, Outcome, Side, Variant};
-
-/// `otau tables`: builds the endgame tables of a Toguz board up to `max_stones` stones (default
-/// [`toguz::default_max_stones`]) into `dir` (default [`cache_dir`]) and prints what it did.
-pub fn tables(
-    game: Variant,
-    max_stones: Option<usize>,
-    dir: Option<PathBuf>,
-    out: &mut dyn Write,
-) -> Result<()> {
-    anyhow::ensure!(
-        matches!(game, Variant::Toguz { .. }),
-        "endgame tables exist for the Toguz Kumalak boards only"
-    );
-    let max = max_stones.unwrap_or(toguz::default_max_stones(game));
-    let dir = dir
-        .or_else(cache_dir)
-        .context("no cache directory: give --dir")?;
-    std::fs::create_dir_all(&dir).with_context(|| dir.display().to_string())?;
-    let started = Instant::now();
-    let (tables, stats) = toguz::Tables::build(game, max);
-    let path = dir.join(file_name(game));
-    tables
-        .save(&path)
-        .with_context(|| path.display().to_string())?;
-    writeln!(
-        out,
-        "{}: up to {max} stones, {} positions ({} MB), {} with open bounds, {} updates, \
-         {:.1} s, written to {}",
-        game,
-        stats.positions,
-        tables.bytes() >> 20,
-        stats.open,
-        stats.updates,
-        started.elapsed().as_secs_f64(),
-        path.display()
-    )?;
-    Ok(())
-}
+use crate::tables::modiar::{ModiarTable, Provenance, POSITIONS};
+use crate::tables::{giuthi, Decided};
 
 /// `otau solve`: the value of a Modiar position (default the start) with best play, its moves'
 /// values, a principal variation of up to `max_plies` plies, and where the table came from.
@@ -230,8 +192,8 @@ fn solve_giuthi(pos: &Giuthi, max_plies: usize, out: &mut dyn Write) -> Result<(
         )?;
     }
     let verdict = match table.result(pos) {
-        Some(1) => format!("{me} wins"),
-        Some(-1) => format!("{} wins", me.other()),
+        Some(Decided::Win) => format!("{me} wins"),
+        Some(Decided::Loss) => format!("{} wins", me.other()),
         _ => "draw".to_string(),
     };
     if let Some(value) = value {
