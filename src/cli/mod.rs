@@ -5,6 +5,8 @@
 mod bench;
 mod check;
 mod perft;
+pub mod sprt;
+pub mod tune;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
@@ -278,7 +280,7 @@ pub fn run(game: Variant, command: Option<OtauCommand>) -> Result<()> {
             epochs,
             out,
         }) => {
-            let run = crate::eval::tune::TuneRun {
+            let run = tune::TuneRun {
                 pgn,
                 skip,
                 epochs,
