@@ -522,7 +522,7 @@ impl PlayGame {
             self.session = Some(s);
         }
         let mut position = PositionLine::new(&Start::StartPos);
-        for name in crate::play::move_names(&self.line) {
+        for name in self.line.move_names() {
             position.push(&name);
         }
         let lim = &cfg.limits;
