@@ -1156,31 +1156,15 @@ fn eliminate(aug: &mut [Vec<f64>], m: usize) -> Option<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::game::MoveSummary;
+    use crate::stats::game::test_game as game;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    fn game(south: &str, north: &str, outcome: Outcome) -> GameStats {
-        GameStats {
-            pair: 0,
-            game: 0,
-            south: south.into(),
-            north: north.into(),
-            outcome,
-            termination: "rules".into(),
-            plies: 1,
-            south_total: 0,
-            north_total: 0,
-            south_moves: MoveSummary::default(),
-            north_moves: MoveSummary::default(),
-        }
-    }
-
     fn games(south: &str, north: &str, wins: usize, draws: usize, losses: usize) -> Vec<GameStats> {
         let mut out = Vec::new();
-        out.extend((0..wins).map(|_| game(south, north, Outcome::Win(Side::South))));
-        out.extend((0..draws).map(|_| game(south, north, Outcome::Draw)));
-        out.extend((0..losses).map(|_| game(south, north, Outcome::Win(Side::North))));
+        out.extend((0..wins).map(|_| game(0, south, north, Outcome::Win(Side::South))));
+        out.extend((0..draws).map(|_| game(0, south, north, Outcome::Draw)));
+        out.extend((0..losses).map(|_| game(0, south, north, Outcome::Win(Side::North))));
         out
     }
 
@@ -1272,7 +1256,7 @@ mod tests {
                         } else {
                             Outcome::Draw
                         };
-                        all.push(game(&names[i], &names[j], outcome));
+                        all.push(game(0, &names[i], &names[j], outcome));
                     }
                 }
             }
