@@ -254,16 +254,3 @@ fn describe_final(fin: &crate::games::Final, human: Side) -> String {
         fin.south, fin.north
     )
 }
-
-/// The move list of a line in protocol notation (for tests and logs).
-pub fn move_names(line: &GameLine<AnyGame>) -> Vec<String> {
-    let mut pos = line.start().clone();
-    line.moves()
-        .iter()
-        .map(|&mv: &Move| {
-            let name = pos.move_name(mv);
-            pos.play(mv);
-            name
-        })
-        .collect()
-}

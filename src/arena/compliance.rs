@@ -664,20 +664,9 @@ impl Checker<'_> {
         self.expect_queries(&line)
     }
 
-    /// The move names of `line`, from its start.
-    fn move_names(line: &GameLine<AnyGame>) -> Vec<String> {
-        let mut pos = line.start().clone();
-        let mut names = Vec::new();
-        for &mv in line.moves() {
-            names.push(pos.move_name(mv));
-            pos.play(mv);
-        }
-        names
-    }
-
     /// `position startpos moves ...` of `line`.
     fn send_line(&mut self, line: &GameLine<AnyGame>) -> Result<(), String> {
-        let names = Self::move_names(line);
+        let names = line.move_names();
         self.engine.send(&GuiCommand::Position(PositionCommand {
             start: Start::StartPos,
             moves: names.iter().map(String::as_str).collect(),
@@ -685,7 +674,7 @@ impl Checker<'_> {
     }
 
     fn position_moves(&mut self, line: &GameLine<AnyGame>) -> Result<String, String> {
-        let moves = Self::move_names(line).join(" ");
+        let moves = line.move_names().join(" ");
         self.send_line(line)?;
         let answers = self.expect_queries(line)?;
         Ok(format!("after '{moves}': {answers}"))

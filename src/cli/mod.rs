@@ -9,7 +9,9 @@ mod perft;
 mod prove;
 pub mod selfplay;
 mod solve;
+pub mod sprt;
 mod tables;
+pub mod tune;
 mod web;
 
 use anyhow::{Context, Result};
@@ -289,7 +291,7 @@ pub fn run(game: Variant, command: Option<OtauCommand>) -> Result<()> {
             epochs,
             out,
         }) => {
-            let run = crate::eval::tune::TuneRun {
+            let run = tune::TuneRun {
                 pgn,
                 skip,
                 epochs,

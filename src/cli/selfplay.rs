@@ -339,7 +339,7 @@ mod tests {
         let positions: usize = games.iter().map(|g| g.positions.len()).sum();
         assert_eq!(positions, plies as usize, "every ply, opening included");
         let weights = dir.join("weights.txt");
-        let constant = crate::eval::tune::TuneRun {
+        let constant = crate::cli::tune::TuneRun {
             pgn: vec![pgn],
             skip: 4,
             epochs: 100,

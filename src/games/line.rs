@@ -125,6 +125,11 @@ impl<G: Game> GameLine<G> {
         effect
     }
 
+    /// The moves as protocol tokens, from the start.
+    pub fn move_names(&self) -> Vec<String> {
+        move_names(&self.start, &self.moves)
+    }
+
     /// Takes back the last move (replaying from the start: undo is rare, replay is exact).
     pub fn undo(&mut self) -> Option<Move> {
         let last = self.moves.pop()?;
@@ -135,6 +140,21 @@ impl<G: Game> GameLine<G> {
         }
         Some(last)
     }
+}
+
+/// Names `moves` from `pos` as protocol tokens, stopping at the first move that is not legal
+/// there: a search's PV must never be able to make a front end print nonsense or panic.
+pub fn move_names<G: Game>(pos: &G, moves: &[Move]) -> Vec<String> {
+    let mut pos = pos.clone();
+    let mut names = Vec::with_capacity(moves.len());
+    for &mv in moves {
+        if pos.final_result().is_some() || !pos.is_legal(mv) {
+            break;
+        }
+        names.push(pos.move_name(mv));
+        pos.play(mv);
+    }
+    names
 }
 
 /// `moves` from `pos` numbered like a game record: " 1. 3 2  2. 3 2", or " 5... 2" when North

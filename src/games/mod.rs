@@ -34,7 +34,7 @@ use std::fmt;
 pub use board::BoardState;
 pub use game::Game;
 pub use giuthi::Giuthi;
-pub use line::{numbered, GameLine, IllegalMove};
+pub use line::{move_names, numbered, GameLine, IllegalMove};
 pub use modiar::Modiar;
 pub use toguz::Toguz;
 pub use types::{

@@ -5,13 +5,15 @@
 //! caller's thread (helper threads for `threads > 1` are its own); the caller stops it through the
 //! shared `stop` flag and receives progress through a callback.
 //!
-//! Module map: [`worker`] is the alpha-beta search of one thread, [`tt`] the shared transposition
-//! table, [`repetition`] the game's repetition rule inside the tree, [`time`] the time budget,
-//! [`level`] the strength ladder, [`baseline`] the random and greedy players, [`bench`] the fixed
-//! benchmark. Matches between configurations are the arena's (`crate::cli::selfplay`).
+//! Module map: [`worker`] is the alpha-beta search of one thread, [`features`] its switches
+//! (which techniques are on), [`tt`] the shared transposition table, [`repetition`] the game's
+//! repetition rule inside the tree, [`time`] the time budget, [`level`] the strength ladder,
+//! [`baseline`] the random and greedy players, [`bench`] the fixed benchmark. Matches between
+//! configurations are the arena's (`crate::cli::selfplay`).
 
 pub mod baseline;
 pub mod bench;
+pub mod features;
 pub mod level;
 pub mod repetition;
 pub mod time;
@@ -26,7 +28,8 @@ use crate::games::{AnyGame, GameLine, Move};
 use crate::sync::lock;
 use crate::tables::Probe;
 
-pub use worker::{Features, MATE, MATE_BOUND, TABLE_WIN};
+pub use features::Features;
+pub use worker::{MATE, MATE_BOUND, TABLE_WIN};
 
 use level::Strength;
 use time::Budget;

@@ -230,24 +230,9 @@ fn wdl_title(wdl: &Wdl) -> String {
 mod tests {
     use super::*;
     use crate::games::{Outcome, Side};
-    use crate::stats::game::{GameStats, MoveSummary};
+    use crate::stats::game::test_game as game;
+    use crate::stats::game::GameStats;
     use crate::stats::summary::{pair_trackers, player_order};
-
-    fn game(south: &str, north: &str, outcome: Outcome) -> GameStats {
-        GameStats {
-            pair: 0,
-            game: 0,
-            south: south.into(),
-            north: north.into(),
-            outcome,
-            termination: "rules".into(),
-            plies: 10,
-            south_total: 0,
-            north_total: 0,
-            south_moves: MoveSummary::default(),
-            north_moves: MoveSummary::default(),
-        }
-    }
 
     fn table(games: &[GameStats], given: &[&str]) -> Crosstable {
         let given: Vec<String> = given.iter().map(|s| s.to_string()).collect();
@@ -266,12 +251,12 @@ mod tests {
         use Outcome::*;
         use Side::*;
         let games = vec![
-            game("a", "b", Win(North)),
-            game("b", "a", Draw),
-            game("a", "c", Win(South)),
-            game("c", "a", Win(North)),
-            game("b", "c", Win(South)),
-            game("c", "b", Draw),
+            game(0, "a", "b", Win(North)),
+            game(0, "b", "a", Draw),
+            game(0, "a", "c", Win(South)),
+            game(0, "c", "a", Win(North)),
+            game(0, "b", "c", Win(South)),
+            game(0, "c", "b", Draw),
         ];
         let t = table(&games, &["a", "b", "c", "idle"]);
         let names: Vec<&str> = t.rows.iter().map(|r| r.name.as_str()).collect();
@@ -323,10 +308,10 @@ mod tests {
         use Outcome::*;
         use Side::*;
         let games = vec![
-            game("g", "x", Win(South)),
-            game("x", "g", Win(South)),
-            game("g", "y", Draw),
-            game("y", "g", Win(North)),
+            game(0, "g", "x", Win(South)),
+            game(0, "x", "g", Win(South)),
+            game(0, "g", "y", Draw),
+            game(0, "y", "g", Win(North)),
         ];
         let t = table(&games, &["g", "x", "y"]);
         let names: Vec<&str> = t.rows.iter().map(|r| r.name.as_str()).collect();

@@ -195,6 +195,25 @@ impl MoveSummary {
     }
 }
 
+/// A game with nothing but its pair, players and result (10 plies, no stones, no search
+/// figures): the one fixture of the statistics' tests.
+#[cfg(test)]
+pub(crate) fn test_game(pair: u64, south: &str, north: &str, outcome: Outcome) -> GameStats {
+    GameStats {
+        pair,
+        game: 0,
+        south: south.into(),
+        north: north.into(),
+        outcome,
+        termination: "rules".into(),
+        plies: 10,
+        south_total: 0,
+        north_total: 0,
+        south_moves: MoveSummary::default(),
+        north_moves: MoveSummary::default(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,7 +5,7 @@
 //! arena writes the report). One concern per module:
 //! - [`elo`]: logistic Elo, normal distribution, trinomial estimate, [`Wdl`];
 //! - [`pentanomial`]: game pairs (LL, LD, WL+DD, WD, WW) and the pair tracker;
-//! - [`sprt`]: the generalized SPRT (logistic and normalized) and the offline calculator;
+//! - [`sprt`]: the generalized SPRT (logistic and normalized);
 //! - [`ratings`]: joint Bradley-Terry ratings with draws and first-player advantage;
 //! - [`diagnostics`]: per-engine depth, speed, time, endings;
 //! - [`crosstable`]: engines by engines, each cell a pairing's score;
@@ -36,10 +36,7 @@ pub use game::{GameStats, MoveSummary};
 pub use pentanomial::{PairTracker, Pentanomial};
 pub use ratings::{fit_pairings, fit_ratings, Pairings, RatingError, RatingOptions, RatingTable};
 pub use report::{render_html, render_summary_html, ReportOptions, Window, LISTED_GAMES};
-pub use sprt::{
-    sprt_cli_text, SprtCalcArgs, SprtConfig, SprtDecision, SprtModel, SprtStatus, SprtStop,
-    SprtTest,
-};
+pub use sprt::{SprtConfig, SprtDecision, SprtModel, SprtStatus, SprtStop, SprtTest};
 pub use summary::{
     cutechess_sprt_line, summarize, MatchStats, SprtSummary, Summary, SummaryOptions,
 };

@@ -251,23 +251,7 @@ impl PairTracker {
 mod tests {
     use super::*;
     use crate::games::Outcome;
-    use crate::stats::game::MoveSummary;
-
-    fn game(pair: u64, south: &str, north: &str, outcome: Outcome) -> GameStats {
-        GameStats {
-            pair,
-            game: 0,
-            south: south.into(),
-            north: north.into(),
-            outcome,
-            termination: "rules".into(),
-            plies: 10,
-            south_total: 0,
-            north_total: 0,
-            south_moves: MoveSummary::default(),
-            north_moves: MoveSummary::default(),
-        }
-    }
+    use crate::stats::game::test_game as game;
 
     #[test]
     fn pairs_are_bucketed_by_total_points() {

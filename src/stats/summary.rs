@@ -516,24 +516,8 @@ impl Summary {
 mod tests {
     use super::*;
     use crate::games::Outcome;
-    use crate::stats::game::MoveSummary;
+    use crate::stats::game::test_game as game;
     use crate::stats::sprt::SprtModel;
-
-    fn game(pair: u64, south: &str, north: &str, outcome: Outcome) -> GameStats {
-        GameStats {
-            pair,
-            game: 0,
-            south: south.into(),
-            north: north.into(),
-            outcome,
-            termination: "rules".into(),
-            plies: 50,
-            south_total: 90,
-            north_total: 72,
-            south_moves: MoveSummary::default(),
-            north_moves: MoveSummary::default(),
-        }
-    }
 
     #[test]
     fn two_engine_summary_prints_fastchess_block() {

@@ -3,23 +3,8 @@
 use super::wire::{self, InfoKey, ScoreKind};
 use crate::eval::Evaluate;
 use crate::games::render::render;
-use crate::games::{AnyGame, EndReason, Final, Game, GameLine, Move};
+use crate::games::{move_names, AnyGame, EndReason, Final, Game, GameLine};
 use crate::search::{Info, Score};
-
-/// Names a sequence of moves from `pos`, stopping at the first move that is not legal there (a
-/// search must never be able to make the front end print nonsense or panic).
-pub fn move_names(pos: &AnyGame, moves: &[Move]) -> Vec<String> {
-    let mut pos = pos.clone();
-    let mut names = Vec::with_capacity(moves.len());
-    for &mv in moves {
-        if pos.final_result().is_some() || !pos.is_legal(mv) {
-            break;
-        }
-        names.push(pos.move_name(mv));
-        pos.play(mv);
-    }
-    names
-}
 
 /// Nodes per second as engines report it: nodes over elapsed time, 0 before any time has passed.
 fn nps(nodes: u64, elapsed_us: u128) -> u64 {

@@ -524,7 +524,7 @@ impl PlayGame {
             self.session = Some(s);
         }
         let mut position = PositionLine::new(&Start::StartPos);
-        for name in crate::play::move_names(&self.line) {
+        for name in self.line.move_names() {
             position.push(&name);
         }
         let side = self.line.position().side_to_move();

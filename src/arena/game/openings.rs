@@ -237,15 +237,7 @@ impl Opening {
 
     /// The moves as protocol tokens.
     pub fn move_names(&self) -> Vec<String> {
-        let mut pos = self.start.clone();
-        self.moves
-            .iter()
-            .map(|&mv| {
-                let name = pos.move_name(mv);
-                pos.play(mv);
-                name
-            })
-            .collect()
+        crate::games::move_names(&self.start, &self.moves)
     }
 }
 

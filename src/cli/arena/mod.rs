@@ -259,7 +259,7 @@ enum ArenaCommand {
         largest_group: bool,
     },
     /// Check an SPRT by hand from its counts (the numbers of a run, or another tool's).
-    Sprt(crate::stats::SprtCalcArgs),
+    Sprt(crate::cli::sprt::SprtCalcArgs),
     /// Write a self-contained HTML report of one run (several files: the shards of one run).
     Report {
         #[arg(required = true)]
