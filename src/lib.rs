@@ -5,6 +5,8 @@
 //!   the engine and the arena referee share);
 //! - [`games::notation`]: position strings and move tokens (part of the rules core);
 //! - [`pgn`]: reading PGN game records;
+//! - [`input`]: the one bounded opener of the files a user names as input;
+//! - [`names`]: what a player's name may be, and how any name is shown;
 //! - [`perft`]: move-path enumeration, the rules' correctness and speed check;
 //! - [`play`]: a terminal game against the engine (`otau play`);
 //! - [`search`]: the engine behind `go` (and the baseline players);
@@ -14,8 +16,9 @@
 //! - [`arena`]: engine-vs-engine matches (the `otau-arena` binary);
 //! - [`web`]: the pages that watch a run and replay its games, `otau web`'s play page, and their
 //!   HTTP server;
-//! - [`tables`]: tables solved by retrograde analysis: the Toguz Kumalak endgame tables and
-//!   Modiar's solution, and the probe the search asks them through;
+//! - [`tables`]: games and endgames solved once: the Toguz Kumalak endgame tables, Modiar's
+//!   solution, the proofs of Bestemshe and of Giuthi's small boards, and the probe the search
+//!   asks them through;
 //! - [`sync`]: the one poisoned-lock recovery;
 //! - [`key_values`]: the one reader of `key=value` lists (option lists, a page's query);
 //! - [`ugi`]: the engine protocol front end and the protocol's typed messages ([`ugi::wire`]).

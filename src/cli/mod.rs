@@ -126,7 +126,7 @@ pub enum OtauCommand {
         #[arg(long)]
         max_stones: Option<usize>,
         /// Directory to write to (default: $OTAU_CACHE_DIR, else $XDG_CACHE_HOME/otau, else
-        /// ~/.cache/otau).
+        /// ~/.cache/otau, else %LOCALAPPDATA%\otau).
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
     },
