@@ -1,15 +1,15 @@
 //! The file format every table shares: a header that says what the file holds, the table's
-//! bytes, and a checksum, so that a file of another game, another format version or another
-//! build (an older otau's cache) is named and refused, never misread.
+//! bytes, and a checksum, so that a file of another game, of a format version this otau does not
+//! read or of another build (an older otau's cache) is named and refused, never misread.
 //!
 //! Layout, little-endian:
 //!
 //! | bytes | field |
 //! |---|---|
 //! | 8 | magic `otau-tbl` |
-//! | 4 | format version ([`FORMAT`]) |
+//! | 4 | format version: [`FORMAT`] is written; [`FORMAT`] is read, and for tables (not proofs) the format before it too, whose layout they kept |
 //! | 1 | kind ([`Kind`]) |
-//! | 3 | parameters of the kind (Toguz: holes, most stones, stuck rule; Modiar: 42, 0, 0; Bestemshe proof: rules, the tables' stones, the winner; Giuthi proof: `holes << 4 \| seeds`, the table's seeds, the number of trees) |
+//! | 3 | parameters of the kind (Toguz: holes, most stones, stuck rule; Modiar: 42, 0, 0; Bestemshe proof: rules, the tables' stones, the winner (0 South, 1 North, 2 a draw); Giuthi proof: `holes << 4 \| seeds`, the table's seeds, the number of trees) |
 //! | 8 | payload length `L` |
 //! | `L` | payload, as the kind lays it out; a proof's begins with the tables it rests on ([`RestsOn`]) |
 //! | 8 | checksum of everything before it ([`checksum`]) |

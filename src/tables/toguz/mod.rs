@@ -22,8 +22,11 @@
 //! Build ([`build`]): stone count by stone count upwards, captures leading to smaller, solved
 //! tables, quiet moves solved by iterating to a fixed point.
 //!
-//! The file ([`Tables::save`]) is the shared table format ([`crate::tables::storage::file_format`]) with the
-//! entries as payload, one byte a position.
+//! The file ([`Tables::save`]) is the shared table format
+//! ([`crate::tables::storage::file_format`]) with the entries as payload: one byte a position
+//! (`low | high << 4`) up to [`MAX_STONES_LIMIT`] stones; above, on 2x5 only (Bestemshe's solve),
+//! two bytes (`low`, `high`), and only the layers of the start's parity (captures are even there,
+//! so a game never reaches the others).
 
 mod build;
 mod index;
