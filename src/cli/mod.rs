@@ -211,9 +211,6 @@ pub enum OtauCommand {
 }
 
 /// Runs `command` (None: the UGI loop on stdin and stdout) with `game` as the default game.
-///
-/// `tables` and `solve` are still dispatched by the binary itself while their bodies move into
-/// the library (then they join the match here).
 pub fn run(game: Variant, command: Option<OtauCommand>) -> Result<()> {
     match command {
         Some(OtauCommand::Perft { depth, position }) => perft(

@@ -292,10 +292,11 @@ enum ArenaCommand {
 
 /// Keeps the arena's memory flat over long runs (glibc): by default every thread may get a malloc
 /// arena of its own, up to 8 per core, and each keeps the memory freed in it. The arena starts
-/// threads all the time (a reader and a stderr copier per engine process, a thread per built-in
-/// player), so the arenas filled one after another: in `scripts/soak.sh` the RSS rose by 20 MB over
-/// 3,000 games while the live heap stayed under 8 MB beyond the endgame tables. With one arena it
-/// stays flat (+24 KB over 1,000 games). The arena's threads mostly wait on pipes: one arena costs
+/// threads all the time (a stderr copier per engine process, a thread per built-in player), so
+/// the arenas filled one after another: in `scripts/soak.sh` the RSS rose by 20 MB over 3,000
+/// games while the live heap stayed under 8 MB beyond the endgame tables (measured when each
+/// engine process also had a reader thread). With one arena it stays flat (+24 KB over 1,000
+/// games). The arena's threads mostly wait on pipes: one arena costs
 /// no measurable contention. Called first thing, while the process has one thread.
 fn one_malloc_arena() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]

@@ -1,6 +1,7 @@
 //! Bestemshe (Toguz Kumalak on 2x5, 50 stones, no tuzdik) solved from the start: a proof search
-//! ([`prove`]) over the opening with endgame tables below it, a proof file anyone can re-check
-//! ([`proof`]), and the rules it is solved under ([`Rules`]).
+//! ([`solve`], over [`crate::tables::proof_search`]) over the opening with endgame tables below
+//! it, a proof file anyone can re-check ([`proof`]), the rules it is solved under ([`Rules`]), and
+//! the engine's play from the solution ([`play`]).
 //!
 //! The value solved is the result with best play (win, draw or loss for the side to move), as
 //! in the published solution this is checked against: a store above 25 ends the game, so
