@@ -3,6 +3,7 @@
 //!
 //! Pure functions of finished games ([`GameStats`]); nothing here touches the file system (the
 //! arena writes the report). One concern per module:
+//! - [`game`]: [`GameStats`], one finished game as the statistics read it;
 //! - [`elo`]: logistic Elo, normal distribution, trinomial estimate, [`Wdl`];
 //! - [`pentanomial`]: game pairs (LL, LD, WL+DD, WD, WW) and the pair tracker;
 //! - [`sprt`]: the generalized SPRT (logistic and normalized);

@@ -22,6 +22,10 @@
 //!   refereed as the arena's referee judges a move, run by a worker thread that publishes
 //!   every state as JSON; [`play_page`] its page. The `otau web` command (its arguments, the
 //!   line it prints) is `cli::web`'s: nothing here reads a command line.
+//!
+//! The pages built on it: [`live`], the live page of a run and `otau-arena view`'s; [`game`] and
+//! [`graph`], a game's viewer JSON and its evaluation graph; [`report`], the viewer the HTML
+//! report embeds.
 
 pub mod assets;
 pub mod game;
