@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::arena::game::adjudication::AdjudicationRules;
 use crate::arena::game::clock::{seconds_in, MoveLimits, MAX_MS};
 use crate::arena::game::openings::OpeningConfig;
-use crate::arena::matchmaking::schedule::TournamentKind;
+use crate::arena::matchmaking::TournamentKind;
 
 /// One engine as the user described it with `--engine key=value ...`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -420,20 +420,6 @@ fn default_max_crashes() -> u32 {
 }
 
 impl RunConfig {
-    /// A knockout's rules, if the run is one: its engines in seed order, `--rounds` pairs an
-    /// encounter, its tiebreak pairs and seed. Here, beside the run's settings, so that the
-    /// records reader checks a knockout's games without reaching up into the tournament.
-    pub fn knockout_rules(&self) -> Option<crate::arena::matchmaking::knockout::Rules> {
-        (self.tournament == TournamentKind::Knockout).then(|| crate::arena::matchmaking::knockout::Rules {
-            names: self.engine_names(),
-            pairs: self.rounds,
-            tiebreak_pairs: self
-                .tiebreak_pairs
-                .unwrap_or(crate::arena::matchmaking::knockout::DEFAULT_TIEBREAK_PAIRS),
-            seed: self.seed,
-        })
-    }
-
     /// Every number of the run in its range (`protocol/arena.md` gives each): checked on what
     /// the command line built and on what `--resume` reads back from a records file, so that no
     /// value wraps, and none is quietly raised or cut.
@@ -443,15 +429,7 @@ impl RunConfig {
                 .check()
                 .map_err(|why| format!("engine {}: {why}", e.name))?;
         }
-        crate::arena::matchmaking::schedule::check_size(self.tournament, self.engines.len(), self.rounds, self.games)?;
-        crate::arena::matchmaking::knockout::check_values(
-            self.tournament,
-            self.engines.len(),
-            self.rounds,
-            self.games,
-            self.tiebreak_pairs,
-            self.sprt.is_some(),
-        )?;
+        self.tournament.check_values(self)?;
         self.openings.check()?;
         self.adjudication.check()?;
         // Generated openings are `plies` long; a game is adjudicated once it has so many plies.
@@ -628,4 +606,3 @@ mod tests {
         assert!(split_args("\"open").is_err());
     }
 }
-

@@ -2,23 +2,23 @@
 
 use anyhow::{bail, Result};
 
-use crate::arena::config::RunConfig;
 use crate::arena::config::run_options::RunOptions;
-use crate::arena::matchmaking::schedule::{Shard, TournamentKind};
+use crate::arena::config::RunConfig;
+use crate::arena::matchmaking::schedule::Shard;
 use crate::games::{Game, Variant};
 
 /// `--sprt` with `--shard` is refused: a sequential test's error rates hold only if it sees
 /// every game as it finishes and stops at the first crossing; a shard sees a part of the games
 /// and would stop on its own part, and a merge of such shards is no sequential test at all.
 ///
-/// A knockout is refused with `--shard` too: its later rounds depend on the results of the
-/// earlier ones, which no shard has.
+/// A kind whose games cannot be split (a knockout) is refused with `--shard` too
+/// ([`crate::arena::matchmaking::TournamentKind::check_shard`]).
 pub fn check_sprt_shard(config: &RunConfig, shard: Option<Shard>) -> Result<()> {
-    if let (TournamentKind::Knockout, Some(shard)) = (config.tournament, shard) {
-        bail!(
-            "--shard {shard}: a knockout cannot be split into shards: each round's pairings \
-             depend on the results of the round before (use --concurrency for speed)"
-        );
+    if let Some(shard) = shard {
+        config
+            .tournament
+            .check_shard(shard)
+            .map_err(anyhow::Error::msg)?;
     }
     if let (Some(_), Some(shard)) = (config.sprt, shard) {
         bail!(
@@ -63,8 +63,9 @@ pub(super) fn check_config(config: &RunConfig, opts: &RunOptions) -> Result<()> 
     // reads it again when the games begin: a cheap second read, one reader).
     crate::arena::game::openings::OpeningBook::new(&config.openings, variant, config.seed)
         .map_err(anyhow::Error::msg)?;
-    let warnings = crate::arena::engine::preflight::check_engines(config, &opts.log_dir, opts.log_limit)
-        .map_err(anyhow::Error::msg)?;
+    let warnings =
+        crate::arena::engine::preflight::check_engines(config, &opts.log_dir, opts.log_limit)
+            .map_err(anyhow::Error::msg)?;
     for warning in warnings {
         eprintln!("otau-arena: {warning}");
     }

@@ -4,11 +4,11 @@
 use std::sync::mpsc::Sender;
 use std::time::Duration;
 
-use crate::arena::matchmaking::tournament::shared::{Msg, RunState};
+use crate::arena::config::EngineConfig;
 use crate::arena::engine::builtin;
 use crate::arena::engine::client::{EngineSession, Fault};
-use crate::arena::config::EngineConfig;
 use crate::arena::engine::process::{EngineIo, LogBudget, Spawn};
+use crate::arena::matchmaking::tournament::shared::{Msg, RunState};
 use crate::sync::lock;
 
 /// Engines kept alive per worker beyond the two playing.

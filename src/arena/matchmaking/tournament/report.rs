@@ -1,8 +1,8 @@
 //! What a run produced.
 
 use crate::arena::matchmaking::tournament::cost::Cost;
-use crate::arena::records::RunHeader;
 use crate::arena::records::standings::Standings;
+use crate::arena::records::RunHeader;
 
 /// What a run produced.
 #[derive(Debug)]
@@ -20,6 +20,7 @@ pub struct RunReport {
     /// This session's cost: engine plies played, wall time, and the arena's own CPU time
     /// (all its threads, engines excluded).
     pub cost: Cost,
-    /// A knockout's bracket as the recorded games make it.
-    pub bracket: Option<crate::arena::matchmaking::knockout::Bracket>,
+    /// The run's pairing as the recorded games make it (a knockout's bracket: its text after
+    /// the summary, [`crate::arena::matchmaking::pairing::Pairing::notes`]).
+    pub pairing: Box<dyn crate::arena::matchmaking::pairing::Pairing>,
 }
