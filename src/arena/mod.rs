@@ -13,12 +13,16 @@
 //! - [`game`]: one game: the [`game::referee`] (every move checked, every termination named),
 //!   the clocks ([`game::clock`]), adjudication beyond the rules ([`game::adjudication`]) and
 //!   the openings ([`game::openings`]);
-//! - [`matchmaking`]: who plays whom ([`matchmaking::schedule`], the knockout's bracket
-//!   [`matchmaking::knockout`]) and running a whole schedule ([`matchmaking::tournament`]:
-//!   workers, engine pools, forfeits, resume);
-//! - [`records`]: what was played, as JSON lines ([`records`] itself), as PGN
-//!   ([`records::pgn`]), joined from shards ([`records::merge`]), rated ([`records::rate`]) and
-//!   turned into the statistics' input and the running standings ([`records::standings`]);
+//! - [`matchmaking`]: who plays whom: the [`matchmaking::pairing::Pairing`] every tournament
+//!   kind implements (round robin and gauntlet in [`matchmaking::schedule`], the knockout's
+//!   bracket in [`matchmaking::knockout`]; where a new kind goes: [`matchmaking`]) and running a
+//!   whole run on any of them ([`matchmaking::tournament`]: workers, engine pools, forfeits,
+//!   resume);
+//! - [`records`]: what was played, as JSON lines ([`records::events`], the termination kinds
+//!   in [`records::termination`], written by [`records::writer`], read back and checked by
+//!   [`records::reading`]), as PGN ([`records::pgn`]), joined from shards ([`records::merge`]),
+//!   rated ([`records::rate`]) and turned into the statistics' input and the running standings
+//!   ([`records::standings`]);
 //! - [`output`]: every file and line a command writes: the safety of each output file
 //!   ([`output::files`]), a run's files ([`output::run_files`]), what the user sees
 //!   ([`output::progress`]), the live page's state ([`output::live`]) and the protocol log

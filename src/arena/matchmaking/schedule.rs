@@ -195,6 +195,11 @@ impl FixedSchedule {
             config.rounds,
             config.games,
         );
+        FixedSchedule::of(schedule, shard)
+    }
+
+    /// `shard`'s slice of `schedule` (all of it without one), nothing recorded yet.
+    pub fn of(schedule: Schedule, shard: Option<Shard>) -> FixedSchedule {
         let first_pair = shard.map_or(0, |s| u64::from(s.k - 1));
         FixedSchedule {
             schedule,
@@ -405,6 +410,44 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// As a pairing, the schedule hands out its slice's games in order less those recorded
+    /// (before the session, or in it), never waits, and counts what is left.
+    #[test]
+    fn the_fixed_schedule_hands_out_the_slice_less_the_recorded_games() {
+        let s = Schedule::new(TournamentKind::Roundrobin, 4, 3, Some(31));
+        for shard in [None, Some(Shard { k: 2, n: 3 })] {
+            let slice: Vec<GameSpec> = s.clone().games(shard).collect();
+            let mut done = GameSet::new();
+            for g in slice.iter().step_by(3) {
+                done.insert(g.index);
+            }
+            let mut p = FixedSchedule::of(s.clone(), shard);
+            assert!(!p.follows_results());
+            p.replay(&done, &mut std::iter::empty()).unwrap();
+            assert_eq!(p.planned(), slice.len() as u64);
+            assert_eq!(
+                p.games_left(),
+                (slice.len() - slice.len().div_ceil(3)) as u64
+            );
+            let mut handed = Vec::new();
+            while let Step::Game(g) = p.next() {
+                p.record(&g, Outcome::Draw);
+                handed.push(g);
+            }
+            assert_eq!(p.next(), Step::Done);
+            let want: Vec<GameSpec> = slice
+                .iter()
+                .filter(|g| !done.contains(g.index))
+                .copied()
+                .collect();
+            assert_eq!(handed, want, "{shard:?}");
+            assert_eq!(p.games_left(), 0);
+            assert_eq!((p.len(), p.size_text().as_str()), (32, "32 games"));
+            assert!(p.misplaced(0, Some(1)).unwrap().contains("no knockout"));
+            assert_eq!(p.misplaced(2, None), None);
         }
     }
 
