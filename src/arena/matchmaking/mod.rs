@@ -1,6 +1,6 @@
 //! Who plays whom, and running a whole schedule of games.
 //!
-//! - [`pairing`]: the [`Pairing`](pairing::Pairing) trait every tournament kind implements (the
+//! - [`pairing`]: the [`Pairing`] trait every tournament kind implements (the
 //!   next game or wait, a result, the replay of recorded games, the size, text and JSON);
 //! - [`schedule`]: round robin and gauntlet, a fixed schedule computed game by game, and its
 //!   shards;
