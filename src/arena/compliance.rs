@@ -20,12 +20,12 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::arena::engine::client::{Awaited, EngineSession, WaitError, EXIT_WAIT};
+use crate::arena::game::openings::random_walk;
+use crate::arena::system::pause;
 use crate::arena::engine::preflight::{last_stderr_line, script_hint};
 use crate::arena::engine::process::{
     log_file, EngineIo, LogBudget, SendError, Spawn, DEFAULT_WRITE_TIMEOUT, MAX_LINE, MAX_LOG_BYTES,
 };
-use crate::arena::game::openings::random_walk;
-use crate::arena::system::pause;
 use crate::games::notation::shorten;
 use crate::games::{AnyGame, Game, GameLine, Side, Variant};
 use crate::ugi::wire::{

@@ -270,8 +270,7 @@ pub fn run(game: Variant, command: Option<OtauCommand>) -> Result<()> {
                 out,
                 pgn,
             };
-            let report =
-                selfplay.run(crate::arena::output::progress::ProgressMode::detect(false))?;
+            let report = selfplay.run(crate::arena::output::progress::ProgressMode::detect(false))?;
             print!("{}", report.standings.summary().text());
             Ok(())
         }

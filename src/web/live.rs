@@ -17,9 +17,9 @@ use serde_json::{json, Value};
 use super::assets;
 use super::game::{add_laps, game_summary, game_view, score_view, side_letter};
 use super::server::{query_param, EventSource, Latest, Reply, Site};
-use crate::arena::matchmaking::tournament::new_standings;
 use crate::arena::output::live::{LiveGame, LiveInfo, LiveProgress, LiveState, Watch};
 use crate::arena::records::{GameRecord, RecordsFile};
+use crate::arena::matchmaking::tournament::new_standings;
 use crate::games::{AnyGame, Game, Side};
 use crate::sync::lock;
 

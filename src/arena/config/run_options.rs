@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::arena::engine::process::MAX_LOG_BYTES;
-use crate::arena::matchmaking::schedule::Shard;
 use crate::arena::output::progress::{OutputFormat, ProgressMode};
 use crate::arena::records::GameRecord;
+use crate::arena::matchmaking::schedule::Shard;
 
 /// How to run (not part of the run's identity: may differ when resuming).
 #[derive(Clone, Debug)]

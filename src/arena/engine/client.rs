@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+use crate::arena::system::pause;
 use crate::arena::engine::process::{EngineIo, Incoming, RecvError, SendError};
 use crate::arena::output::protocol_log::{Direction, Tap};
-use crate::arena::system::pause;
 use crate::ugi::wire::{
     GoCommand, GuiCommand, InfoField, InfoKey, InfoLine, PositionLine, Reply, ScoreBound,
     ScoreKind, Value,

@@ -3,11 +3,11 @@
 
 use std::time::Duration;
 
-use crate::arena::engine::client::{EngineSession, Fault, ThinkError};
 use crate::arena::game::adjudication::{AdjudicationRules, ScoreWatch, Verdict};
+use crate::arena::engine::client::{EngineSession, Fault, ThinkError};
 use crate::arena::game::clock::{MoveLimits, SideClock};
-use crate::arena::game::openings::Opening;
 use crate::arena::output::live::Watch;
+use crate::arena::game::openings::Opening;
 use crate::arena::records::{MoveRecord, Termination, TerminationKind};
 use crate::games::{AnyGame, Game, Outcome, Side};
 use crate::tables::Probe;

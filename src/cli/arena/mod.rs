@@ -12,22 +12,22 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use clap::{ArgAction, Parser, Subcommand};
 
-use crate::arena::config::engines_file::{self, EnginesFile};
-use crate::arena::config::{EngineSpec, RunConfig};
 use crate::arena::game::adjudication::{AdjudicateBy, AdjudicationRules, DrawRule, ResignRule};
-use crate::arena::game::openings::OpeningConfig;
-use crate::arena::matchmaking::schedule::{rounds_for_games, Shard};
-use crate::arena::matchmaking::tournament::{self, RunOptions, RunReport};
-use crate::arena::matchmaking::TournamentKind;
-use crate::arena::output::files::{self, Named};
-use crate::arena::output::live::Watch;
-use crate::arena::output::progress::{OutputFormat, ProgressMode};
-use crate::arena::records::merge;
-use crate::arena::records::GameRecord;
+use crate::arena::config::{EngineSpec, RunConfig};
+use crate::arena::config::engines_file::{self, EnginesFile};
+use fake_engine::FakeMode;
 use crate::arena::system::interrupt;
+use crate::arena::output::live::Watch;
+use crate::arena::records::merge;
+use crate::arena::game::openings::OpeningConfig;
+use crate::arena::output::files::{self, Named};
+use crate::arena::output::progress::{OutputFormat, ProgressMode};
+use crate::arena::records::GameRecord;
+use crate::arena::matchmaking::schedule::{rounds_for_games, Shard};
+use crate::arena::matchmaking::TournamentKind;
+use crate::arena::matchmaking::tournament::{self, RunOptions, RunReport};
 use crate::stats::RatingOptions;
 use crate::web::{self, live::RunSite};
-use fake_engine::FakeMode;
 use std::sync::Arc;
 
 const EXAMPLES: &str = "\
@@ -386,8 +386,7 @@ fn run(cli: ArenaCli) -> Result<ExitCode> {
             rating_prior,
             largest_group,
         }) => {
-            let text =
-                crate::arena::records::rate::ratings_text(&files, &rating_prior, largest_group)?;
+            let text = crate::arena::records::rate::ratings_text(&files, &rating_prior, largest_group)?;
             interrupt::out(format_args!("{text}"));
             return Ok(ExitCode::SUCCESS);
         }
@@ -485,20 +484,17 @@ where
     T: Into<std::ffi::OsString> + Clone,
 {
     use clap::{CommandFactory, FromArgMatches};
-    let command = ArenaCli::command().after_help(format!(
-        "{EXAMPLES}\n\n{}",
-        crate::cli::arena::fastchess::SPELLINGS
-    ));
+    let command = ArenaCli::command()
+        .after_help(format!("{EXAMPLES}\n\n{}", crate::cli::arena::fastchess::SPELLINGS));
     let long: Vec<&str> = command
         .get_arguments()
         .filter_map(|a| a.get_long())
         .collect();
-    let args =
-        crate::cli::arena::fastchess::translate(args.into_iter().map(Into::into).collect(), &long)
-            .map_err(|why| {
-                let mut command = ArenaCli::command();
-                command.error(clap::error::ErrorKind::ValueValidation, why)
-            })?;
+    let args = crate::cli::arena::fastchess::translate(args.into_iter().map(Into::into).collect(), &long)
+        .map_err(|why| {
+        let mut command = ArenaCli::command();
+        command.error(clap::error::ErrorKind::ValueValidation, why)
+    })?;
     let matches = command.try_get_matches_from(args)?;
     let mut cli = ArenaCli::from_arg_matches(&matches)?;
     if let Ok(Some(occurrences)) = matches.try_get_occurrences::<String>("engines") {
@@ -729,7 +725,8 @@ fn merge_command(
     }
     merge::write_outputs(&mut merged, files, out.as_deref(), pgn.as_deref(), event)?;
     interrupt::out(format_args!("{}", merged.standings.summary().text()));
-    for (_, text) in tournament::pairing(&merged.header.config, None, &merged.standings)?.notes() {
+    let pairing = tournament::pairing(&merged.header.config, None, &merged.standings)?;
+    for (_, text) in pairing.notes() {
         interrupt::out(format_args!("\n{text}"));
     }
     if merged.missing() > 0 {
