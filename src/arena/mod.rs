@@ -11,12 +11,13 @@
 //! - [`game`]: what a game is played under beyond the game's own rules: the clocks
 //!   ([`game::clock`]), adjudication ([`game::adjudication`]) and the openings
 //!   ([`game::openings`]);
-//! - [`pairing`]: who plays whom: round robin and gauntlet ([`pairing::schedule`], with shards)
-//!   and the knockout's bracket ([`pairing::knockout`]);
 //! - [`config`]: what a run is (engines, game, schedule, openings, adjudication: the records'
 //!   header), cutechess's `engines.json` ([`config::engines_file`]), the engine programs pinned
 //!   for `--resume` ([`config::programs`]) and where an engine's stderr goes
 //!   ([`config::stderr_log`]);
+//! - [`pairing`]: who plays whom: the [`pairing::Pairing`] every tournament kind implements
+//!   (round robin and gauntlet in [`pairing::schedule`], with shards; the knockout's bracket in
+//!   [`pairing::knockout`]; where a new kind goes: [`pairing`]);
 //! - [`records`]: what was played: the JSON-lines events ([`records`] itself), PGN
 //!   ([`records::pgn`]), any games rated ([`records::rate`]), records turned into the statistics'
 //!   input and the running standings ([`records::standings`]);

@@ -11,7 +11,7 @@ use crate::arena::config::{EngineConfig, EngineSpec, RunConfig, DEFAULT_MAX_CRAS
 use crate::arena::game::openings::OpeningConfig;
 use crate::arena::matchmaking::tournament::{self, RunOptions, RunReport};
 use crate::arena::output::progress::ProgressMode;
-use crate::arena::pairing::schedule::TournamentKind;
+use crate::arena::pairing::TournamentKind;
 use crate::games::Variant;
 use crate::search::Features;
 use crate::ugi::options::{set, EngineOptions, FEATURE_OPTIONS};
@@ -155,7 +155,7 @@ impl Selfplay {
             sprt: None,
             tiebreak_pairs: None,
         };
-        config.check_values()?;
+        crate::arena::pairing::check(&config)?;
         Ok(config)
     }
 

@@ -12,7 +12,6 @@ use serde::{Deserialize, Serialize};
 use crate::arena::game::adjudication::AdjudicationRules;
 use crate::arena::game::clock::{seconds_in, MoveLimits, MAX_MS};
 use crate::arena::game::openings::OpeningConfig;
-use crate::arena::pairing::schedule::TournamentKind;
 
 /// One engine as the user described it with `--engine key=value ...`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -57,6 +56,20 @@ impl Protocol {
     pub fn is_ugi(&self) -> bool {
         *self == Protocol::Ugi
     }
+}
+
+/// How engines are paired.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum TournamentKind {
+    /// Every engine against every other.
+    #[default]
+    Roundrobin,
+    /// The first engine against each of the others.
+    Gauntlet,
+    /// A single-elimination bracket seeded in command-line order, --rounds pairs an encounter.
+    // (Its bracket: `knockout::Bracket`; the doc line above is the help text.)
+    Knockout,
 }
 
 /// The built-in players, run in process.
@@ -435,22 +448,6 @@ fn default_max_crashes() -> u32 {
 }
 
 impl RunConfig {
-    /// A knockout's rules, if the run is one: its engines in seed order, `--rounds` pairs an
-    /// encounter, its tiebreak pairs and seed. Here, beside the run's settings, so that the
-    /// records reader checks a knockout's games without reaching up into the tournament.
-    pub fn knockout_rules(&self) -> Option<crate::arena::pairing::knockout::Rules> {
-        (self.tournament == TournamentKind::Knockout).then(|| {
-            crate::arena::pairing::knockout::Rules {
-                names: self.engine_names(),
-                pairs: self.rounds,
-                tiebreak_pairs: self
-                    .tiebreak_pairs
-                    .unwrap_or(crate::arena::pairing::knockout::DEFAULT_TIEBREAK_PAIRS),
-                seed: self.seed,
-            }
-        })
-    }
-
     /// Every number of the run in its range (`protocol/arena.md` gives each): checked on what
     /// the command line built and on what `--resume` reads back from a records file, so that no
     /// value wraps, and none is quietly raised or cut.
@@ -460,20 +457,6 @@ impl RunConfig {
                 .check()
                 .map_err(|why| format!("engine {}: {why}", e.name))?;
         }
-        crate::arena::pairing::schedule::check_size(
-            self.tournament,
-            self.engines.len(),
-            self.rounds,
-            self.games,
-        )?;
-        crate::arena::pairing::knockout::check_values(
-            self.tournament,
-            self.engines.len(),
-            self.rounds,
-            self.games,
-            self.tiebreak_pairs,
-            self.sprt.is_some(),
-        )?;
         self.openings.check()?;
         self.adjudication.check()?;
         // Generated openings are `plies` long; a game is adjudicated once it has so many plies.

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use crate::arena::matchmaking::tournament::{bracket, new_standings, summary_json};
+use crate::arena::matchmaking::tournament::{new_standings, pairing, summary_json};
+use crate::arena::pairing::GameSet;
 use crate::arena::records::standings::Standings;
-use crate::arena::records::GameSet;
 use crate::arena::records::{
     event_line, Event, GameRecord, RecordedOutputs, RecordsFile, RunHeader,
 };
@@ -34,9 +34,9 @@ impl Merged {
     /// Games of the schedule that no file holds (a knockout's: the games its bracket still
     /// needs at least).
     pub fn missing(&self) -> u64 {
-        match bracket(&self.header.config, &self.standings) {
-            Ok(Some(b)) => b.games_left(),
-            _ => self.header.scheduled.saturating_sub(self.standings.len()),
+        match pairing(&self.header.config, None, &self.standings) {
+            Ok(p) => p.games_left(),
+            Err(_) => self.header.scheduled.saturating_sub(self.standings.len()),
         }
     }
 

@@ -1,5 +1,5 @@
-//! Playing: one game refereed, a whole schedule run by workers, how a run is played, its files,
-//! and shards joined into one run.
+//! Playing: one game refereed, a whole run played by workers on any pairing, how a run is
+//! played, its files, and shards joined into one run.
 
 pub mod merge;
 pub mod referee;

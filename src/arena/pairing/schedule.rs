@@ -9,35 +9,11 @@
 
 use serde::{Deserialize, Serialize};
 
-/// How engines are paired.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum TournamentKind {
-    /// Every engine against every other.
-    #[default]
-    Roundrobin,
-    /// The first engine against each of the others.
-    Gauntlet,
-    /// A single-elimination bracket seeded in command-line order, --rounds pairs an encounter.
-    // (Its bracket: `crate::arena::pairing::knockout`; the doc line above is the help text.)
-    Knockout,
-}
-
-/// One scheduled game.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct GameSpec {
-    /// 0-based game number in the whole run.
-    pub index: u64,
-    /// Pair number: the opening index; games 2P and 2P+1.
-    pub pair: u64,
-    /// 0-based round.
-    pub round: u32,
-    /// A knockout's encounter: its place in the round's bracket, 0-based (None otherwise).
-    pub encounter: Option<u32>,
-    /// Engine indices.
-    pub south: usize,
-    pub north: usize,
-}
+use crate::arena::config::RunConfig;
+use crate::arena::pairing::GameSet;
+use crate::arena::pairing::TournamentKind;
+use crate::arena::pairing::{GameSpec, Pairing, Recorded, Step};
+use crate::games::Outcome;
 
 /// The most games a schedule may hold, `--games` or rounds times pairings: 2^53, so that every
 /// game number in the records is exact in any JSON reader (many read numbers as doubles).
@@ -50,8 +26,8 @@ pub fn pairings(kind: TournamentKind, engines: usize) -> Vec<(usize, usize)> {
             .flat_map(|a| (a + 1..engines).map(move |b| (a, b)))
             .collect(),
         TournamentKind::Gauntlet => (1..engines).map(|b| (0, b)).collect(),
-        // Its pairings depend on its results: they come from its bracket.
-        TournamentKind::Knockout => Vec::new(),
+        // A knockout's pairings depend on its results: they come from its bracket.
+        _ => Vec::new(),
     }
 }
 
@@ -75,15 +51,6 @@ impl Schedule {
             pairs = pairs.min(g.div_ceil(2));
         }
         Schedule { pairings, pairs }
-    }
-
-    /// A knockout's schedule: only its size, the most games its bracket can take (`max_games`);
-    /// its games come from `crate::arena::pairing::knockout::Bracket`, which knows them as results come in.
-    pub fn knockout(max_games: u64) -> Schedule {
-        Schedule {
-            pairings: Vec::new(),
-            pairs: max_games.div_ceil(2),
-        }
     }
 
     /// Games in the whole schedule (all shards).
@@ -158,8 +125,8 @@ pub fn check_size(
     let per_round = match kind {
         TournamentKind::Roundrobin => n * n.saturating_sub(1) / 2,
         TournamentKind::Gauntlet => n.saturating_sub(1),
-        // Checked with its tiebreak pairs: `crate::arena::pairing::knockout::check_size`.
-        TournamentKind::Knockout => return Ok(()),
+        // Not a fixed schedule: checked by its own kind.
+        _ => return Ok(()),
     };
     if per_round == 0 {
         // Fewer than two engines: refused as such where the engines are checked.
@@ -188,6 +155,130 @@ pub fn check_size(
         }
     }
     Ok(())
+}
+
+/// A round robin's or gauntlet's values: [`check_size`], and no option of another kind.
+pub fn check_values(config: &RunConfig) -> Result<(), String> {
+    check_size(
+        config.tournament,
+        config.engines.len(),
+        config.rounds,
+        config.games,
+    )?;
+    match config.tiebreak_pairs {
+        Some(k) => Err(format!(
+            "--tiebreak-pairs {k}: only for --tournament knockout (a round robin or gauntlet \
+             has no ties to break)"
+        )),
+        None => Ok(()),
+    }
+}
+
+/// A round robin or gauntlet as it is played: its [`Schedule`]'s slice (`--shard`) in game
+/// order, less the games recorded. Its games never depend on results: the games recorded (one
+/// bit each) are all it keeps.
+#[derive(Debug)]
+pub struct FixedSchedule {
+    schedule: Schedule,
+    shard: Option<Shard>,
+    /// The next game number to look at.
+    next: u64,
+    /// The games recorded (before this session, and in it).
+    done: GameSet,
+}
+
+impl FixedSchedule {
+    pub fn new(config: &RunConfig, shard: Option<Shard>) -> FixedSchedule {
+        let schedule = Schedule::new(
+            config.tournament,
+            config.engines.len(),
+            config.rounds,
+            config.games,
+        );
+        FixedSchedule::of(schedule, shard)
+    }
+
+    /// `shard`'s slice of `schedule` (all of it without one), nothing recorded yet.
+    pub fn of(schedule: Schedule, shard: Option<Shard>) -> FixedSchedule {
+        let first_pair = shard.map_or(0, |s| u64::from(s.k - 1));
+        FixedSchedule {
+            schedule,
+            shard,
+            next: 2 * first_pair,
+            done: GameSet::new(),
+        }
+    }
+}
+
+impl Pairing for FixedSchedule {
+    /// [`Schedule::games`] of the slice, game by game, skipping the games recorded.
+    fn next(&mut self) -> Step {
+        let step = self.shard.map_or(1, |s| u64::from(s.n));
+        loop {
+            let index = self.next;
+            let Some(spec) = self.schedule.game(index) else {
+                return Step::Done;
+            };
+            self.next = if index.is_multiple_of(2) {
+                index + 1
+            } else {
+                2 * (index / 2 + step)
+            };
+            if !self.done.contains(index) {
+                return Step::Game(spec);
+            }
+        }
+    }
+
+    fn record(&mut self, game: &GameSpec, _: Outcome) {
+        self.done.insert(game.index);
+    }
+
+    fn follows_results(&self) -> bool {
+        false
+    }
+
+    fn replay(
+        &mut self,
+        done: &GameSet,
+        _: &mut dyn Iterator<Item = Recorded>,
+    ) -> Result<(), String> {
+        self.done = done.clone();
+        Ok(())
+    }
+
+    fn misplaced(&self, _: u32, encounter: Option<u32>) -> Option<String> {
+        encounter.map(|e| {
+            format!(
+                "names knockout encounter {} but the run is no knockout",
+                e + 1
+            )
+        })
+    }
+
+    fn len(&self) -> u64 {
+        self.schedule.len()
+    }
+
+    fn planned(&self) -> u64 {
+        self.schedule.slice_len(self.shard)
+    }
+
+    fn games_left(&self) -> u64 {
+        self.planned().saturating_sub(self.done.len())
+    }
+
+    fn size_text(&self) -> String {
+        format!("{} games", self.len())
+    }
+
+    fn notes(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
+    fn summary_json(&self) -> Option<(&'static str, serde_json::Value)> {
+        None
+    }
 }
 
 /// Rounds needed so the schedule holds at least `games` games.
@@ -319,6 +410,44 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// As a pairing, the schedule hands out its slice's games in order less those recorded
+    /// (before the session, or in it), never waits, and counts what is left.
+    #[test]
+    fn the_fixed_schedule_hands_out_the_slice_less_the_recorded_games() {
+        let s = Schedule::new(TournamentKind::Roundrobin, 4, 3, Some(31));
+        for shard in [None, Some(Shard { k: 2, n: 3 })] {
+            let slice: Vec<GameSpec> = s.clone().games(shard).collect();
+            let mut done = GameSet::new();
+            for g in slice.iter().step_by(3) {
+                done.insert(g.index);
+            }
+            let mut p = FixedSchedule::of(s.clone(), shard);
+            assert!(!p.follows_results());
+            p.replay(&done, &mut std::iter::empty()).unwrap();
+            assert_eq!(p.planned(), slice.len() as u64);
+            assert_eq!(
+                p.games_left(),
+                (slice.len() - slice.len().div_ceil(3)) as u64
+            );
+            let mut handed = Vec::new();
+            while let Step::Game(g) = p.next() {
+                p.record(&g, Outcome::Draw);
+                handed.push(g);
+            }
+            assert_eq!(p.next(), Step::Done);
+            let want: Vec<GameSpec> = slice
+                .iter()
+                .filter(|g| !done.contains(g.index))
+                .copied()
+                .collect();
+            assert_eq!(handed, want, "{shard:?}");
+            assert_eq!(p.games_left(), 0);
+            assert_eq!((p.len(), p.size_text().as_str()), (32, "32 games"));
+            assert!(p.misplaced(0, Some(1)).unwrap().contains("no knockout"));
+            assert_eq!(p.misplaced(2, None), None);
         }
     }
 

@@ -73,14 +73,22 @@ fn move_sides(g: &GameRecord) -> Vec<Side> {
     sides
 }
 
-/// A knockout's game as its bracket replays it: its number, the engines (South, North), the
-/// result.
-pub type BracketGame = (u64, String, String, Outcome);
+/// A game as a pairing whose next games depend on the results replays it (a knockout's bracket,
+/// `crate::arena::pairing::Pairing::replay`): its engines, result and place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeptResult {
+    pub south: String,
+    pub north: String,
+    pub outcome: Outcome,
+    pub round: u32,
+    pub encounter: Option<u32>,
+}
 
 /// The results so far, kept as the games end: counts ([`stats::Tally`]), never the games, so
-/// memory does not grow with them (one bit a game for the set of games recorded; a knockout
-/// also keeps its games' results, which its bracket replays: a few dozen bytes a game of a
-/// bracket that holds at most its engines times its encounter's games).
+/// memory does not grow with them (one bit a game for the set of games recorded; a run whose
+/// pairing follows the results also keeps each game's result, which the pairing replays: a few
+/// dozen bytes a game of a knockout's bracket, which holds at most its engines times its
+/// encounter's games).
 #[derive(Clone, Debug)]
 pub struct Standings {
     players: Vec<String>,
@@ -93,8 +101,9 @@ pub struct Standings {
     tally: stats::Tally,
     /// The games counted.
     done: GameSet,
-    /// A knockout's results, by game number (None for other runs).
-    bracket_games: Option<BTreeMap<u64, (String, String, Outcome)>>,
+    /// Each game's result, by game number, for a pairing that follows the results (None for
+    /// other runs).
+    results: Option<BTreeMap<u64, KeptResult>>,
     /// Every game's statistics in the order they finished, only for a report that has no
     /// records file to read them from (see [`Self::keep_games`]).
     finished: Option<Vec<stats::GameStats>>,
@@ -116,7 +125,7 @@ impl Standings {
             rating: RatingOptions::default(),
             tally: stats::Tally::new(),
             done: GameSet::new(),
-            bracket_games: None,
+            results: None,
             finished: None,
             first_pairing,
             sprt_stop: None,
@@ -134,9 +143,10 @@ impl Standings {
         self.finished.as_deref()
     }
 
-    /// Keeps each game's engines and result too, for a knockout's bracket ([`Self::bracket_games`]).
-    pub fn keep_bracket_games(&mut self) {
-        self.bracket_games.get_or_insert_with(BTreeMap::new);
+    /// Keeps each game's engines, result and place too, for a pairing that follows the results
+    /// ([`Self::results`]).
+    pub fn keep_results(&mut self) {
+        self.results.get_or_insert_with(BTreeMap::new);
     }
 
     /// The rating fit's settings (`--rating-prior`).
@@ -168,10 +178,16 @@ impl Standings {
             paired = t.pentanomial().pairs() != before;
         }
         self.tally.add(&record, g.index);
-        if let Some(games) = self.bracket_games.as_mut() {
+        if let Some(games) = self.results.as_mut() {
             games.insert(
                 g.index,
-                (record.south.clone(), record.north.clone(), record.outcome),
+                KeptResult {
+                    south: record.south.clone(),
+                    north: record.north.clone(),
+                    outcome: record.outcome,
+                    round: g.round,
+                    encounter: g.encounter,
+                },
             );
         }
         if let Some(finished) = self.finished.as_mut() {
@@ -210,13 +226,10 @@ impl Standings {
         self.done.is_empty()
     }
 
-    /// A knockout's games recorded, by game number, ascending (its bracket replays them); none
-    /// unless [`Self::keep_bracket_games`] was called before they were added.
-    pub fn bracket_games(&self) -> impl Iterator<Item = (u64, &str, &str, Outcome)> + '_ {
-        self.bracket_games
-            .iter()
-            .flatten()
-            .map(|(&i, (s, n, o))| (i, s.as_str(), n.as_str(), *o))
+    /// The games' results, by game number, ascending (a pairing that follows the results
+    /// replays them); none unless [`Self::keep_results`] was called before they were added.
+    pub fn results(&self) -> impl Iterator<Item = (u64, &KeptResult)> + '_ {
+        self.results.iter().flatten().map(|(&i, r)| (i, r))
     }
 
     /// The counts every figure is computed from (a crosstable reads its ordered pairings).

@@ -20,7 +20,8 @@ use crate::arena::matchmaking::merge;
 use crate::arena::matchmaking::tournament::{self, RunOptions, RunReport};
 use crate::arena::output::live::Watch;
 use crate::arena::output::progress::{OutputFormat, ProgressMode};
-use crate::arena::pairing::schedule::{rounds_for_games, Shard, TournamentKind};
+use crate::arena::pairing::schedule::{rounds_for_games, Shard};
+use crate::arena::pairing::TournamentKind;
 use crate::arena::records::GameRecord;
 use crate::arena::system::files::{self, Named};
 use crate::arena::system::interrupt;
@@ -595,7 +596,7 @@ fn build_config(cli: &ArenaCli) -> Result<RunConfig> {
             _ => cli.tiebreak_pairs,
         },
     };
-    config.check_values().map_err(anyhow::Error::msg)?;
+    crate::arena::pairing::check(&config).map_err(anyhow::Error::msg)?;
     Ok(config)
 }
 
@@ -674,8 +675,8 @@ fn demo(opts: &RunOptions) -> Result<RunReport> {
 fn finish(report: &RunReport, records: Option<&PathBuf>, format: OutputFormat) -> ExitCode {
     let summary = report.standings.summary();
     interrupt::out(format_args!("{}", format.summary_text(&summary)));
-    if let Some(bracket) = &report.bracket {
-        interrupt::out(format_args!("\n{}", bracket.text()));
+    for (_, text) in report.pairing.notes() {
+        interrupt::out(format_args!("\n{text}"));
     }
     interrupt::err(format_args!("otau-arena: {}\n", report.cost.describe()));
     if let Some(decision) = &report.sprt_decided {
@@ -729,8 +730,9 @@ fn merge_command(
     }
     merge::write_outputs(&mut merged, files, out.as_deref(), pgn.as_deref(), event)?;
     interrupt::out(format_args!("{}", merged.standings.summary().text()));
-    if let Some(b) = tournament::bracket(&merged.header.config, &merged.standings)? {
-        interrupt::out(format_args!("\n{}", b.text()));
+    let pairing = tournament::pairing(&merged.header.config, None, &merged.standings)?;
+    for (_, text) in pairing.notes() {
+        interrupt::out(format_args!("\n{text}"));
     }
     if merged.missing() > 0 {
         interrupt::err(format_args!(
@@ -764,11 +766,11 @@ fn report_command(
     let (mut shown, _) = window.into_sorted();
     shown.sort_by_key(|&(_, finished, _)| finished);
     let games: Vec<&GameRecord> = shown.iter().map(|(_, _, g)| g).collect();
-    let bracket = tournament::bracket(&merged.header.config, &merged.standings)?;
+    let pairing = tournament::pairing(&merged.header.config, None, &merged.standings)?;
     let options = crate::stats::ReportOptions {
         title,
         summary: merged.standings.options(),
-        notes: tournament::bracket_notes(bracket.as_ref()),
+        notes: pairing.notes(),
         appendix: web::report::viewer_section(&games),
     };
     // Written like every other results file: a reader never finds half a page.

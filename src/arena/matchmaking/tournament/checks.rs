@@ -4,21 +4,21 @@ use anyhow::{bail, Result};
 
 use crate::arena::config::RunConfig;
 use crate::arena::matchmaking::run_options::RunOptions;
-use crate::arena::pairing::schedule::{Shard, TournamentKind};
+use crate::arena::pairing::schedule::Shard;
 use crate::games::{Game, Variant};
 
 /// `--sprt` with `--shard` is refused: a sequential test's error rates hold only if it sees
 /// every game as it finishes and stops at the first crossing; a shard sees a part of the games
 /// and would stop on its own part, and a merge of such shards is no sequential test at all.
 ///
-/// A knockout is refused with `--shard` too: its later rounds depend on the results of the
-/// earlier ones, which no shard has.
+/// A kind whose games cannot be split (a knockout) is refused with `--shard` too
+/// ([`crate::arena::pairing::TournamentKind::check_shard`]).
 pub fn check_sprt_shard(config: &RunConfig, shard: Option<Shard>) -> Result<()> {
-    if let (TournamentKind::Knockout, Some(shard)) = (config.tournament, shard) {
-        bail!(
-            "--shard {shard}: a knockout cannot be split into shards: each round's pairings \
-             depend on the results of the round before (use --concurrency for speed)"
-        );
+    if let Some(shard) = shard {
+        config
+            .tournament
+            .check_shard(shard)
+            .map_err(anyhow::Error::msg)?;
     }
     if let (Some(_), Some(shard)) = (config.sprt, shard) {
         bail!(
@@ -34,7 +34,7 @@ pub fn check_sprt_shard(config: &RunConfig, shard: Option<Shard>) -> Result<()> 
 
 /// The configuration can be played, and every engine starts (before any file is written).
 pub(super) fn check_config(config: &RunConfig, opts: &RunOptions) -> Result<()> {
-    config.check_values().map_err(anyhow::Error::msg)?;
+    crate::arena::pairing::check(&config).map_err(anyhow::Error::msg)?;
     let variant: Variant = config.game.parse().map_err(anyhow::Error::msg)?;
     if crate::games::AnyGame::start(variant)
         .legal_moves()

@@ -43,8 +43,8 @@ use crate::arena::engine::process::Guardian;
 use crate::arena::game::openings::OpeningBook;
 use crate::arena::matchmaking::run_files::{self, RunFiles};
 use crate::arena::output::progress::{Progress, ProgressMode};
-use crate::arena::pairing::knockout::Bracket;
-use crate::arena::pairing::schedule::Schedule;
+use crate::arena::pairing::schedule::Shard;
+use crate::arena::pairing::{Pairing, Recorded};
 use crate::arena::records::standings::Standings;
 use crate::arena::records::{Event, RunHeader, FORMAT};
 use crate::arena::system::interrupt;
@@ -110,11 +110,8 @@ pub fn resume(path: &Path, opts: &RunOptions) -> Result<RunReport> {
     done.set_rating(opts.rating);
     if opts.progress != ProgressMode::Quiet {
         let config = &file.header.config;
-        // A knockout's size without its tiebreaks, as its progress counts it.
-        let slice = match config.knockout_rules() {
-            Some(r) => r.regular_games(),
-            None => full_schedule(config).slice_len(opts.shard),
-        };
+        // As the progress counts it (a knockout's size without its tiebreaks).
+        let slice = config.tournament.pairing(config, opts.shard).planned();
         let recorded = done.len();
         interrupt::err(format_args!(
             "otau-arena: resuming {}: {} on {}, seed {}{}: {recorded} of {slice} games \
@@ -134,32 +131,16 @@ pub fn resume(path: &Path, opts: &RunOptions) -> Result<RunReport> {
 /// Empty standings for a run's engines and SPRT.
 pub fn new_standings(config: &RunConfig) -> Standings {
     let mut standings = Standings::new(config.engine_names(), config.sprt);
-    if config.knockout_rules().is_some() {
-        standings.keep_bracket_games();
+    if full_schedule(config).follows_results() {
+        standings.keep_results();
     }
     standings
 }
 
-/// The schedule of the whole run (all shards), computed game by game (never listed); a
-/// knockout's is only its size (the most games its bracket can take).
-pub fn full_schedule(config: &RunConfig) -> Schedule {
-    match config.knockout_rules() {
-        Some(rules) => Schedule::knockout(rules.max_games()),
-        None => Schedule::new(
-            config.tournament,
-            config.engines.len(),
-            config.rounds,
-            config.games,
-        ),
-    }
-}
-
-/// A knockout's bracket as a section of the HTML report (none for other runs).
-pub fn bracket_notes(bracket: Option<&Bracket>) -> Vec<(String, String)> {
-    bracket
-        .map(|b| ("Knockout bracket".to_string(), b.text()))
-        .into_iter()
-        .collect()
+/// The run's pairing, whole (all shards) and before any game: its size (a knockout's: the most
+/// games its bracket can take), computed, never listed.
+pub fn full_schedule(config: &RunConfig) -> Box<dyn Pairing> {
+    config.tournament.pairing(config, None)
 }
 
 /// Each engine's limits in words, for the run's header (one line when all engines share them,
@@ -181,30 +162,38 @@ pub fn limits_text(config: &RunConfig) -> String {
 /// The run's size for the user: `48 games`, or a knockout's `knockout, 8 to 16 games` (without
 /// and with every tiebreak pair).
 pub fn size_text(config: &RunConfig) -> String {
-    match config.knockout_rules() {
-        Some(r) => format!("knockout, {} to {} games", r.regular_games(), r.max_games()),
-        None => format!("{} games", full_schedule(config).len()),
-    }
+    full_schedule(config).size_text()
 }
 
-/// A knockout's bracket as the games in `standings` make it (None if the run is no knockout):
-/// the one way a bracket is rebuilt, for a resumed run, its end, the summary and `merge`.
-pub fn bracket(config: &RunConfig, standings: &Standings) -> Result<Option<Bracket>> {
-    let Some(rules) = config.knockout_rules() else {
-        return Ok(None);
-    };
+/// The run's pairing (of `shard`'s slice) as the games in `standings` leave it: the one way it
+/// is rebuilt, for a resumed run, its end, the summary and `merge`. An error names a game that
+/// does not fit it.
+pub fn pairing(
+    config: &RunConfig,
+    shard: Option<Shard>,
+    standings: &Standings,
+) -> Result<Box<dyn Pairing>> {
+    let mut pairing = config.tournament.pairing(config, shard);
     let engine = |name: &str| config.engines.iter().position(|e| e.name == name);
     let mut games = Vec::new();
-    for (index, south, north, outcome) in standings.bracket_games() {
+    for (index, kept) in standings.results() {
         // The records reader checked every name against the run's engines.
-        let (Some(south), Some(north)) = (engine(south), engine(north)) else {
+        let (Some(south), Some(north)) = (engine(&kept.south), engine(&kept.north)) else {
             bail!("game {}: an engine that is not in the run", index + 1);
         };
-        games.push((index, south, north, outcome));
+        games.push(Recorded {
+            index,
+            south,
+            north,
+            result: kept.outcome,
+            round: kept.round,
+            encounter: kept.encounter,
+        });
     }
-    Bracket::replay(rules, games)
-        .map(Some)
-        .map_err(|e| anyhow::anyhow!("the records of this knockout: {e}"))
+    pairing
+        .replay(standings.done(), &mut games.into_iter())
+        .map_err(|e| anyhow::anyhow!("the records of this run: {e}"))?;
+    Ok(pairing)
 }
 
 /// Plays the slice's unrecorded games of the run in `header` (new or resumed), `standings`
@@ -231,14 +220,9 @@ fn execute(
         .any(|e| e.builtin().is_none())
         .then(Guardian::start);
     let config = &header.config;
-    let schedule = full_schedule(config);
-    let bracket = bracket(config, &standings)?;
-    // A knockout's progress counts its games without tiebreaks (the most would mislead more).
-    let slice_len = match &bracket {
-        Some(b) => b.rules().regular_games(),
-        None => schedule.slice_len(opts.shard),
-    };
-    let mut shared = share(config, opts, schedule, bracket, &standings)?;
+    let pairing = pairing(config, opts.shard, &standings)?;
+    let slice_len = pairing.planned();
+    let mut shared = share(config, opts, pairing)?;
     shared.protocol_log = files.protocol_log.clone();
     let mut progress =
         Progress::new(opts.progress, slice_len, opts.rating_interval).with_format(opts.output);
@@ -264,33 +248,23 @@ fn execute(
     rec.show_standings(true);
     let session = SessionStart {
         recorded_before,
-        slice_len,
         started,
         cpu_before,
     };
     complete(rec, header, opts, session)
 }
 
-/// The state the workers share for the slice's games still to play (those not in `standings`;
-/// a knockout's from its `bracket`, which the recorded games made).
+/// The state the workers share for the slice's games still to play (those `pairing`, rebuilt
+/// from the games recorded, hands out).
 fn share<'a>(
     config: &'a RunConfig,
     opts: &'a RunOptions,
-    schedule: Schedule,
-    bracket: Option<Bracket>,
-    standings: &Standings,
+    pairing: Box<dyn Pairing>,
 ) -> Result<RunState<'a>> {
     let variant: Variant = config.game.parse().map_err(anyhow::Error::msg)?;
     let book =
         OpeningBook::new(&config.openings, variant, config.seed).map_err(anyhow::Error::msg)?;
-    let feed = match bracket {
-        Some(b) => Feed::knockout(b, book),
-        None => Feed::new(
-            Box::new(schedule.games(opts.shard)),
-            standings.done().clone(),
-            book,
-        ),
-    };
+    let feed = Feed::new(pairing, book);
     if config.adjudication.tables {
         // Read (Toguz) or build (Modiar, ~10 s) the tables now, before the first game: the
         // referee only probes tables that are ready, and no game's clock waits on them.
@@ -341,8 +315,6 @@ fn play_all(shared: &RunState<'_>, rec: &mut Recording<'_>) {
 struct SessionStart {
     /// Games recorded before it started.
     recorded_before: u64,
-    /// Games in the run's slice.
-    slice_len: u64,
     started: std::time::Instant,
     /// The arena's CPU time when it started.
     cpu_before: std::time::Duration,
@@ -371,12 +343,9 @@ fn complete(
         return Err(e);
     }
     let interrupted = interrupt::requested();
-    // A knockout: its bracket as recorded, and the games it needs at least to be decided.
-    let bracket = bracket(&header.config, &standings)?;
-    let missing = match &bracket {
-        Some(b) => b.games_left(),
-        None => session.slice_len.saturating_sub(standings.len()),
-    };
+    // The pairing as recorded, and the games it needs at least to be complete.
+    let pairing = pairing(&header.config, opts.shard, &standings)?;
+    let missing = pairing.games_left();
     // Once per state of the records: resuming a finished run adds no second summary.
     let changed = standings.len() > session.recorded_before || !files.summarized;
     if (missing == 0 || sprt_decided.is_some()) && changed {
@@ -388,12 +357,7 @@ fn complete(
         .out
         .as_ref()
         .map_or(String::new(), |p| p.display().to_string());
-    files.finish(
-        &standings,
-        &title,
-        bracket_notes(bracket.as_ref()),
-        opts.report_viewer,
-    )?;
+    files.finish(&standings, &title, pairing.notes(), opts.report_viewer)?;
     Ok(RunReport {
         header,
         standings,
@@ -406,19 +370,20 @@ fn complete(
         },
         stopped,
         sprt_decided,
-        bracket,
+        pairing,
     })
 }
 
 /// The summary event: the statistics of every game recorded (`crate::stats::Summary`), the
-/// number of games scheduled (a knockout's: the most its bracket can take), and a knockout's
-/// bracket.
+/// number of games scheduled (a knockout's: the most its bracket can take), and the pairing's
+/// part (a knockout's bracket).
 pub fn summary_json(standings: &Standings, header: &RunHeader) -> serde_json::Value {
     let mut value = serde_json::to_value(standings.summary()).unwrap_or_default();
     if let Some(map) = value.as_object_mut() {
         map.insert("scheduled".into(), header.scheduled.into());
-        if let Ok(Some(b)) = bracket(&header.config, standings) {
-            map.insert("knockout".into(), b.to_json());
+        let part = pairing(&header.config, header.shard, standings).map(|p| p.summary_json());
+        if let Ok(Some((key, json))) = part {
+            map.insert(key.into(), json);
         }
     }
     value

@@ -20,6 +20,7 @@ pub struct RunReport {
     /// This session's cost: engine plies played, wall time, and the arena's own CPU time
     /// (all its threads, engines excluded).
     pub cost: Cost,
-    /// A knockout's bracket as the recorded games make it.
-    pub bracket: Option<crate::arena::pairing::knockout::Bracket>,
+    /// The run's pairing as the recorded games make it (a knockout's bracket: its text after
+    /// the summary, [`crate::arena::pairing::Pairing::notes`]).
+    pub pairing: Box<dyn crate::arena::pairing::Pairing>,
 }

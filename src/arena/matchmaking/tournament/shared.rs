@@ -23,7 +23,8 @@ pub(super) struct RunState<'a> {
     pub(super) opts: &'a RunOptions,
     /// The games still to play, each with its opening.
     pub(super) feed: Mutex<Feed>,
-    /// Signalled when a game ends or a worker stops: a knockout's next games may be ready.
+    /// Signalled when a game ends or a worker stops: the pairing's next games (a knockout's
+    /// next wave) may be ready.
     pub(super) feed_changed: Condvar,
     pub(super) health: Mutex<Health>,
     /// Set to stop handing out games (a fault under --no-recover).

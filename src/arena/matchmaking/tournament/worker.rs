@@ -14,7 +14,7 @@ use crate::arena::matchmaking::tournament::feed::Next;
 use crate::arena::matchmaking::tournament::forfeit::{self, fault_kind, lose};
 use crate::arena::matchmaking::tournament::pool::{start_engine, Pool};
 use crate::arena::matchmaking::tournament::shared::{Msg, RunState};
-use crate::arena::pairing::schedule::GameSpec;
+use crate::arena::pairing::GameSpec;
 use crate::arena::records::{GameRecord, OpeningRecord, Termination, TerminationKind};
 use crate::arena::system::interrupt;
 use crate::games::{Outcome, Side};
@@ -49,8 +49,8 @@ pub(super) fn worker(shared: &RunState<'_>, tx: Sender<Msg>) {
                     shared.stop.store(true, Ordering::SeqCst);
                 }
                 let result = record.result;
-                // Sent before the feed learns the result: a knockout's next wave (made from it)
-                // can then never be recorded before this game.
+                // Sent before the feed learns the result: the pairing's next games made from it
+                // (a knockout's next wave) can then never be recorded before this game.
                 if tx.send(Msg::Game(Box::new(record))).is_err() {
                     break;
                 }
@@ -64,11 +64,11 @@ pub(super) fn worker(shared: &RunState<'_>, tx: Sender<Msg>) {
     pool.shutdown();
 }
 
-/// How long a worker waits for a knockout's next games before it looks at Ctrl-C and the stop
+/// How long a worker waits for the pairing's next games (a knockout's next wave) before it looks at Ctrl-C and the stop
 /// flag again.
 const WAIT_STEP: Duration = Duration::from_millis(100);
 
-/// The next game to play, or None when there is none (or the run stops). While a knockout's
+/// The next game to play, or None when there is none (or the run stops). While the pairing's
 /// next games depend on games other workers are playing, waits for them in steps of
 /// [`WAIT_STEP`], never past Ctrl-C or a stop.
 fn next_game(shared: &RunState<'_>) -> Option<(GameSpec, Opening, Option<String>)> {
