@@ -7,14 +7,23 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
+use rustix::process::{Pid, Signal};
+
 use crate::arena::engine::process::guardian::{tell_guardian, GUARD_ADD, GUARD_REMOVE};
 use crate::sync::lock;
 
 pub(crate) fn kill_group(pgid: i32) {
+    signal_group(pgid, Signal::KILL);
+}
+
+/// Sends `signal` to the process group `pgid`; nothing for a group id that is not one (0 or
+/// below: `kill(0)` would reach the arena's own group). A group that is gone already is no
+/// error: there is nothing left to reach. Async-signal-safe (one `kill`, no allocation): the
+/// [`crate::arena::engine::process::guardian`]'s forked child calls it too.
+pub(super) fn signal_group(pgid: i32, signal: Signal) {
     if pgid > 0 {
-        // SAFETY: kill has no memory-safety preconditions.
-        unsafe {
-            libc::kill(-pgid, libc::SIGKILL);
+        if let Some(pgid) = Pid::from_raw(pgid) {
+            let _ = rustix::process::kill_process_group(pgid, signal);
         }
     }
 }
@@ -43,19 +52,14 @@ pub(crate) fn unregister(id: u64) {
 /// SIGKILLs every live engine process group (Ctrl-C, fatal arena error). The owners still reap
 /// their children when they notice.
 pub fn kill_all() {
-    signal_all(libc::SIGKILL);
+    signal_all(Signal::KILL);
 }
 
 /// Sends `signal` to every live engine process group (SIGSTOP and SIGCONT for Ctrl-Z).
-pub fn signal_all(signal: i32) {
+pub fn signal_all(signal: Signal) {
     if let Some(map) = lock(&LIVE).as_ref() {
         for &pgid in map.values() {
-            if pgid > 0 {
-                // SAFETY: kill has no memory-safety preconditions.
-                unsafe {
-                    libc::kill(-pgid, signal);
-                }
-            }
+            signal_group(pgid, signal);
         }
     }
 }
