@@ -1,6 +1,9 @@
-//! How an engine's child process is set up: its own process group, and death with the arena.
+//! How an engine's child process is set up (its own process group, and death with the arena),
+//! and how its group is signalled.
 
 use std::process::Command;
+
+use rustix::process::{Pid, Signal};
 
 pub(super) fn describe_status(status: std::process::ExitStatus) -> String {
     use std::os::unix::process::ExitStatusExt;
@@ -42,6 +45,18 @@ pub(super) fn configure_child(cmd: &mut Command) {
                 }
                 Ok(())
             });
+        }
+    }
+}
+
+/// Sends `signal` to the process group `pgid`; nothing for a group id that is not one (0 or
+/// below: `kill(0)` would reach the arena's own group). A group that is gone already is no
+/// error: there is nothing left to reach. Async-signal-safe (one `kill`, no allocation): the
+/// [`crate::arena::engine::process::guardian`]'s forked child calls it too.
+pub(super) fn signal_group(pgid: i32, signal: Signal) {
+    if pgid > 0 {
+        if let Some(pgid) = Pid::from_raw(pgid) {
+            let _ = rustix::process::kill_process_group(pgid, signal);
         }
     }
 }

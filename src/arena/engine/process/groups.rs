@@ -7,25 +7,14 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use rustix::process::{Pid, Signal};
+use rustix::process::Signal;
 
+use crate::arena::engine::process::child::signal_group;
 use crate::arena::engine::process::guardian::{tell_guardian, GUARD_ADD, GUARD_REMOVE};
 use crate::sync::lock;
 
 pub(crate) fn kill_group(pgid: i32) {
     signal_group(pgid, Signal::KILL);
-}
-
-/// Sends `signal` to the process group `pgid`; nothing for a group id that is not one (0 or
-/// below: `kill(0)` would reach the arena's own group). A group that is gone already is no
-/// error: there is nothing left to reach. Async-signal-safe (one `kill`, no allocation): the
-/// [`crate::arena::engine::process::guardian`]'s forked child calls it too.
-pub(super) fn signal_group(pgid: i32, signal: Signal) {
-    if pgid > 0 {
-        if let Some(pgid) = Pid::from_raw(pgid) {
-            let _ = rustix::process::kill_process_group(pgid, signal);
-        }
-    }
 }
 
 /// Live child process groups, for [`kill_all`].

@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use rustix::io::Errno;
 use rustix::process::{Pid, Signal, WaitOptions};
 
-use crate::arena::engine::process::groups::signal_group;
+use crate::arena::engine::process::child::signal_group;
 use crate::sync::lock;
 
 /// The write end of the running guardian's pipe, and its process id.

@@ -29,7 +29,7 @@
 //!
 //! One concern a file: [`io`] (the engine's two line streams and their deadlines), [`reader`]
 //! (the bounded line reader and its rate limit), [`stderr`] (the log copier and its budget),
-//! [`child`] (a child's process group and parent-death setup). The process-group registry
+//! [`child`] (a child's process group and parent-death setup, and signalling a group). The process-group registry
 //! ([`crate::arena::engine::process::groups`]) and the [`Guardian`] ([`crate::arena::engine::process::guardian`]) sit one layer lower, beside the
 //! signal handling that uses them too; they are re-exported here.
 
