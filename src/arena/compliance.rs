@@ -8,7 +8,7 @@
 //! arena's engine session ([`crate::arena::engine::client::EngineSession`]) and says every line through
 //! [`crate::ugi::wire`], so it holds an engine to the same standards as a run does. `otau check`
 //! and `otau-arena --check` are thin front ends to it; each starts the arena's guardian
-//! ([`crate::arena::engine::process::guardian::Guardian`]) around the check, which the library cannot do itself (the
+//! ([`crate::arena::system::guardian::Guardian`]) around the check, which the library cannot do itself (the
 //! guardian is one per process, and tests run checks in parallel).
 
 use std::fmt;
@@ -20,12 +20,12 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::arena::engine::client::{Awaited, EngineSession, WaitError, EXIT_WAIT};
-use crate::arena::game::openings::random_walk;
-use crate::arena::system::pause;
 use crate::arena::engine::preflight::{last_stderr_line, script_hint};
 use crate::arena::engine::process::{
     log_file, EngineIo, LogBudget, SendError, Spawn, DEFAULT_WRITE_TIMEOUT, MAX_LINE, MAX_LOG_BYTES,
 };
+use crate::arena::game::openings::random_walk;
+use crate::arena::system::pause;
 use crate::games::notation::shorten;
 use crate::games::{AnyGame, Game, GameLine, Side, Variant};
 use crate::ugi::wire::{

@@ -130,16 +130,16 @@ pub fn install() {
 /// Ctrl-Z: the engines first (so none thinks on while the arena cannot read it), then the
 /// arena; once continued, the engines again. The gap is credited by the next [`now`].
 fn stop_everything() {
-    crate::arena::engine::process::groups::signal_all(Signal::STOP);
+    crate::arena::system::process_groups::signal_all(Signal::STOP);
     CONT.store(false, Ordering::SeqCst);
     // SIGSTOP stops every thread of the arena until SIGCONT.
     let _ = rustix::process::kill_process(rustix::process::getpid(), Signal::STOP);
-    // The stop takes hold when the signal is delivered, which need not be before `raise`
+    // The stop takes hold when the signal is delivered, which need not be before `kill`
     // returns: the engines are continued only once the arena itself has been.
     while !CONT.load(Ordering::SeqCst) {
         std::thread::sleep(Duration::from_millis(1));
     }
-    crate::arena::engine::process::groups::signal_all(Signal::CONT);
+    crate::arena::system::process_groups::signal_all(Signal::CONT);
 }
 
 #[cfg(test)]

@@ -12,21 +12,21 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use clap::{ArgAction, Parser, Subcommand};
 
-use crate::arena::game::adjudication::{AdjudicateBy, AdjudicationRules, DrawRule, ResignRule};
-use crate::arena::config::{EngineSpec, RunConfig};
 use crate::arena::config::engines_file::{self, EnginesFile};
-use fake_engine::FakeMode;
-use crate::arena::system::interrupt;
-use crate::arena::output::live::Watch;
-use crate::arena::records::merge;
+use crate::arena::config::{EngineSpec, RunConfig};
+use crate::arena::game::adjudication::{AdjudicateBy, AdjudicationRules, DrawRule, ResignRule};
 use crate::arena::game::openings::OpeningConfig;
-use crate::arena::output::files::{self, Named};
-use crate::arena::output::progress::{OutputFormat, ProgressMode};
-use crate::arena::records::GameRecord;
-use crate::arena::matchmaking::schedule::{rounds_for_games, Shard, TournamentKind};
+use crate::arena::matchmaking::merge;
 use crate::arena::matchmaking::tournament::{self, RunOptions, RunReport};
+use crate::arena::output::live::Watch;
+use crate::arena::output::progress::{OutputFormat, ProgressMode};
+use crate::arena::pairing::schedule::{rounds_for_games, Shard, TournamentKind};
+use crate::arena::records::GameRecord;
+use crate::arena::system::files::{self, Named};
+use crate::arena::system::interrupt;
 use crate::stats::RatingOptions;
 use crate::web::{self, live::RunSite};
+use fake_engine::FakeMode;
 use std::sync::Arc;
 
 const EXAMPLES: &str = "\
@@ -84,7 +84,7 @@ struct ArenaCli {
     game: String,
     /// Total games (rounded up to whole pairs of games).
     #[arg(long, conflicts_with = "rounds",
-          value_parser = clap::value_parser!(u64).range(1..=crate::arena::matchmaking::schedule::MAX_GAMES))]
+          value_parser = clap::value_parser!(u64).range(1..=crate::arena::pairing::schedule::MAX_GAMES))]
     games: Option<u64>,
     /// Rounds: each pairing plays one opening twice per round, colours swapped.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
@@ -194,7 +194,7 @@ struct ArenaCli {
     output: OutputFormat,
     /// MiB the protocol log (--log) grows by at most in one session; then it says so and stops.
     #[arg(long, value_name = "MIB", requires = "log",
-          default_value_t = crate::arena::output::protocol_log::DEFAULT_LOG_MAX_MIB,
+          default_value_t = crate::arena::engine::protocol_log::DEFAULT_LOG_MAX_MIB,
           value_parser = clap::value_parser!(u64).range(1..=MAX_LOG_LIMIT_MIB))]
     log_max: u64,
     /// PGN Event tag.
@@ -385,7 +385,8 @@ fn run(cli: ArenaCli) -> Result<ExitCode> {
             rating_prior,
             largest_group,
         }) => {
-            let text = crate::arena::records::rate::ratings_text(&files, &rating_prior, largest_group)?;
+            let text =
+                crate::arena::records::rate::ratings_text(&files, &rating_prior, largest_group)?;
             interrupt::out(format_args!("{text}"));
             return Ok(ExitCode::SUCCESS);
         }
@@ -483,17 +484,20 @@ where
     T: Into<std::ffi::OsString> + Clone,
 {
     use clap::{CommandFactory, FromArgMatches};
-    let command = ArenaCli::command()
-        .after_help(format!("{EXAMPLES}\n\n{}", crate::cli::arena::fastchess::SPELLINGS));
+    let command = ArenaCli::command().after_help(format!(
+        "{EXAMPLES}\n\n{}",
+        crate::cli::arena::fastchess::SPELLINGS
+    ));
     let long: Vec<&str> = command
         .get_arguments()
         .filter_map(|a| a.get_long())
         .collect();
-    let args = crate::cli::arena::fastchess::translate(args.into_iter().map(Into::into).collect(), &long)
-        .map_err(|why| {
-        let mut command = ArenaCli::command();
-        command.error(clap::error::ErrorKind::ValueValidation, why)
-    })?;
+    let args =
+        crate::cli::arena::fastchess::translate(args.into_iter().map(Into::into).collect(), &long)
+            .map_err(|why| {
+                let mut command = ArenaCli::command();
+                command.error(clap::error::ErrorKind::ValueValidation, why)
+            })?;
     let matches = command.try_get_matches_from(args)?;
     let mut cli = ArenaCli::from_arg_matches(&matches)?;
     if let Ok(Some(occurrences)) = matches.try_get_occurrences::<String>("engines") {
@@ -585,7 +589,7 @@ fn build_config(cli: &ArenaCli) -> Result<RunConfig> {
         tiebreak_pairs: match cli.tournament {
             TournamentKind::Knockout => Some(
                 cli.tiebreak_pairs
-                    .unwrap_or(crate::arena::matchmaking::knockout::DEFAULT_TIEBREAK_PAIRS),
+                    .unwrap_or(crate::arena::pairing::knockout::DEFAULT_TIEBREAK_PAIRS),
             ),
             _ => cli.tiebreak_pairs,
         },
@@ -689,7 +693,7 @@ fn finish(report: &RunReport, records: Option<&PathBuf>, format: OutputFormat) -
             Some(p) => format!(
                 "continue with: {} (it goes on writing every output the run records: records, \
                  PGN, report)",
-                crate::arena::output::run_files::resume_command(p)
+                crate::arena::matchmaking::run_files::resume_command(p)
             ),
             None => "(no --out file: this run cannot be resumed)".to_string(),
         };

@@ -1,9 +1,6 @@
-//! How an engine's child process is set up (its own process group, and death with the arena),
-//! and how its group is signalled.
+//! How an engine's child process is set up: its own process group, and death with the arena.
 
 use std::process::Command;
-
-use rustix::process::{Pid, Signal};
 
 pub(super) fn describe_status(status: std::process::ExitStatus) -> String {
     use std::os::unix::process::ExitStatusExt;
@@ -19,7 +16,7 @@ pub(super) fn describe_status(status: std::process::ExitStatus) -> String {
 ///
 /// The parent-death signal (`PR_SET_PDEATHSIG`) is Linux's own. On another Unix there is none to
 /// ask for: there an engine outlives an arena killed with `kill -9` unless a
-/// [`crate::arena::engine::process::guardian::Guardian`] is running, which every run, `check` and compliance
+/// [`crate::arena::system::guardian::Guardian`] is running, which every run, `check` and compliance
 /// check with an external engine starts, and which kills the engine's whole group when the
 /// arena's end of its pipe closes (so the guardian is the fallback, and covers what the signal
 /// does not reach anyway: the processes an engine started).
@@ -28,8 +25,9 @@ pub(super) fn configure_child(cmd: &mut Command) {
     cmd.process_group(0);
     #[cfg(target_os = "linux")]
     {
-        use rustix::process::Signal;
-        use rustix::process::{getpid, getppid, kill_process, set_parent_process_death_signal};
+        use rustix::process::{
+            getpid, getppid, kill_process, set_parent_process_death_signal, Signal,
+        };
         let parent = getpid();
         // SAFETY: `pre_exec` is unsafe because its closure runs in the child between fork and
         // exec, where only async-signal-safe calls are sound (the arena has threads): this one
@@ -45,18 +43,6 @@ pub(super) fn configure_child(cmd: &mut Command) {
                 }
                 Ok(())
             });
-        }
-    }
-}
-
-/// Sends `signal` to the process group `pgid`; nothing for a group id that is not one (0 or
-/// below: `kill(0)` would reach the arena's own group). A group that is gone already is no
-/// error: there is nothing left to reach. Async-signal-safe (one `kill`, no allocation): the
-/// [`crate::arena::engine::process::guardian`]'s forked child calls it too.
-pub(super) fn signal_group(pgid: i32, signal: Signal) {
-    if pgid > 0 {
-        if let Some(pgid) = Pid::from_raw(pgid) {
-            let _ = rustix::process::kill_process_group(pgid, signal);
         }
     }
 }

@@ -9,7 +9,6 @@ use std::sync::Mutex;
 use rustix::io::Errno;
 use rustix::process::{Pid, Signal, WaitOptions};
 
-use crate::arena::engine::process::child::signal_group;
 use crate::sync::lock;
 
 /// The write end of the running guardian's pipe, and its process id.
@@ -79,6 +78,18 @@ impl Drop for Guardian {
         let taken = lock(&GUARD).take();
         drop(taken);
         let _ = rustix::process::waitpid(Some(self.pid), WaitOptions::empty());
+    }
+}
+
+/// Sends `signal` to the process group `pgid`; nothing for a group id that is not one (0 or
+/// below: `kill(0)` would reach the arena's own group). A group that is gone already is no
+/// error: there is nothing left to reach. Async-signal-safe (one `kill`, no allocation): the
+/// guardian's forked child calls it (so it lives here), and so does the process-group registry.
+pub(super) fn signal_group(pgid: i32, signal: Signal) {
+    if pgid > 0 {
+        if let Some(pgid) = Pid::from_raw(pgid) {
+            let _ = rustix::process::kill_process_group(pgid, signal);
+        }
     }
 }
 
