@@ -19,15 +19,15 @@
 //!   file where it is opened or replaced (issue 27: a `report`, a `merge` or a second run's
 //!   outputs used to destroy a run's records, even while it ran).
 
-use std::ffi::CString;
-use std::fs::{File, OpenOptions};
+use std::fs::{File, OpenOptions, TryLockError};
 use std::io::Write;
-use std::os::fd::{AsRawFd, FromRawFd};
+use std::os::fd::FromRawFd;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
+use rustix::fs::Access;
 
 /// A file a command reads or writes, with what the user called it (`--pgn`, `the input`).
 #[derive(Clone, Debug)]
@@ -160,15 +160,11 @@ pub fn target(path: &Path) -> std::io::Result<Target> {
     }
 }
 
-fn access(path: &Path, mode: libc::c_int) -> std::io::Result<()> {
-    let c = CString::new(path.as_os_str().as_bytes())
-        .map_err(|_| std::io::Error::from(std::io::ErrorKind::InvalidInput))?;
-    // SAFETY: a valid NUL-terminated path.
-    if unsafe { libc::access(c.as_ptr(), mode) } == 0 {
-        Ok(())
-    } else {
-        Err(std::io::Error::last_os_error())
+fn access(path: &Path, mode: Access) -> std::io::Result<()> {
+    if path.as_os_str().as_bytes().contains(&0) {
+        return Err(std::io::ErrorKind::InvalidInput.into());
     }
+    Ok(rustix::fs::access(path, mode)?)
 }
 
 /// The directory a new file at `path` goes into.
@@ -189,7 +185,7 @@ pub fn check_location(out: &Named) -> Result<Target> {
     match t {
         Target::Directory => bail!("{out}: is a directory; give a file name"),
         Target::Regular(_) => {
-            access(&out.path, libc::W_OK)
+            access(&out.path, Access::WRITE_OK)
                 .with_context(|| format!("{out}: cannot be written; choose another file"))?;
             refuse_claimed(out, None)?;
         }
@@ -200,13 +196,13 @@ pub fn check_location(out: &Named) -> Result<Target> {
                     bail!("{out}: file descriptor {fd} is not open");
                 }
             } else {
-                access(&out.path, libc::W_OK)
+                access(&out.path, Access::WRITE_OK)
                     .with_context(|| format!("{out}: cannot be written; choose another file"))?;
             }
         }
         Target::Absent => {
             let dir = parent_dir(&out.path);
-            access(&dir, libc::W_OK | libc::X_OK).with_context(|| {
+            access(&dir, Access::WRITE_OK | Access::EXEC_OK).with_context(|| {
                 format!(
                     "{out}: cannot create a file in {}; create the directory, make it \
                      writable, or choose another place",
@@ -231,7 +227,7 @@ pub fn prepare_dir(dir: &Named, create: bool) -> Result<bool> {
     }
     std::fs::create_dir_all(&dir.path)
         .with_context(|| format!("{dir}: cannot create the directory; choose another place"))?;
-    access(&dir.path, libc::W_OK | libc::X_OK)
+    access(&dir.path, Access::WRITE_OK | Access::EXEC_OK)
         .with_context(|| format!("{dir}: files cannot be created in it; choose another place"))?;
     Ok(!existed)
 }
@@ -242,14 +238,15 @@ pub fn prepare_dir(dir: &Named, create: bool) -> Result<bool> {
 pub fn open_stream(out: &Named) -> Result<File> {
     if let Some(fd) = fd_path(&out.path) {
         // Through the same open file (its offset, its append mode), as a shell's `>>` set it up.
-        // SAFETY: dup of a descriptor; the result is owned by the File.
-        let new = unsafe { libc::dup(fd) };
-        if new < 0 {
-            return Err(std::io::Error::last_os_error())
-                .with_context(|| format!("{out}: file descriptor {fd} is not open"));
-        }
-        // SAFETY: `new` is a fresh descriptor nobody else owns.
-        return Ok(unsafe { File::from_raw_fd(new) });
+        // SAFETY: `dup` of a descriptor number touches no memory (and fails if it is not open);
+        // the copy it returns is new, so the File is its one owner.
+        let new = unsafe {
+            let new = libc::dup(fd);
+            (new >= 0).then(|| File::from_raw_fd(new))
+        };
+        return new
+            .ok_or_else(std::io::Error::last_os_error)
+            .with_context(|| format!("{out}: file descriptor {fd} is not open"));
     }
     let file = OpenOptions::new()
         .write(true)
@@ -265,11 +262,8 @@ pub fn open_stream(out: &Named) -> Result<File> {
             }
         })?;
     // Writes block as for any stream: only the open was not to wait.
-    // SAFETY: reading and setting the flags of a descriptor we own.
-    unsafe {
-        let fd = file.as_raw_fd();
-        let flags = libc::fcntl(fd, libc::F_GETFL);
-        libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK);
+    if let Ok(flags) = rustix::fs::fcntl_getfl(&file) {
+        let _ = rustix::fs::fcntl_setfl(&file, flags - rustix::fs::OFlags::NONBLOCK);
     }
     Ok(file)
 }
@@ -358,10 +352,10 @@ fn write_whole_as(
             .truncate(true)
             .open(&tmp)?;
         // Locked before it has the name: it is held from the moment anyone can reach it.
-        // SAFETY: flock on a descriptor we own.
-        if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-            return Err(std::io::Error::last_os_error());
-        }
+        f.try_lock().map_err(|e| match e {
+            TryLockError::WouldBlock => std::io::Error::from(rustix::io::Errno::WOULDBLOCK),
+            TryLockError::Error(e) => e,
+        })?;
         let mut w = std::io::BufWriter::new(f);
         fill(&mut w)?;
         let f = w.into_inner().map_err(|e| e.into_error())?;
@@ -390,28 +384,39 @@ fn write_whole_as(
 /// Holds `file` under an exclusive `flock` until it is closed; refuses at once if another
 /// process holds it.
 pub fn lock_exclusive(file: &File, path: &Path) -> Result<()> {
-    flock_or_refuse(file, path, libc::LOCK_EX)
+    lock_or_refuse(file, path, Lock::Exclusive)
 }
 
-/// Takes `flock(mode)` without waiting; a lock another process holds is refused naming that
-/// process (see [`lock_holder`]).
-fn flock_or_refuse(file: &File, path: &Path, mode: libc::c_int) -> Result<()> {
-    // SAFETY: flock on a descriptor we own.
-    if unsafe { libc::flock(file.as_raw_fd(), mode | libc::LOCK_NB) } == 0 {
-        return Ok(());
-    }
-    let e = std::io::Error::last_os_error();
-    if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
-        let holder = match lock_holder(file) {
-            Some(h) => format!("process {h}"),
-            None => "an otau-arena process is writing it".to_string(),
-        };
-        bail!(
-            "{}: another run holds it ({holder}); no command writes to a file a running run \
-             holds: wait for that run to end, or stop it, first (or choose another file)",
-            path.display()
-        );
-    }
+/// Which lock [`lock_or_refuse`] takes.
+enum Lock {
+    Exclusive,
+    /// Only a probe of whether another process holds the file.
+    Shared,
+}
+
+/// Takes the lock without waiting (std's `File::try_lock`: `flock` on Linux, macOS and the BSDs,
+/// the lock `/proc/locks` lists and that earlier versions took); a lock another process holds is
+/// refused naming that process (see [`lock_holder`]).
+fn lock_or_refuse(file: &File, path: &Path, lock: Lock) -> Result<()> {
+    let taken = match lock {
+        Lock::Exclusive => file.try_lock(),
+        Lock::Shared => file.try_lock_shared(),
+    };
+    let e = match taken {
+        Ok(()) => return Ok(()),
+        Err(TryLockError::Error(e)) => e,
+        Err(TryLockError::WouldBlock) => {
+            let holder = match lock_holder(file) {
+                Some(h) => format!("process {h}"),
+                None => "an otau-arena process is writing it".to_string(),
+            };
+            bail!(
+                "{}: another run holds it ({holder}); no command writes to a file a running \
+                 run holds: wait for that run to end, or stop it, first (or choose another file)",
+                path.display()
+            );
+        }
+    };
     Err(e).with_context(|| format!("{}: cannot be locked", path.display()))
 }
 
@@ -538,7 +543,7 @@ fn refuse_claimed(out: &Named, file: Option<&File>) -> Result<()> {
         );
     }
     match file {
-        Some(f) => flock_or_refuse(f, &out.path, libc::LOCK_EX),
+        Some(f) => lock_or_refuse(f, &out.path, Lock::Exclusive),
         None => {
             // A probe: a shared lock is refused while another process holds the file.
             let Ok(f) = OpenOptions::new()
@@ -548,7 +553,7 @@ fn refuse_claimed(out: &Named, file: Option<&File>) -> Result<()> {
             else {
                 return Ok(());
             };
-            flock_or_refuse(&f, &out.path, libc::LOCK_SH)
+            lock_or_refuse(&f, &out.path, Lock::Shared)
         }
     }
 }

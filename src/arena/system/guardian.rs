@@ -3,12 +3,16 @@
 
 use std::fs::File;
 use std::io::{self, Write};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
 use std::sync::Mutex;
+
+use rustix::io::Errno;
+use rustix::process::{Pid, Signal, WaitOptions};
 
 use crate::sync::lock;
 
 /// The write end of the running guardian's pipe, and its process id.
-static GUARD: Mutex<Option<(File, libc::pid_t)>> = Mutex::new(None);
+static GUARD: Mutex<Option<(File, Pid)>> = Mutex::new(None);
 pub(super) const GUARD_ADD: u8 = b'+';
 pub(super) const GUARD_REMOVE: u8 = b'-';
 /// Process groups a guardian keeps track of at most (engines alive at once: a few per worker).
@@ -36,7 +40,7 @@ pub(super) fn tell_guardian(op: u8, pgid: i32) {
 /// On a Unix other than Linux there is no parent-death signal: there the guardian is also what
 /// ends the engines themselves after a `kill -9` of the arena (the documented fallback).
 pub struct Guardian {
-    pid: libc::pid_t,
+    pid: Pid,
 }
 
 impl Guardian {
@@ -51,19 +55,16 @@ impl Guardian {
         // Everything the child needs is allocated before the fork: after it, only
         // async-signal-safe calls (the arena has threads).
         let mut groups: Vec<i32> = vec![0; GUARD_CAPACITY];
-        let read_fd = {
-            use std::os::fd::AsRawFd;
-            reader.as_raw_fd()
-        };
-        // SAFETY: the child calls only async-signal-safe functions (sigaction via signal, close,
-        // read, kill, _exit) on memory allocated before the fork, and never returns.
+        // SAFETY: `fork` is unsafe because the child of a process with threads may make only
+        // async-signal-safe calls until it exits; the child runs `guardian_main` alone, which
+        // makes only such calls, on memory allocated before the fork, and never returns.
         let pid = unsafe { libc::fork() };
         if pid == 0 {
-            unsafe { guardian_main(read_fd, &mut groups) }
+            // SAFETY: this is the child right after `fork`, `guardian_main`'s one precondition.
+            unsafe { guardian_main(reader.as_fd(), &mut groups) }
         }
-        if pid < 0 {
-            return None;
-        }
+        // A failed fork (-1): the parent-death signal remains.
+        let pid = Pid::from_raw(pid.max(0))?;
         drop(reader);
         *slot = Some((File::from(std::os::fd::OwnedFd::from(writer)), pid));
         Some(Guardian { pid })
@@ -72,13 +73,22 @@ impl Guardian {
 
 impl Drop for Guardian {
     fn drop(&mut self) {
-        // Closing the pipe is the guardian's signal to finish; then reap it.
+        // Closing the pipe is the guardian's signal to finish; then reap it (it exits as soon
+        // as it has read the end of the pipe and killed what was still listed).
         let taken = lock(&GUARD).take();
         drop(taken);
-        let mut status = 0;
-        // SAFETY: waitpid on our own child.
-        unsafe {
-            libc::waitpid(self.pid, &mut status, 0);
+        let _ = rustix::process::waitpid(Some(self.pid), WaitOptions::empty());
+    }
+}
+
+/// Sends `signal` to the process group `pgid`; nothing for a group id that is not one (0 or
+/// below: `kill(0)` would reach the arena's own group). A group that is gone already is no
+/// error: there is nothing left to reach. Async-signal-safe (one `kill`, no allocation): the
+/// guardian's forked child calls it (so it lives here), and so does the process-group registry.
+pub(super) fn signal_group(pgid: i32, signal: Signal) {
+    if pgid > 0 {
+        if let Some(pgid) = Pid::from_raw(pgid) {
+            let _ = rustix::process::kill_process_group(pgid, signal);
         }
     }
 }
@@ -87,12 +97,16 @@ impl Drop for Guardian {
 /// group still listed.
 ///
 /// # Safety
-/// Only in the child right after `fork`: async-signal-safe calls only, no allocation.
-unsafe fn guardian_main(read_fd: i32, groups: &mut [i32]) -> ! {
+/// Only in the child right after `fork`: it closes every descriptor but `reader` (copies the
+/// child holds of the arena's, which it never uses again, as it never returns) and ends the
+/// process with `_exit`. Everything it calls is async-signal-safe (system calls through libc
+/// and rustix), and it allocates nothing.
+unsafe fn guardian_main(reader: BorrowedFd<'_>, groups: &mut [i32]) -> ! {
     // Its command line is the arena's (a fork): the name tells it apart in `ps -o comm`, `top`
     // (Linux only; elsewhere it shows as the arena).
     #[cfg(target_os = "linux")]
-    libc::prctl(libc::PR_SET_NAME, c"otau-guardian".as_ptr());
+    let _ = rustix::thread::set_name(c"otau-guardian");
+    let read_fd = reader.as_raw_fd();
     for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT] {
         libc::signal(sig, libc::SIG_IGN);
     }
@@ -108,18 +122,13 @@ unsafe fn guardian_main(read_fd: i32, groups: &mut [i32]) -> ! {
     let mut carry = [0u8; 5];
     let mut carried = 0usize;
     loop {
-        let n = libc::read(read_fd, buf.as_mut_ptr().cast(), buf.len());
-        if n == 0 {
-            break;
-        }
-        if n < 0 {
-            // Reads errno (no allocation: async-signal-safe), on every Unix.
-            if io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
-                continue;
-            }
-            break;
-        }
-        for &b in &buf[..n as usize] {
+        let n = match rustix::io::read(reader, &mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(Errno::INTR) => continue,
+            Err(_) => break,
+        };
+        for &b in &buf[..n] {
             carry[carried] = b;
             carried += 1;
             if carried < carry.len() {
@@ -139,9 +148,7 @@ unsafe fn guardian_main(read_fd: i32, groups: &mut [i32]) -> ! {
         }
     }
     for &pgid in &groups[..listed] {
-        if pgid > 0 {
-            libc::kill(-pgid, libc::SIGKILL);
-        }
+        signal_group(pgid, Signal::KILL);
     }
     libc::_exit(0)
 }

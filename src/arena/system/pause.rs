@@ -18,6 +18,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, Once, OnceLock};
 use std::time::{Duration, Instant};
 
+use rustix::process::Signal;
+
 use crate::sync::lock;
 
 /// How often the ticker notes the time.
@@ -128,18 +130,16 @@ pub fn install() {
 /// Ctrl-Z: the engines first (so none thinks on while the arena cannot read it), then the
 /// arena; once continued, the engines again. The gap is credited by the next [`now`].
 fn stop_everything() {
-    crate::arena::system::process_groups::signal_all(libc::SIGSTOP);
+    crate::arena::system::process_groups::signal_all(Signal::STOP);
     CONT.store(false, Ordering::SeqCst);
-    // SAFETY: raise on our own thread; SIGSTOP stops every thread of the arena until SIGCONT.
-    unsafe {
-        libc::raise(libc::SIGSTOP);
-    }
-    // The stop takes hold when the signal is delivered, which need not be before `raise`
+    // SIGSTOP stops every thread of the arena until SIGCONT.
+    let _ = rustix::process::kill_process(rustix::process::getpid(), Signal::STOP);
+    // The stop takes hold when the signal is delivered, which need not be before `kill`
     // returns: the engines are continued only once the arena itself has been.
     while !CONT.load(Ordering::SeqCst) {
         std::thread::sleep(Duration::from_millis(1));
     }
-    crate::arena::system::process_groups::signal_all(libc::SIGCONT);
+    crate::arena::system::process_groups::signal_all(Signal::CONT);
 }
 
 #[cfg(test)]

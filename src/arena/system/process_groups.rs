@@ -7,16 +7,13 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use crate::arena::system::guardian::{tell_guardian, GUARD_ADD, GUARD_REMOVE};
+use rustix::process::Signal;
+
+use crate::arena::system::guardian::{signal_group, tell_guardian, GUARD_ADD, GUARD_REMOVE};
 use crate::sync::lock;
 
 pub(crate) fn kill_group(pgid: i32) {
-    if pgid > 0 {
-        // SAFETY: kill has no memory-safety preconditions.
-        unsafe {
-            libc::kill(-pgid, libc::SIGKILL);
-        }
-    }
+    signal_group(pgid, Signal::KILL);
 }
 
 /// Live child process groups, for [`kill_all`].
@@ -43,19 +40,14 @@ pub(crate) fn unregister(id: u64) {
 /// SIGKILLs every live engine process group (Ctrl-C, fatal arena error). The owners still reap
 /// their children when they notice.
 pub fn kill_all() {
-    signal_all(libc::SIGKILL);
+    signal_all(Signal::KILL);
 }
 
 /// Sends `signal` to every live engine process group (SIGSTOP and SIGCONT for Ctrl-Z).
-pub fn signal_all(signal: i32) {
+pub fn signal_all(signal: Signal) {
     if let Some(map) = lock(&LIVE).as_ref() {
         for &pgid in map.values() {
-            if pgid > 0 {
-                // SAFETY: kill has no memory-safety preconditions.
-                unsafe {
-                    libc::kill(-pgid, signal);
-                }
-            }
+            signal_group(pgid, signal);
         }
     }
 }

@@ -6,7 +6,10 @@
 ///
 /// The handler must be async-signal-safe: the arena's only touch atomics.
 pub(super) fn catch(signals: &[libc::c_int], handler: extern "C" fn(libc::c_int)) {
-    // SAFETY: sigaction is given a zeroed struct with its handler, mask and flags filled in.
+    // SAFETY: an all-zero `sigaction` is a valid value (no flags, empty mask), then filled in:
+    // `handler` has the `sa_handler` signature (`SA_SIGINFO` is not set) and, as said above, is
+    // async-signal-safe, so it is sound to run at any point of any thread. (rustix has no safe
+    // way to install a handler: this is the one unsafe call the signals need.)
     unsafe {
         let mut action: libc::sigaction = std::mem::zeroed();
         action.sa_sigaction = handler as *const () as usize;

@@ -111,11 +111,9 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
     // Elsewhere than on Linux the pipe keeps its size: unread input fills it later.
     #[cfg(target_os = "linux")]
     if matches!(mode, FakeMode::Deaf | FakeMode::DeafStart) {
-        // SAFETY: fcntl on our own stdin; on a pipe it sets the buffer size (4 KiB: one page,
-        // the least), so unread input fills it after a few plies.
-        unsafe {
-            libc::fcntl(0, libc::F_SETPIPE_SZ, 4096);
-        }
+        // On a pipe this sets the buffer size (4 KiB: one page, the least), so unread input
+        // fills it after a few plies.
+        let _ = rustix::pipe::fcntl_setpipe_size(std::io::stdin(), 4096);
     }
     if mode == FakeMode::CrashFlood {
         let line = "flood ".repeat(100) + "\n";
@@ -208,10 +206,10 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
                     }
                     FakeMode::CrashSlowExit if gos > 2 => {
                         drop(out);
-                        // SAFETY: closes this process's own stdout (the arena's pipe) and
-                        // nothing else; the process exits below without writing again.
-                        unsafe {
-                            libc::close(1);
+                        // Closes the arena's pipe: /dev/null, opened for reading, takes the
+                        // place of stdout (a write would fail, as on a closed descriptor).
+                        if let Ok(null) = std::fs::File::open("/dev/null") {
+                            let _ = rustix::stdio::dup2_stdout(null);
                         }
                         std::thread::sleep(Duration::from_millis(300));
                         return 1;

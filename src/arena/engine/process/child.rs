@@ -25,15 +25,21 @@ pub(super) fn configure_child(cmd: &mut Command) {
     cmd.process_group(0);
     #[cfg(target_os = "linux")]
     {
-        let parent = std::process::id() as libc::pid_t;
-        // SAFETY: only async-signal-safe calls (prctl, getppid, kill) between fork and exec.
+        use rustix::process::{
+            getpid, getppid, kill_process, set_parent_process_death_signal, Signal,
+        };
+        let parent = getpid();
+        // SAFETY: `pre_exec` is unsafe because its closure runs in the child between fork and
+        // exec, where only async-signal-safe calls are sound (the arena has threads): this one
+        // makes three system calls through rustix (prctl, getppid, kill; no allocation, no
+        // lock) on a `Pid` copied in before the fork.
         unsafe {
             cmd.pre_exec(move || {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                let _ = set_parent_process_death_signal(Some(Signal::KILL));
                 // The arena may have died between fork and prctl: then nobody would send the
                 // signal.
-                if libc::getppid() != parent {
-                    libc::kill(libc::getpid(), libc::SIGKILL);
+                if getppid() != Some(parent) {
+                    let _ = kill_process(getpid(), Signal::KILL);
                 }
                 Ok(())
             });

@@ -3,12 +3,14 @@
 
 use std::fs::File;
 use std::io::{self, BufReader, Write};
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+
+use rustix::event::{PollFd, PollFlags, Timespec};
 
 use crate::arena::engine::process::child::{configure_child, describe_status};
 use crate::arena::engine::process::reader::{Fill, Incoming, LineReader};
@@ -210,7 +212,6 @@ impl EngineIo {
                 Ok(n) => done += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                    let fd = w.as_raw_fd();
                     if interrupt::requested() {
                         return Err(SendError::Interrupted);
                     }
@@ -227,7 +228,9 @@ impl EngineIo {
                             total: buf.len(),
                         });
                     }
-                    wait_writable(fd, left.min(EXIT_POLL));
+                    if let Some(w) = &self.writer {
+                        wait_writable(w.as_fd(), left.min(EXIT_POLL));
+                    }
                 }
                 Err(e) => return Err(SendError::Closed(e)),
             }
@@ -422,46 +425,43 @@ impl Drop for EngineIo {
 
 /// The pipe end as a non-blocking file: writes return `WouldBlock` instead of waiting.
 pub(super) fn non_blocking(fd: OwnedFd) -> io::Result<File> {
-    let raw = fd.as_raw_fd();
-    // SAFETY: fcntl on a descriptor we own.
-    unsafe {
-        let flags = libc::fcntl(raw, libc::F_GETFL);
-        if flags < 0 || libc::fcntl(raw, libc::F_SETFL, flags | libc::O_NONBLOCK) < 0 {
-            return Err(io::Error::last_os_error());
-        }
-    }
+    use rustix::fs::{fcntl_getfl, fcntl_setfl, OFlags};
+    let flags = fcntl_getfl(&fd)?;
+    fcntl_setfl(&fd, flags | OFlags::NONBLOCK)?;
     Ok(File::from(fd))
 }
 
 /// Waits until `fd` can take a write, or `at_most` has passed (whichever comes first).
-fn wait_writable(fd: i32, at_most: Duration) {
-    let _ = wait_for(Some((fd, libc::POLLOUT)), at_most);
+fn wait_writable(fd: BorrowedFd<'_>, at_most: Duration) {
+    let _ = wait_for(Some((fd, PollFlags::OUT)), at_most);
 }
 
 /// Waits until `fd` has something to read (or its writer closed it), or `at_most` has passed;
 /// whether it has.
-fn wait_readable(fd: i32, at_most: Duration) -> bool {
-    wait_for(Some((fd, libc::POLLIN)), at_most) == Some(true)
+fn wait_readable(fd: BorrowedFd<'_>, at_most: Duration) -> bool {
+    wait_for(Some((fd, PollFlags::IN)), at_most) == Some(true)
 }
 
 /// `ppoll` of one descriptor for `events` (or of none: a sleep) for at most `at_most`, to the
 /// nanosecond (a millisecond `poll` would turn a wait under 1 ms into a spin or into a late
-/// wake-up). Whether the descriptor became ready, when there is one.
-fn wait_for(fd: Option<(i32, libc::c_short)>, at_most: Duration) -> Option<bool> {
-    let (fd, events) = fd.unwrap_or((-1, 0));
-    let mut p = libc::pollfd {
-        fd,
-        events,
-        revents: 0,
+/// wake-up: rustix's `poll` is `ppoll` wherever the system has it, which every system that
+/// builds this does). Whether the descriptor became ready, when there is one; a wait a signal
+/// cut short counts as not ready.
+fn wait_for(fd: Option<(BorrowedFd<'_>, PollFlags)>, at_most: Duration) -> Option<bool> {
+    let timeout = Timespec {
+        tv_sec: at_most.as_secs().min(i32::MAX as u64) as i64,
+        tv_nsec: at_most.subsec_nanos() as _,
     };
-    let ts = libc::timespec {
-        tv_sec: at_most.as_secs().min(i32::MAX as u64) as libc::time_t,
-        tv_nsec: at_most.subsec_nanos() as libc::c_long,
-    };
-    // SAFETY: ppoll on one pollfd (a negative fd is ignored by the kernel) with a valid timeout
-    // and no signal mask.
-    let ready = unsafe { libc::ppoll(&mut p, 1, &ts, std::ptr::null()) };
-    (fd >= 0).then_some(ready > 0)
+    match fd {
+        Some((fd, events)) => {
+            let mut p = [PollFd::from_borrowed_fd(fd, events)];
+            Some(rustix::event::poll(&mut p, Some(&timeout)).is_ok_and(|n| n > 0))
+        }
+        None => {
+            let _ = rustix::event::poll(&mut [], Some(&timeout));
+            None
+        }
+    }
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 
 use std::fs::File;
 use std::io::{self, Read};
-use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::time::{Duration, Instant};
 
 /// The longest line kept from an engine; the rest of a longer line is dropped.
@@ -71,8 +71,8 @@ impl LineReader {
         })
     }
 
-    pub(super) fn fd(&self) -> RawFd {
-        self.source.as_raw_fd()
+    pub(super) fn fd(&self) -> BorrowedFd<'_> {
+        self.source.as_fd()
     }
 
     /// The next whole line already read, with when its end was read; `None` when the bytes read

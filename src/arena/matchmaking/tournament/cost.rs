@@ -27,12 +27,10 @@ impl Cost {
 
 /// CPU time of this process (every thread; children excluded).
 pub(super) fn own_cpu() -> Duration {
-    // SAFETY: getrusage fills the zeroed struct it is given.
-    let usage = unsafe {
-        let mut u: libc::rusage = std::mem::zeroed();
-        libc::getrusage(libc::RUSAGE_SELF, &mut u);
-        u
-    };
-    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
-    tv(usage.ru_utime) + tv(usage.ru_stime)
+    // The process's CPU clock: user and system time, as `getrusage(RUSAGE_SELF)` adds them up.
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+    Duration::new(
+        t.tv_sec.max(0) as u64,
+        t.tv_nsec.clamp(0, 999_999_999) as u32,
+    )
 }
