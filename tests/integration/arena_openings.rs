@@ -289,7 +289,8 @@ fn books_with_a_byte_order_mark_and_the_standard_s_pgn() {
 /// Each pair's seeded opening, pinned as literal moves: the same seed must give the same
 /// openings on every machine and with every version of `rand` and `rand_chacha` (an upgrade that
 /// changed their streams or `shuffle` would change every seeded run's games without a word:
-/// this test fails instead). Random walks in three games and a file shuffled by `order=random`.
+/// this test fails instead). Random walks in three games and a file shuffled by `order=random`;
+/// the figures are those `otau-arena --seed S --openings ...` recorded for its first three pairs.
 #[test]
 fn seeded_openings_are_the_same_move_for_move() {
     use otau::arena::openings::{OpeningBook, OpeningConfig};
@@ -297,17 +298,32 @@ fn seeded_openings_are_the_same_move_for_move() {
     let book_file = std::fs::canonicalize("tests/data/playok-sample.pgn").unwrap();
     let shuffled = format!("file={} order=random plies=4", book_file.display());
     let cases: [(Variant, &str, u64, &str); 5] = [
-        (Variant::TOGUZ, "plies=6", 1, ""),
-        (Variant::TOGUZ, "plies=6", 2026, ""),
-        (Variant::GIUTHI, "plies=6", 7, ""),
-        (Variant::MODIAR, "plies=4", 7, ""),
-        (Variant::TOGUZ, &shuffled, 11, ""),
+        (
+            Variant::TOGUZ,
+            "plies=6",
+            1,
+            "6 3 2 7 3 5 | 1 6 4 9 6 2 | 7 5 2 4 5 2",
+        ),
+        (
+            Variant::TOGUZ,
+            "plies=6",
+            2026,
+            "6 3 1 3 7 9 | 4 6 3 1 8 6 | 8 5 1 6 9 2",
+        ),
+        (
+            Variant::GIUTHI,
+            "plies=6",
+            7,
+            "6c 7a 5c 3a 8a 3a | 1a 6a 6a 1a 5a 6a | 4a 2c 5a 3a 3c 7c",
+        ),
+        (Variant::MODIAR, "plies=4", 7, "1 1 3 3 | 1 3 3 1 | 2 1 3 1"),
+        (Variant::TOGUZ, &shuffled, 11, "8 8 9 1 | 6 8 5 6 | 7 9 6 8"),
     ];
     for (variant, config, seed, expected) in cases {
         let tokens: Vec<String> = config.split(' ').map(String::from).collect();
         let config = OpeningConfig::parse(&tokens).unwrap();
         let mut book = OpeningBook::new(&config, variant, seed).unwrap();
-        let got: Vec<String> = (0..4).map(|p| book.get(p).move_names().join(" ")).collect();
+        let got: Vec<String> = (0..3).map(|p| book.get(p).move_names().join(" ")).collect();
         assert_eq!(
             got.join(" | "),
             expected,
