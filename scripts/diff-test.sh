@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Differential test at full size: every game's fast rules against the plain second
-# implementations of tests/reference/, in release mode.
+# implementations of tests/support/reference/, in release mode.
 #
 #   scripts/diff-test.sh [POSITIONS_PER_GAME] [SEED]
 #
@@ -14,5 +14,5 @@ fi
 cd "$(dirname "$0")/.."
 export OTAU_DIFF_POSITIONS=${1:-100000}
 [ $# -ge 2 ] && export OTAU_DIFF_SEED=$2
-time nice cargo test --release --test differential -- --nocapture --test-threads=1 2>&1 \
+time nice cargo test --release --test integration differential:: -- --nocapture --test-threads=1 2>&1 \
     | grep -E 'agree|test result|panicked|FAILED|error' 

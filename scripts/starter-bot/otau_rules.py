@@ -3,7 +3,7 @@
 A starting point for a bot author: position strings, legal moves, playing a move, the end of a
 game and the repetition rules, exactly as otau's referee applies them. The reference texts are
 protocol/rules-toguz-kumalak.md, protocol/rules-giuthi.md, protocol/rules-modiar.md and
-protocol/notation.md; tests/scripts.rs plays random games of every board through this module
+protocol/notation.md; tests/integration/scripts.rs plays random games of every board through this module
 (via otau_bot.py) and compares every position, legal move list, result and perft count with
 otau's own rules.
 

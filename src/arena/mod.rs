@@ -1,7 +1,7 @@
 //! The arena: engine-vs-engine matches, refereed by the library's own rules.
 //!
 //! One folder per concern, as fastchess lays out its tree, listed from the bottom up: each
-//! folder imports only from the folders above it in this list (`tests/import_layers.rs` fails on
+//! folder imports only from the folders above it in this list (`tests/integration/import_layers.rs` fails on
 //! a circle):
 //! - [`system`]: the operating system: signals (Ctrl-C, SIGTERM and a closed output in
 //!   [`system::interrupt`]; Ctrl-Z and the clock that excludes pauses in [`system::pause`]), the

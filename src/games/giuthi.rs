@@ -122,7 +122,7 @@ fn add_masks(a: [u128; 2], b: [u128; 2]) -> [u128; 2] {
 /// re-saving after windows of doubling length: once a saved state lies on the cycle and the window
 /// is at least the period, the saved state comes round again. It reports a repeat only when two
 /// states are truly equal. So `None` means "never ends" and nothing else, and every move that ends
-/// is played to its end (tests/giuthi_rules.rs builds both kinds of move).
+/// is played to its end (tests/integration/giuthi_rules.rs builds both kinds of move).
 ///
 /// `on_lap` sees the ring (places `0..2n`) after every lap: [`Giuthi::relay_laps`] records them
 /// for a player, the moves pass a closure that does nothing (monomorphised away, so the one sowing

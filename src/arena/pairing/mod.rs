@@ -16,7 +16,7 @@
 //! into shards): matches the compiler checks for completeness. Nothing else in the arena names a
 //! kind: the workers, the records, `--resume`, `merge`, the summary and the report only hold a
 //! `Box<dyn Pairing>`. Its rules go in `protocol/arena.md`, a run of it in the tests
-//! (`tests/arena_knockout.rs` is the knockout's).
+//! (`tests/integration/arena_knockout.rs` is the knockout's).
 
 pub mod game_set;
 pub mod knockout;
