@@ -126,7 +126,7 @@ pub fn check_same(config: &RunConfig, recorded: &[ProgramStamp], records: &Path)
 pub fn warn_unpinned(config: &RunConfig, records: &Path) {
     for e in config.engines.iter().filter(|e| e.builtin().is_none()) {
         if e.cmd.contains('/') && !Path::new(&e.cmd).is_absolute() {
-            crate::arena::system::interrupt::err(format_args!(
+            crate::arena::system::console::err(format_args!(
                 "otau-arena: warning: {} records engine '{}' as {}, relative to the directory \
                  the run started in (an older arena recorded no more): it is taken from here\n",
                 records.display(),

@@ -71,7 +71,7 @@ impl RunFiles {
     ) -> Result<()> {
         if let Some(problem) = self.protocol_log.as_ref().and_then(|l| l.finish()) {
             // The log is no record: an incomplete one is worth a word, not a failed run.
-            crate::arena::system::interrupt::err(format_args!("otau-arena: {problem}\n"));
+            crate::arena::system::console::err(format_args!("otau-arena: {problem}\n"));
         }
         if let Some(p) = self.pgn.as_mut() {
             p.finish()?;

@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
 use crate::arena::output::live::LiveProgress;
-use crate::arena::system::interrupt;
+use crate::arena::system::console;
 
 use crate::arena::records::standings::Standings;
 use crate::arena::records::GameRecord;
@@ -100,11 +100,11 @@ impl Progress {
     /// runs into it.
     pub fn note(&mut self, text: &str) {
         if self.live_shown.is_some() {
-            interrupt::out(format_args!("\r\x1b[2K"));
+            console::out(format_args!("\r\x1b[2K"));
         }
-        interrupt::err(format_args!("otau-arena: {text}\n"));
+        console::err(format_args!("otau-arena: {text}\n"));
         if let Some(line) = &self.live_shown {
-            interrupt::out(format_args!("{line}"));
+            console::out(format_args!("{line}"));
         }
     }
 
@@ -176,7 +176,7 @@ impl Progress {
             }
         }
         if !out.is_empty() {
-            interrupt::out(format_args!("{out}"));
+            console::out(format_args!("{out}"));
         }
     }
 
@@ -195,7 +195,7 @@ impl Progress {
     /// Ends the live line so that following output starts on a fresh line.
     pub fn clear_live(&mut self) {
         if self.live_shown.take().is_some() {
-            interrupt::out(format_args!("\n"));
+            console::out(format_args!("\n"));
         }
     }
 }

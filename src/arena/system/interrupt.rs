@@ -6,11 +6,8 @@
 //! once, so a long think cannot delay the exit. A second signal exits immediately after killing
 //! the engines.
 //!
-//! A closed stdout or stderr (`otau-arena ... 2>&1 | head`, a terminal gone) is the same request:
-//! every message for the user goes through [`out`] or [`err`], which never panic; a write that
-//! fails kills the engines and stops the run as Ctrl-C does, with the records intact.
+//! A closed stdout or stderr is the same request ([`crate::arena::system::console`]).
 
-use std::fmt;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Once;
@@ -19,7 +16,6 @@ use std::time::Duration;
 static REQUESTED: AtomicBool = AtomicBool::new(false);
 static COUNT: AtomicUsize = AtomicUsize::new(0);
 static INSTALL: Once = Once::new();
-static OUTPUT_CLOSED: AtomicBool = AtomicBool::new(false);
 
 /// Whether the user asked the arena to stop.
 pub fn requested() -> bool {
@@ -53,40 +49,16 @@ pub fn install() {
                         killed_at = count;
                         crate::arena::system::process_groups::kill_all();
                         if count >= 2 {
-                            err(format_args!("otau-arena: interrupted twice, exiting now\n"));
+                            // Straight to stderr: the console's writer asks for a stop on
+                            // failure, and this is the stop.
+                            let _ = writeln!(
+                                std::io::stderr(),
+                                "otau-arena: interrupted twice, exiting now"
+                            );
                             std::process::exit(130);
                         }
                     }
                 }
             });
     });
-}
-
-/// Writes to stdout (flushed); see [`err`].
-pub fn out(text: fmt::Arguments<'_>) {
-    let mut stream = std::io::stdout().lock();
-    if stream.write_fmt(text).and_then(|_| stream.flush()).is_err() {
-        output_closed();
-    }
-}
-
-/// Writes to stderr. A failed write (the reader of a pipe went away) does not panic as
-/// `eprintln!` would (exit 101, engines left to the guardian): it stops the run like Ctrl-C.
-pub fn err(text: fmt::Arguments<'_>) {
-    let mut stream = std::io::stderr().lock();
-    if stream.write_fmt(text).and_then(|_| stream.flush()).is_err() {
-        output_closed();
-    }
-}
-
-/// Whether stdout or stderr was found closed.
-pub fn output_was_closed() -> bool {
-    OUTPUT_CLOSED.load(Ordering::Relaxed)
-}
-
-fn output_closed() {
-    if !OUTPUT_CLOSED.swap(true, Ordering::SeqCst) {
-        request();
-        crate::arena::system::process_groups::kill_all();
-    }
 }

@@ -1,6 +1,7 @@
 //! The operating system's signals: Ctrl-C, SIGTERM and a closed output stop a run cleanly;
 //! Ctrl-Z pauses it without charging an engine.
 
+pub mod console;
 pub mod files;
 pub mod guardian;
 pub mod interrupt;

@@ -23,6 +23,7 @@ use crate::arena::output::progress::{OutputFormat, ProgressMode};
 use crate::arena::pairing::schedule::{rounds_for_games, Shard};
 use crate::arena::pairing::TournamentKind;
 use crate::arena::records::GameRecord;
+use crate::arena::system::console;
 use crate::arena::system::files::{self, Named};
 use crate::arena::system::interrupt;
 use crate::stats::RatingOptions;
@@ -361,7 +362,7 @@ pub fn main() -> ExitCode {
             // terminal sequence are shown escaped, never sent to the terminal.
             let text = format!("{e:#}");
             let text = crate::input::escape_controls(&text);
-            interrupt::err(format_args!("otau-arena: {text}\n"));
+            console::err(format_args!("otau-arena: {text}\n"));
             ExitCode::from(1)
         }
     }
@@ -389,12 +390,12 @@ fn run(cli: ArenaCli) -> Result<ExitCode> {
         }) => {
             let text =
                 crate::arena::records::rate::ratings_text(&files, &rating_prior, largest_group)?;
-            interrupt::out(format_args!("{text}"));
+            console::out(format_args!("{text}"));
             return Ok(ExitCode::SUCCESS);
         }
         Some(ArenaCommand::Sprt(args)) => {
             let text = args.run().map_err(anyhow::Error::msg)?;
-            interrupt::out(format_args!("{text}"));
+            console::out(format_args!("{text}"));
             return Ok(ExitCode::SUCCESS);
         }
         Some(ArenaCommand::Report {
@@ -443,7 +444,7 @@ fn run(cli: ArenaCli) -> Result<ExitCode> {
             let title = title.map_or(String::new(), |p| p.display().to_string());
             let watch = Arc::new(Watch::new(&title));
             let server = serve("--live", addr, Arc::new(RunSite::live(watch.clone())))?;
-            interrupt::err(format_args!("otau-arena: live page at {}\n", server.url()));
+            console::err(format_args!("otau-arena: live page at {}\n", server.url()));
             opts.live = Some(watch);
             Some(server)
         }
@@ -456,7 +457,7 @@ fn run(cli: ArenaCli) -> Result<ExitCode> {
     } else {
         let config = build_config(&cli)?;
         if !cli.quiet {
-            interrupt::err(format_args!(
+            console::err(format_args!(
                 "otau-arena: {} on {}, seed {}, {}{}\n{}\n",
                 config.engine_names().join(", "),
                 config.game,
@@ -616,7 +617,7 @@ fn rename_twins(engines: &mut [crate::arena::config::EngineConfig]) {
             }
         };
         let renamed = format!("{}_{n}", e.name);
-        interrupt::err(format_args!(
+        console::err(format_args!(
             "otau-arena: two engines are named '{}': this one is '{renamed}' (as fastchess \
              names it)\n",
             e.name
@@ -659,7 +660,7 @@ fn demo(opts: &RunOptions) -> Result<RunReport> {
     let mut opts = opts.clone();
     opts.concurrency = 2;
     if opts.progress != ProgressMode::Quiet {
-        interrupt::err(format_args!(
+        console::err(format_args!(
             "otau-arena demo: round robin of {} on {}, {} games at concurrency 2 (seed {}).\n\
              Run your own engines with --engine cmd=PATH ...; see --help.\n",
             config.engine_names().join(", "),
@@ -674,20 +675,20 @@ fn demo(opts: &RunOptions) -> Result<RunReport> {
 /// Prints the results and says how the run ended; the exit code tells scripts.
 fn finish(report: &RunReport, records: Option<&PathBuf>, format: OutputFormat) -> ExitCode {
     let summary = report.standings.summary();
-    interrupt::out(format_args!("{}", format.summary_text(&summary)));
+    console::out(format_args!("{}", format.summary_text(&summary)));
     for (_, text) in report.pairing.notes() {
-        interrupt::out(format_args!("\n{text}"));
+        console::out(format_args!("\n{text}"));
     }
-    interrupt::err(format_args!("otau-arena: {}\n", report.cost.describe()));
+    console::err(format_args!("otau-arena: {}\n", report.cost.describe()));
     if let Some(decision) = &report.sprt_decided {
-        interrupt::err(format_args!(
+        console::err(format_args!(
             "otau-arena: SPRT: {decision}; {} game(s) left unplayed\n",
             report.missing
         ));
         return ExitCode::SUCCESS;
     }
     if let Some(why) = &report.stopped {
-        interrupt::err(format_args!("otau-arena: {why}\n"));
+        console::err(format_args!("otau-arena: {why}\n"));
         return ExitCode::from(2);
     }
     if report.missing > 0 {
@@ -699,7 +700,7 @@ fn finish(report: &RunReport, records: Option<&PathBuf>, format: OutputFormat) -
             ),
             None => "(no --out file: this run cannot be resumed)".to_string(),
         };
-        interrupt::err(format_args!(
+        console::err(format_args!(
             "otau-arena: {} {} game(s) not played; {how}\n",
             if report.interrupted {
                 "interrupted:"
@@ -729,13 +730,13 @@ fn merge_command(
         merged.standings.set_fixed_sample_sprt(Some(config));
     }
     merge::write_outputs(&mut merged, files, out.as_deref(), pgn.as_deref(), event)?;
-    interrupt::out(format_args!("{}", merged.standings.summary().text()));
+    console::out(format_args!("{}", merged.standings.summary().text()));
     let pairing = tournament::pairing(&merged.header.config, None, &merged.standings)?;
     for (_, text) in pairing.notes() {
-        interrupt::out(format_args!("\n{text}"));
+        console::out(format_args!("\n{text}"));
     }
     if merged.missing() > 0 {
-        interrupt::err(format_args!(
+        console::err(format_args!(
             "otau-arena: {} of {} scheduled games are in none of the files\n",
             merged.missing(),
             merged.header.scheduled
@@ -779,7 +780,7 @@ fn report_command(
         merged.for_each_game(|_, g| add(&crate::arena::records::standings::game_stats(g)))
     })?;
     files::write_whole(&page, html.as_bytes(), false)?;
-    interrupt::err(format_args!(
+    console::err(format_args!(
         "otau-arena: report of {} games written to {}\n",
         merged.standings.len(),
         out.display()
@@ -793,7 +794,7 @@ fn serve(flag: &str, addr: &str, site: Arc<dyn web::server::Site>) -> Result<web
     let server = web::server::Server::start(at, site)
         .with_context(|| format!("{flag}: cannot listen on {at}"))?;
     if let Some(warning) = server.exposure() {
-        interrupt::err(format_args!("otau-arena: {flag} {warning}\n"));
+        console::err(format_args!("otau-arena: {flag} {warning}\n"));
     }
     Ok(server)
 }
@@ -803,7 +804,7 @@ fn view_command(file: &std::path::Path, addr: Option<&str>) -> Result<ExitCode> 
     let site = RunSite::recorded(file)?;
     let server = serve("--addr", addr.unwrap_or(""), Arc::new(site))?;
     interrupt::install();
-    interrupt::err(format_args!(
+    console::err(format_args!(
         "otau-arena: {} at {} (Ctrl-C ends)\n",
         file.display(),
         server.url()
@@ -837,7 +838,7 @@ fn check(
     // As in a run: a kill -9 of the arena during the check leaves nothing the engine started.
     let _guardian = crate::arena::engine::process::Guardian::start();
     let report = crate::arena::compliance::check(program, args, &config);
-    interrupt::out(format_args!("{report}\n"));
+    console::out(format_args!("{report}\n"));
     Ok(if report.passed() {
         ExitCode::SUCCESS
     } else {

@@ -47,6 +47,7 @@ use crate::arena::pairing::schedule::Shard;
 use crate::arena::pairing::{Pairing, Recorded};
 use crate::arena::records::standings::Standings;
 use crate::arena::records::{Event, RunHeader, FORMAT};
+use crate::arena::system::console;
 use crate::arena::system::interrupt;
 use crate::games::Variant;
 use checks::check_config;
@@ -113,7 +114,7 @@ pub fn resume(path: &Path, opts: &RunOptions) -> Result<RunReport> {
         // As the progress counts it (a knockout's size without its tiebreaks).
         let slice = config.tournament.pairing(config, opts.shard).planned();
         let recorded = done.len();
-        interrupt::err(format_args!(
+        console::err(format_args!(
             "otau-arena: resuming {}: {} on {}, seed {}{}: {recorded} of {slice} games \
              recorded, {} to play\n{}\n",
             path.display(),
