@@ -3,7 +3,8 @@
 //! One folder per concern, as fastchess lays out its tree, listed from the bottom up: each
 //! folder imports only from the folders above it in this list (`tests/integration/import_layers.rs` fails on
 //! a circle):
-//! - [`system`]: the operating system: signals (Ctrl-C, SIGTERM and a closed output in
+//! - [`system`]: the operating system: how the arena prints ([`system::console`]: a closed
+//!   output stops the run), signals (Ctrl-C, SIGTERM and a closed output in
 //!   [`system::interrupt`]; Ctrl-Z and the clock that excludes pauses in [`system::pause`]), the
 //!   registry of live engine process groups ([`system::process_groups`]), the [`system::guardian`]
 //!   that kills them if the arena dies, and every output file checked, locked and never
