@@ -3,16 +3,18 @@
 //! [`check`] starts the engine as a process (no shell: a program and its arguments), walks it
 //! through the handshake, options, positions with moves, every kind of `go`, `stop`, `isready`
 //! during a search and the `query` commands, and reports pass or fail per item with the reason.
-//! The items are a table of named steps ([`items`]: name, check), run in order by the
-//! [`driver`] on one engine process ([`session`]); an `info` line's syntax is [`info`]'s, the
-//! report [`report`]'s.
 //! Every move and answer is judged with this library's own rules, so the checker needs no engine
 //! to compare against. It is a client like the arena's referee: it drives the engine through the
-//! arena's engine session ([`crate::arena::engine::client::EngineSession`]) and says every line through
-//! [`crate::ugi::wire`], so it holds an engine to the same standards as a run does. `otau check`
-//! and `otau-arena --check` are thin front ends to it; each starts the arena's guardian
-//! ([`crate::arena::engine::process::guardian::Guardian`]) around the check, which the library cannot do itself (the
-//! guardian is one per process, and tests run checks in parallel).
+//! arena's engine session ([`crate::arena::engine::client::EngineSession`]) and says every line
+//! through [`crate::ugi::wire`], so it holds an engine to the same standards as a run does.
+//! `otau check` and `otau-arena --check` are thin front ends to it; each starts the arena's
+//! guardian ([`crate::arena::engine::process::guardian::Guardian`]) around the check, which the
+//! library cannot do itself (the guardian is one per process, and tests run checks in parallel).
+//!
+//! The files: `items.rs`, the items as a table of named checks (`ITEMS`: a new item is a row
+//! and a function); `driver.rs`, which runs the table in order on one engine process and stops
+//! when the engine goes silent; `session.rs`, the engine under test (every send and wait, with
+//! its messages); `info.rs`, an `info` line's syntax; `report.rs`, the report.
 
 mod driver;
 mod info;

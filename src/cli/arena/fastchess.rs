@@ -34,9 +34,6 @@ fastchess and cutechess-cli spellings (single dash; see protocol/arena.md):
   refused, by name: -noswap, -reverse, -tb..., -epdout, -bookmode, book=, proto=xboard, ...
   each option once (a repeat is refused); -engine and -each add up";
 
-/// `otau-arena`'s subcommands: their arguments are otau's own and are not translated.
-const SUBCOMMANDS: &[&str] = &["merge", "ratings", "sprt", "report", "fake-engine", "help"];
-
 /// Whether `t` is a single-dash option word (`-engine`, not `-q`, `--out`, `-5` or a value).
 fn single_dash(t: &str) -> Option<&str> {
     let name = t.strip_prefix('-')?;
@@ -174,14 +171,20 @@ fn count(option: &str, v: Option<&String>) -> Result<u64, String> {
 /// Translates fastchess's and cutechess-cli's single-dash options in `args` (the program name
 /// first) into otau-arena's; otau's own spellings pass unchanged, and so does everything after
 /// `--check` (an engine's command) and a subcommand's arguments. `long` lists otau-arena's own
-/// long options: `-NAME` of one of them (not in the tables) is read as `--NAME`.
-pub fn translate(args: Vec<OsString>, long: &[&str]) -> Result<Vec<OsString>, String> {
+/// long options: `-NAME` of one of them (not in the tables) is read as `--NAME`. `subcommands`
+/// lists otau-arena's subcommands (their arguments are otau's own and are not translated); both
+/// lists are read from the clap definition, so that neither can fall behind it.
+pub fn translate(
+    args: Vec<OsString>,
+    long: &[&str],
+    subcommands: &[&str],
+) -> Result<Vec<OsString>, String> {
     let text: Vec<String> = args
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
     let Some(why) = non_utf8(&args) else {
-        return translate_text(text, long);
+        return translate_text(text, long, subcommands);
     };
     // A line that needs no translation keeps its arguments as they are (a path need not be
     // UTF-8: `--out`, `ratings FILE`); one that does is refused by the position of the argument
@@ -193,17 +196,21 @@ pub fn translate(args: Vec<OsString>, long: &[&str]) -> Result<Vec<OsString>, St
                 .zip(&text)
                 .all(|(o, t)| o.to_string_lossy() == *t)
     };
-    match translate_text(text.clone(), long) {
+    match translate_text(text.clone(), long, subcommands) {
         Ok(out) if unchanged(&out) => Ok(args),
         _ => Err(why),
     }
 }
 
 /// [`translate`] of arguments that are all text.
-fn translate_text(args: Vec<String>, long: &[&str]) -> Result<Vec<OsString>, String> {
+fn translate_text(
+    args: Vec<String>,
+    long: &[&str],
+    subcommands: &[&str],
+) -> Result<Vec<OsString>, String> {
     if args
         .get(1)
-        .is_some_and(|a| SUBCOMMANDS.contains(&a.as_str()))
+        .is_some_and(|a| subcommands.contains(&a.as_str()))
     {
         return Ok(args.into_iter().map(OsString::from).collect());
     }
@@ -516,7 +523,7 @@ mod tests {
 
     fn tr(line: &str) -> Result<String, String> {
         let args: Vec<OsString> = line.split(' ').map(OsString::from).collect();
-        translate(args, &["out", "quiet", "max-plies"]).map(|v| {
+        translate(args, &["out", "quiet", "max-plies"], &["merge", "help"]).map(|v| {
             v.iter()
                 .map(|a| a.to_str().unwrap().to_string())
                 .collect::<Vec<_>>()
@@ -729,7 +736,7 @@ mod tests {
             OsString::from("-engine"),
             OsString::from_vec(b"cmd=\xffbot".to_vec()),
         ];
-        let err = translate(args, &[]).unwrap_err();
+        let err = translate(args, &[], &[]).unwrap_err();
         assert!(
             err.starts_with("argument 2 is not valid UTF-8 ('cmd=\u{fffd}bot')"),
             "{err}"
@@ -741,7 +748,10 @@ mod tests {
         ] {
             let mut args = args;
             args.push(OsString::from_vec(b"g\xff.pgn".to_vec()));
-            assert_eq!(translate(args.clone(), &["out"]).unwrap(), args);
+            assert_eq!(
+                translate(args.clone(), &["out"], &["ratings"]).unwrap(),
+                args
+            );
         }
     }
 

@@ -377,6 +377,33 @@ fn execute(mut cli: ArenaCli) -> Result<ExitCode> {
     run::run(&cli)
 }
 
+/// `otau-arena`'s clap command as it parses: built, so that clap's own `help` subcommand is in
+/// it.
+fn command() -> clap::Command {
+    use clap::CommandFactory;
+    let mut command = ArenaCli::command().after_help(format!(
+        "{EXAMPLES}\n\n{}",
+        crate::cli::arena::fastchess::SPELLINGS
+    ));
+    command.build();
+    command
+}
+
+/// The names the translation of fastchess's spellings must know, read from the clap definition
+/// (a list written by hand once lost `view`): the long options, and the subcommands with their
+/// aliases.
+fn names(command: &clap::Command) -> (Vec<&str>, Vec<&str>) {
+    let long = command
+        .get_arguments()
+        .filter_map(|a| a.get_long())
+        .collect();
+    let subcommands = command
+        .get_subcommands()
+        .flat_map(|c| std::iter::once(c.get_name()).chain(c.get_all_aliases()))
+        .collect();
+    (long, subcommands)
+}
+
 /// Parses arguments, keeping each `--engine` occurrence's keys together; fastchess's and
 /// cutechess-cli's single-dash spellings are translated first ([`crate::cli::arena::fastchess`]).
 fn parse_cli<I, T>(args: I) -> Result<ArenaCli, clap::Error>
@@ -384,21 +411,18 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    use clap::{CommandFactory, FromArgMatches};
-    let command = ArenaCli::command().after_help(format!(
-        "{EXAMPLES}\n\n{}",
-        crate::cli::arena::fastchess::SPELLINGS
-    ));
-    let long: Vec<&str> = command
-        .get_arguments()
-        .filter_map(|a| a.get_long())
-        .collect();
-    let args =
-        crate::cli::arena::fastchess::translate(args.into_iter().map(Into::into).collect(), &long)
-            .map_err(|why| {
-                let mut command = ArenaCli::command();
-                command.error(clap::error::ErrorKind::ValueValidation, why)
-            })?;
+    use clap::FromArgMatches;
+    let command = command();
+    let (long, subcommands) = names(&command);
+    let args = crate::cli::arena::fastchess::translate(
+        args.into_iter().map(Into::into).collect(),
+        &long,
+        &subcommands,
+    )
+    .map_err(|why| {
+        let mut command = self::command();
+        command.error(clap::error::ErrorKind::ValueValidation, why)
+    })?;
     let matches = command.try_get_matches_from(args)?;
     let mut cli = ArenaCli::from_arg_matches(&matches)?;
     if let Ok(Some(occurrences)) = matches.try_get_occurrences::<String>("engines") {
@@ -410,6 +434,36 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_subcommand_keeps_its_arguments_as_they_are() {
+        let command = command();
+        let (long, subcommands) = names(&command);
+        // Read from the clap definition: every `ArenaCommand` is there (`view` was once left out
+        // of a list written by hand), hidden ones and clap's own `help` too.
+        for name in [
+            "merge",
+            "ratings",
+            "sprt",
+            "report",
+            "view",
+            "fake-engine",
+            "help",
+        ] {
+            assert!(subcommands.contains(&name), "{name} not in {subcommands:?}");
+        }
+        for name in &subcommands {
+            let line = ["otau-arena", name, "-engine", "cmd=x", "-rounds", "3"];
+            let args = line.iter().map(std::ffi::OsString::from).collect();
+            let out = crate::cli::arena::fastchess::translate(args, &long, &subcommands).unwrap();
+            assert_eq!(out, line.map(std::ffi::OsString::from), "{name}");
+        }
+        // Without the subcommand the same words are fastchess's, and translated.
+        let line = ["otau-arena", "-engine", "cmd=x", "-rounds", "3"];
+        let args = line.iter().map(std::ffi::OsString::from).collect();
+        let out = crate::cli::arena::fastchess::translate(args, &long, &subcommands).unwrap();
+        assert_ne!(out, line.map(std::ffi::OsString::from));
+    }
 
     #[test]
     fn the_help_shows_both_spellings() {
