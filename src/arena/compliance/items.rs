@@ -46,33 +46,7 @@ pub(super) const ITEMS: &[Step] = &[
 
 /// `ugi` -> `id name`, the option declarations, `ugiok`. Without it nothing else is checked.
 fn handshake(c: &mut Checker<'_>) -> Verdict {
-    let r = (|| -> Result<(String, Vec<Declaration>), String> {
-        c.engine.send(&GuiCommand::Hello { uci: false })?;
-        let before = c
-            .engine
-            .exact(Reply::UgiOk { uci: false }, c.config.reply_timeout)?;
-        let replies: Vec<Reply> = before.iter().map(|l| Reply::parse(l)).collect();
-        let name = replies
-            .iter()
-            .find_map(|r| match r {
-                Reply::IdName(name) => Some(name.clone()),
-                _ => None,
-            })
-            .ok_or("no 'id name' line before ugiok")?;
-        let options: Vec<Declaration> = replies
-            .into_iter()
-            .filter_map(|r| match r {
-                Reply::Option(d) => Some(Ok(d)),
-                Reply::BadOption(b) => Some(Err(b.why)),
-                _ => None,
-            })
-            .collect();
-        Ok((
-            format!("'{}', {} options", shorten(&name), options.len()),
-            options,
-        ))
-    })();
-    match r {
+    match hello(c) {
         Ok((detail, options)) => {
             c.declarations = options;
             Verdict::Pass(detail)
@@ -85,6 +59,34 @@ fn handshake(c: &mut Checker<'_>) -> Verdict {
             Verdict::Fail(e)
         }
     }
+}
+
+/// The handshake's exchange: its detail and the option declarations read.
+fn hello(c: &mut Checker<'_>) -> Result<(String, Vec<Declaration>), String> {
+    c.engine.send(&GuiCommand::Hello { uci: false })?;
+    let before = c
+        .engine
+        .exact(Reply::UgiOk { uci: false }, c.config.reply_timeout)?;
+    let replies: Vec<Reply> = before.iter().map(|l| Reply::parse(l)).collect();
+    let name = replies
+        .iter()
+        .find_map(|r| match r {
+            Reply::IdName(name) => Some(name.clone()),
+            _ => None,
+        })
+        .ok_or("no 'id name' line before ugiok")?;
+    let options: Vec<Declaration> = replies
+        .into_iter()
+        .filter_map(|r| match r {
+            Reply::Option(d) => Some(Ok(d)),
+            Reply::BadOption(b) => Some(Err(b.why)),
+            _ => None,
+        })
+        .collect();
+    Ok((
+        format!("'{}', {} options", shorten(&name), options.len()),
+        options,
+    ))
 }
 
 fn isready(c: &mut Checker<'_>) -> Verdict {
