@@ -66,7 +66,7 @@ pub(super) fn run(cli: &ArenaCli) -> Result<ExitCode> {
     } else if cli.engines.is_empty() {
         demo(&opts)?
     } else {
-        let config = build_config(&cli)?;
+        let config = build_config(cli)?;
         if !cli.quiet {
             interrupt::err(format_args!(
                 "otau-arena: {} on {}, seed {}, {}{}\n{}\n",
