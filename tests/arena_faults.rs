@@ -6,9 +6,9 @@ mod arena_support;
 use std::time::Duration;
 
 use arena_support::*;
-use otau::cli::arena::fake_engine::{first_start_marker, FakeMode};
-use otau::arena::records::{GameRecord, RecordsFile, TerminationKind};
 use otau::arena::matchmaking::tournament::{run, RunOptions};
+use otau::arena::records::{GameRecord, RecordsFile, TerminationKind};
+use otau::cli::arena::fake_engine::{first_start_marker, FakeMode};
 use otau::games::Side;
 
 /// Plays `rounds` rounds of `mode` (under `limits`) against a sound engine; returns the games.

@@ -1,5 +1,5 @@
 //! `--log`: the protocol log of a run (issue 18, item 5). Its bounds (the size limit, a full
-//! device) are unit tests of `arena::protocol_log`.
+//! device) are unit tests of `arena::engine::protocol_log`.
 
 mod arena_support;
 

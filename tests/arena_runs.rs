@@ -8,10 +8,10 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use arena_support::*;
-use otau::arena::records::merge;
-use otau::arena::records::RecordsFile;
-use otau::arena::matchmaking::schedule::Shard;
+use otau::arena::matchmaking::merge;
 use otau::arena::matchmaking::tournament::{run, RunOptions};
+use otau::arena::pairing::schedule::Shard;
+use otau::arena::records::RecordsFile;
 
 fn arena(args: &[&str], dir: &Path) -> std::process::Output {
     Command::new(ARENA)

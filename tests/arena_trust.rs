@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use arena_support::*;
 use otau::arena::config::{EngineConfig, RunConfig};
-use otau::arena::records::{GameRecord, RecordsFile, TerminationKind};
 use otau::arena::matchmaking::tournament::{run, RunOptions};
+use otau::arena::records::{GameRecord, RecordsFile, TerminationKind};
 use otau::games::Side;
 
 /// Runs `f` on a thread and fails the test when it has not returned within `limit` (a hang of

@@ -114,7 +114,7 @@ mod tests {
 fn h<'a>(x: &'a str) -> &'a str { crate::notation::shorten(x) }
 "##;
     let file = SourceFile::parse(
-        PathBuf::from("src/arena/game/referee.rs"),
+        PathBuf::from("src/arena/matchmaking/referee.rs"),
         vec!["arena".into(), "referee".into()],
         text,
     );

@@ -557,7 +557,8 @@ fn end_of_run_text_prints_the_crosstable_of_the_records() {
 /// round robin with a game left without its partner, a gauntlet and a knockout.
 #[test]
 fn counted_statistics_equal_the_direct_computation_from_the_records() {
-    use otau::arena::records::{merge, standings::game_stats};
+    use otau::arena::matchmaking::merge;
+    use otau::arena::records::standings::game_stats;
     let dir = scratch("counts-direct");
     let engines: Vec<String> = ["greedy", "random", "first", "last"]
         .iter()

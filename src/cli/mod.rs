@@ -17,7 +17,7 @@ pub use bench::bench;
 pub use check::check;
 pub use perft::perft;
 
-// The `otau` binary's command line (the arena's is `arena::cli`'s `ArenaCli`; a line a GUI sends
+// The `otau` binary's command line (the arena's is `cli::arena`'s `ArenaCli`; a line a GUI sends
 // is `ugi::wire::GuiCommand`). Plain comments here: clap would print a doc comment as help.
 #[derive(Parser)]
 #[command(
@@ -270,7 +270,8 @@ pub fn run(game: Variant, command: Option<OtauCommand>) -> Result<()> {
                 out,
                 pgn,
             };
-            let report = selfplay.run(crate::arena::output::progress::ProgressMode::detect(false))?;
+            let report =
+                selfplay.run(crate::arena::output::progress::ProgressMode::detect(false))?;
             print!("{}", report.standings.summary().text());
             Ok(())
         }

@@ -9,9 +9,9 @@ use anyhow::{bail, Result};
 
 use crate::arena::config::{EngineConfig, EngineSpec, RunConfig, DEFAULT_MAX_CRASHES};
 use crate::arena::game::openings::OpeningConfig;
-use crate::arena::output::progress::ProgressMode;
-use crate::arena::matchmaking::schedule::TournamentKind;
 use crate::arena::matchmaking::tournament::{self, RunOptions, RunReport};
+use crate::arena::output::progress::ProgressMode;
+use crate::arena::pairing::schedule::TournamentKind;
 use crate::games::Variant;
 use crate::search::Features;
 use crate::ugi::options::{set, EngineOptions, FEATURE_OPTIONS};

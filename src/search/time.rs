@@ -103,7 +103,7 @@ const LAG_WINDOW: usize = 64;
 /// overshoots by those 30 ms; the next stall may be longer).
 const LAG_FACTOR: u32 = 2;
 /// A delay longer than this is a pause, not load (Ctrl-Z, a suspended machine, a debugger): the
-/// arena charges nobody for one (`arena::pause::GAP`), so it is not kept.
+/// arena charges nobody for one (`arena::system::pause::GAP`), so it is not kept.
 pub const MAX_LAG: Duration = Duration::from_millis(250);
 
 /// The delays the engine observed on its own clock: how late the search thread started after

@@ -116,7 +116,7 @@ enum Origin {
 }
 
 /// The engine's side of one UGI conversation with a GUI: the position, the options, the job
-/// thread (the arena's side of such a conversation is `arena::client::EngineSession`).
+/// thread (the arena's side of such a conversation is `arena::engine::client::EngineSession`).
 struct GuiSession {
     sink: Sink,
     options: EngineOptions,

@@ -17,9 +17,9 @@ use serde_json::{json, Value};
 use super::assets;
 use super::game::{add_laps, game_summary, game_view, score_view, side_letter};
 use super::server::{query_param, EventSource, Latest, Reply, Site};
+use crate::arena::matchmaking::tournament::new_standings;
 use crate::arena::output::live::{LiveGame, LiveInfo, LiveProgress, LiveState, Watch};
 use crate::arena::records::{GameRecord, RecordsFile};
-use crate::arena::matchmaking::tournament::new_standings;
 use crate::games::{AnyGame, Game, Side};
 use crate::sync::lock;
 
@@ -30,7 +30,7 @@ pub const VIEWER_JS: &str = include_str!("assets/viewer.js");
 
 /// Where the games the page shows come from.
 enum Games {
-    /// A run going on: the finished games it keeps (`arena::live::KEPT_FINISHED`).
+    /// A run going on: the finished games it keeps (`arena::output::live::KEPT_FINISHED`).
     Live(Arc<Watch>),
     /// A records file, read once.
     Recorded(BTreeMap<u64, GameRecord>),

@@ -21,11 +21,11 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::arena::config::EngineConfig;
 use crate::arena::engine::builtin;
 use crate::arena::engine::client::{EngineSession, Fault, SearchInfo, ThinkError};
-use crate::arena::config::EngineConfig;
-use crate::arena::records::pgn::{game_pgn, unfinished_game_pgn};
 use crate::arena::engine::process::{EngineIo, Spawn};
+use crate::arena::records::pgn::{game_pgn, unfinished_game_pgn};
 use crate::arena::records::{GameRecord, MoveRecord, OpeningRecord, Termination, TerminationKind};
 use crate::games::{AnyGame, Game, GameLine, Outcome, Side, Variant};
 use crate::sync::lock;
@@ -515,7 +515,9 @@ impl PlayGame {
 
     /// The engine's search of the current position, within its limits; a failure named as the
     /// arena names it.
-    fn think(&mut self) -> Result<crate::arena::engine::client::Thought, (TerminationKind, String)> {
+    fn think(
+        &mut self,
+    ) -> Result<crate::arena::engine::client::Thought, (TerminationKind, String)> {
         let cfg = self.engines[self.current].clone();
         if self.session.is_none() {
             let s = start_engine(&cfg, self.variant, self.startup).map_err(fault_kind)?;

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use otau::arena::config::{EngineConfig, RunConfig};
 use otau::arena::game::openings::OpeningConfig;
-use otau::arena::matchmaking::schedule::TournamentKind;
+use otau::arena::pairing::schedule::TournamentKind;
 
 /// Tests that count child processes run one at a time.
 pub static SERIAL: Mutex<()> = Mutex::new(());

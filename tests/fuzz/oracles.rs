@@ -447,7 +447,7 @@ const ENGINE_WAIT: std::time::Duration = std::time::Duration::from_millis(30);
 /// bytes, are the engine's replies: each line the arena sends is answered with the next reply
 /// (any bytes, any number of lines, or none), and when the replies run out the engine closes its
 /// output. The arena's UGI client (`otau::arena::engine::client`) runs a handshake, a new game and up to
-/// eight moves refereed as `otau::arena::game::referee` does (`GameLine::play_token` on the `bestmove`
+/// eight moves refereed as `otau::arena::matchmaking::referee` does (`GameLine::play_token` on the `bestmove`
 /// token). It must not panic, every wait must end by its deadline, and what it keeps of the
 /// engine's words is bounded.
 pub fn engine_output(data: &[u8]) {

@@ -8,7 +8,7 @@
 //! arena's engine session ([`crate::arena::engine::client::EngineSession`]) and says every line
 //! through [`crate::ugi::wire`], so it holds an engine to the same standards as a run does.
 //! `otau check` and `otau-arena --check` are thin front ends to it; each starts the arena's
-//! guardian ([`crate::arena::engine::process::guardian::Guardian`]) around the check, which the
+//! guardian ([`crate::arena::system::guardian::Guardian`]) around the check, which the
 //! library cannot do itself (the guardian is one per process, and tests run checks in parallel).
 //!
 //! The files: `items.rs`, the items as a table of named checks (`ITEMS`: a new item is a row

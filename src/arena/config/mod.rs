@@ -3,7 +3,7 @@
 
 pub mod engines_file;
 pub mod programs;
-pub mod run_options;
+pub mod stderr_log;
 
 use std::path::PathBuf;
 
@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::arena::game::adjudication::AdjudicationRules;
 use crate::arena::game::clock::{seconds_in, MoveLimits, MAX_MS};
 use crate::arena::game::openings::OpeningConfig;
-use crate::arena::matchmaking::schedule::TournamentKind;
+use crate::arena::pairing::schedule::TournamentKind;
 
 /// One engine as the user described it with `--engine key=value ...`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -42,7 +42,22 @@ pub struct EngineConfig {
     pub stderr: Option<PathBuf>,
 }
 
-pub use crate::arena::engine::client::Protocol;
+/// How the arena greets an engine (`proto=`): every protocol here is UGI after the greeting.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    /// `ugi` ... `ugiok`.
+    #[default]
+    Ugi,
+    /// `uci` ... `uciok`, then UGI (which takes UCI's spellings too: `protocol/ugi.md`).
+    Uci,
+}
+
+impl Protocol {
+    pub fn is_ugi(&self) -> bool {
+        *self == Protocol::Ugi
+    }
+}
 
 /// The built-in players, run in process.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -86,7 +101,7 @@ impl EngineConfig {
     pub fn stderr_log(&self, log_dir: &std::path::Path) -> PathBuf {
         self.stderr
             .clone()
-            .unwrap_or_else(|| crate::arena::engine::process::log_file(log_dir, &self.name))
+            .unwrap_or_else(|| stderr_log::log_file(log_dir, &self.name))
     }
 
     /// The engine's name as [`crate::names::check_name`] allows it, and [`reject_control`] over
@@ -423,14 +438,16 @@ impl RunConfig {
     /// A knockout's rules, if the run is one: its engines in seed order, `--rounds` pairs an
     /// encounter, its tiebreak pairs and seed. Here, beside the run's settings, so that the
     /// records reader checks a knockout's games without reaching up into the tournament.
-    pub fn knockout_rules(&self) -> Option<crate::arena::matchmaking::knockout::Rules> {
-        (self.tournament == TournamentKind::Knockout).then(|| crate::arena::matchmaking::knockout::Rules {
-            names: self.engine_names(),
-            pairs: self.rounds,
-            tiebreak_pairs: self
-                .tiebreak_pairs
-                .unwrap_or(crate::arena::matchmaking::knockout::DEFAULT_TIEBREAK_PAIRS),
-            seed: self.seed,
+    pub fn knockout_rules(&self) -> Option<crate::arena::pairing::knockout::Rules> {
+        (self.tournament == TournamentKind::Knockout).then(|| {
+            crate::arena::pairing::knockout::Rules {
+                names: self.engine_names(),
+                pairs: self.rounds,
+                tiebreak_pairs: self
+                    .tiebreak_pairs
+                    .unwrap_or(crate::arena::pairing::knockout::DEFAULT_TIEBREAK_PAIRS),
+                seed: self.seed,
+            }
         })
     }
 
@@ -443,8 +460,13 @@ impl RunConfig {
                 .check()
                 .map_err(|why| format!("engine {}: {why}", e.name))?;
         }
-        crate::arena::matchmaking::schedule::check_size(self.tournament, self.engines.len(), self.rounds, self.games)?;
-        crate::arena::matchmaking::knockout::check_values(
+        crate::arena::pairing::schedule::check_size(
+            self.tournament,
+            self.engines.len(),
+            self.rounds,
+            self.games,
+        )?;
+        crate::arena::pairing::knockout::check_values(
             self.tournament,
             self.engines.len(),
             self.rounds,
@@ -628,4 +650,3 @@ mod tests {
         assert!(split_args("\"open").is_err());
     }
 }
-

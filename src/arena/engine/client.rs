@@ -9,32 +9,14 @@
 
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
-
-use crate::arena::system::pause;
+use crate::arena::config::Protocol;
 use crate::arena::engine::process::{EngineIo, Incoming, RecvError, SendError};
-use crate::arena::output::protocol_log::{Direction, Tap};
+use crate::arena::engine::protocol_log::{Direction, Tap};
+use crate::arena::system::pause;
 use crate::ugi::wire::{
     GoCommand, GuiCommand, InfoField, InfoKey, InfoLine, PositionLine, Reply, ScoreBound,
     ScoreKind, Value,
 };
-
-/// How the arena greets an engine (`proto=`): every protocol here is UGI after the greeting.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Protocol {
-    /// `ugi` ... `ugiok`.
-    #[default]
-    Ugi,
-    /// `uci` ... `uciok`, then UGI (which takes UCI's spellings too: `protocol/ugi.md`).
-    Uci,
-}
-
-impl Protocol {
-    pub fn is_ugi(&self) -> bool {
-        *self == Protocol::Ugi
-    }
-}
 
 /// A way an engine failed, other than playing a bad move.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -62,8 +44,7 @@ impl std::fmt::Display for Fault {
 pub const MAX_INFO_DEPTH: u32 = 1000;
 /// Nodes of one search: 10^12 is over 15 minutes at a billion nodes a second.
 pub const MAX_INFO_NODES: u64 = 1_000_000_000_000;
-/// Centi-stones: 1,000 stones, more than any of the games has.
-pub const MAX_SCORE_CP: u32 = 100_000;
+pub use crate::arena::game::adjudication::MAX_SCORE_CP;
 /// Moves to a mate (`mate 0` is not a mate the mover can still play).
 pub const MAX_INFO_MATE: u32 = 1000;
 

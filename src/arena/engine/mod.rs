@@ -5,3 +5,4 @@ pub mod builtin;
 pub mod client;
 pub mod preflight;
 pub mod process;
+pub mod protocol_log;

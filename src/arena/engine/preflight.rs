@@ -11,9 +11,9 @@
 use std::path::Path;
 use std::time::Duration;
 
+use crate::arena::config::{EngineConfig, RunConfig};
 use crate::arena::engine::builtin;
 use crate::arena::engine::client::{EngineSession, Fault};
-use crate::arena::config::{EngineConfig, RunConfig};
 use crate::arena::engine::process::{EngineIo, Guardian, LogBudget, Spawn};
 
 /// The time an engine gets to exit after `quit` at the end of the check.

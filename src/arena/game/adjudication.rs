@@ -9,7 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::games::Side;
+use crate::games::{AnyGame, Game, Side};
 
 /// Largest `score=` of `--resign` and `--draw`, in centi-stones: the range the client accepts
 /// for `info score cp`.
@@ -312,6 +312,12 @@ impl ScoreWatch {
         }
         None
     }
+}
+
+/// `--max-plies` scoring: each player is credited with their store and the stones on their own
+/// row, as the rules score a game in which the player to move is stuck.
+pub fn stones_held(pos: &AnyGame) -> [u32; 2] {
+    Side::BOTH.map(|s| pos.store(s) + pos.row(s).iter().map(|&n| n as u32).sum::<u32>())
 }
 
 #[cfg(test)]

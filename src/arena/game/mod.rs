@@ -3,4 +3,3 @@
 pub mod adjudication;
 pub mod clock;
 pub mod openings;
-pub mod referee;

@@ -117,7 +117,7 @@ impl Default for OpeningConfig {
 /// redrawn), and a walk costs its plies for each of up to 500 draws per pair.
 pub const MAX_PLIES: u32 = 1000;
 /// `margin=`: the widest balance margin, in centi-stones (1,000 stones: more than any game has).
-pub const MAX_MARGIN_CP: u32 = crate::arena::engine::client::MAX_SCORE_CP;
+pub const MAX_MARGIN_CP: u32 = crate::arena::game::adjudication::MAX_SCORE_CP;
 
 impl OpeningConfig {
     /// Parses the `--openings` key=value list.

@@ -64,8 +64,10 @@ impl LiveInfo {
                     if moves.len() <= MAX_PV_BYTES {
                         self.pv.push_str(moves);
                     } else {
-                        self.pv
-                            .push_str(crate::arena::engine::client::pv_prefix(moves, MAX_PV_BYTES - 4));
+                        self.pv.push_str(crate::arena::engine::client::pv_prefix(
+                            moves,
+                            MAX_PV_BYTES - 4,
+                        ));
                         self.pv.push_str(" ...");
                     }
                 }

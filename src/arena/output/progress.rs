@@ -4,11 +4,11 @@ use std::fmt::Write;
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
-use crate::arena::system::interrupt;
 use crate::arena::output::live::LiveProgress;
+use crate::arena::system::interrupt;
 
-use crate::arena::records::GameRecord;
 use crate::arena::records::standings::Standings;
+use crate::arena::records::GameRecord;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum ProgressMode {

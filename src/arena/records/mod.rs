@@ -8,7 +8,6 @@
 //! A game record holds only reproducible facts when neither engine is timed (depth/nodes limits):
 //! wall times are left out, so such runs give byte-identical records.
 
-pub mod merge;
 pub mod pgn;
 pub mod rate;
 pub mod standings;
@@ -22,8 +21,8 @@ use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
 use crate::arena::config::RunConfig;
-use crate::arena::output::files::{self, Created, Target};
-use crate::arena::matchmaking::schedule::Shard;
+use crate::arena::pairing::schedule::Shard;
+use crate::arena::system::files::{self, Created, Target};
 use crate::games::{AnyGame, EndReason, GameLine, Outcome, Side};
 
 /// Bumped when a field changes meaning.
@@ -723,7 +722,7 @@ fn check_repeats(path: &Path, repeats: &[(u64, usize, GameRecord)]) -> Result<()
 /// Why a game's place in the run cannot be: a knockout's encounter its bracket does not have,
 /// or an encounter in a run that is no knockout.
 fn misplaced(h: &RunHeader, g: &GameRecord) -> Option<String> {
-    let knockout = h.config.tournament == crate::arena::matchmaking::schedule::TournamentKind::Knockout;
+    let knockout = h.config.tournament == crate::arena::pairing::schedule::TournamentKind::Knockout;
     match (knockout, g.encounter) {
         (false, None) => None,
         (false, Some(e)) => Some(format!(
@@ -764,7 +763,7 @@ fn check_bracket(h: &RunHeader, games: &BTreeMap<u64, Placed>, shown: &str) -> R
     };
     // The game being replayed, to name its line.
     let current = std::cell::Cell::new(0u64);
-    let replayed = crate::arena::matchmaking::knockout::Bracket::replay_placed(
+    let replayed = crate::arena::pairing::knockout::Bracket::replay_placed(
         rules,
         games.iter().map(|(&index, g)| {
             current.set(index);
@@ -897,4 +896,3 @@ mod tests {
         );
     }
 }
-

@@ -12,9 +12,9 @@ use std::io::{Read, Write};
 
 use anyhow::{bail, Context, Result};
 
-use crate::arena::output::files::{self, Created, Named, Target};
+use crate::arena::pairing::schedule::Shard;
 use crate::arena::records::{GameRecord, MoveRecord, TerminationKind};
-use crate::arena::matchmaking::schedule::Shard;
+use crate::arena::system::files::{self, Created, Named, Target};
 use crate::games::{AnyGame, Game, Side};
 
 /// The games a run plays, in game order: the schedule, or one shard of it.
@@ -72,21 +72,20 @@ impl PgnWriter {
         keep: u64,
         created: &mut Created,
     ) -> Result<PgnWriter> {
-        let file = match files::target(&out.path)
-            .with_context(|| format!("{out}: cannot be examined"))?
-        {
-            Target::Stream => files::open_stream(&out)?,
-            Target::Directory => bail!("{out}: is a directory; give a file name"),
-            Target::Regular(len) if len != keep => {
-                bail!("{out}: changed while the run started ({len} bytes, {keep} expected)")
-            }
-            Target::Regular(_) => files::open_append(&out, false)?,
-            Target::Absent => {
-                let f = files::open_append(&out, true)?;
-                created.file(&files::real_path(&out.path));
-                f
-            }
-        };
+        let file =
+            match files::target(&out.path).with_context(|| format!("{out}: cannot be examined"))? {
+                Target::Stream => files::open_stream(&out)?,
+                Target::Directory => bail!("{out}: is a directory; give a file name"),
+                Target::Regular(len) if len != keep => {
+                    bail!("{out}: changed while the run started ({len} bytes, {keep} expected)")
+                }
+                Target::Regular(_) => files::open_append(&out, false)?,
+                Target::Absent => {
+                    let f = files::open_append(&out, true)?;
+                    created.file(&files::real_path(&out.path));
+                    f
+                }
+            };
         Ok(PgnWriter {
             out,
             file,
@@ -125,34 +124,33 @@ impl PgnWriter {
             }
             Ok(())
         };
-        let file = match files::target(&out.path)
-            .with_context(|| format!("{out}: cannot be examined"))?
-        {
-            Target::Stream => {
-                let mut f = files::open_stream(&out)?;
-                let mut w = std::io::BufWriter::new(&mut f);
-                write_games(&mut w)
-                    .and_then(|_| w.flush())
-                    .with_context(|| format!("{out}: cannot be written"))?;
-                drop(w);
-                f
-            }
-            Target::Directory => bail!("{out}: is a directory; give a file name"),
-            Target::Regular(_) | Target::Absent => {
-                // Not while another run appends to it (the rename would leave it writing to a
-                // file no name reaches): its lock is taken first, and held until replaced.
-                let old = match files::target(&out.path) {
-                    Ok(Target::Regular(_)) => Some(files::hold(&out)?),
-                    _ => None,
-                };
-                let prefix = prefix(&out, keep)?;
-                files::rewrite_held(&out, old, |w| {
-                    w.write_all(&prefix)?;
-                    write_games(w)
-                })?
-                .context("the PGN became a stream while it was rewritten")?
-            }
-        };
+        let file =
+            match files::target(&out.path).with_context(|| format!("{out}: cannot be examined"))? {
+                Target::Stream => {
+                    let mut f = files::open_stream(&out)?;
+                    let mut w = std::io::BufWriter::new(&mut f);
+                    write_games(&mut w)
+                        .and_then(|_| w.flush())
+                        .with_context(|| format!("{out}: cannot be written"))?;
+                    drop(w);
+                    f
+                }
+                Target::Directory => bail!("{out}: is a directory; give a file name"),
+                Target::Regular(_) | Target::Absent => {
+                    // Not while another run appends to it (the rename would leave it writing to a
+                    // file no name reaches): its lock is taken first, and held until replaced.
+                    let old = match files::target(&out.path) {
+                        Ok(Target::Regular(_)) => Some(files::hold(&out)?),
+                        _ => None,
+                    };
+                    let prefix = prefix(&out, keep)?;
+                    files::rewrite_held(&out, old, |w| {
+                        w.write_all(&prefix)?;
+                        write_games(w)
+                    })?
+                    .context("the PGN became a stream while it was rewritten")?
+                }
+            };
         Ok(PgnWriter {
             out,
             file,

@@ -7,8 +7,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::arena::game::adjudication::stones_held;
 use crate::arena::records::{GameRecord, GameSet};
-use crate::arena::game::referee::stones_held;
 use crate::games::{AnyGame, Game, Outcome, Side};
 use crate::stats::{
     self, MatchStats, MoveSummary, PairTracker, RatingOptions, SprtConfig, SprtStatus, SprtStop,

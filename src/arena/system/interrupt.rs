@@ -51,7 +51,7 @@ pub fn install() {
                     let count = COUNT.load(Ordering::SeqCst);
                     if count > killed_at {
                         killed_at = count;
-                        crate::arena::engine::process::groups::kill_all();
+                        crate::arena::system::process_groups::kill_all();
                         if count >= 2 {
                             err(format_args!("otau-arena: interrupted twice, exiting now\n"));
                             std::process::exit(130);
@@ -87,6 +87,6 @@ pub fn output_was_closed() -> bool {
 fn output_closed() {
     if !OUTPUT_CLOSED.swap(true, Ordering::SeqCst) {
         request();
-        crate::arena::engine::process::groups::kill_all();
+        crate::arena::system::process_groups::kill_all();
     }
 }

@@ -128,7 +128,7 @@ pub fn install() {
 /// Ctrl-Z: the engines first (so none thinks on while the arena cannot read it), then the
 /// arena; once continued, the engines again. The gap is credited by the next [`now`].
 fn stop_everything() {
-    crate::arena::engine::process::groups::signal_all(libc::SIGSTOP);
+    crate::arena::system::process_groups::signal_all(libc::SIGSTOP);
     CONT.store(false, Ordering::SeqCst);
     // SAFETY: raise on our own thread; SIGSTOP stops every thread of the arena until SIGCONT.
     unsafe {
@@ -139,7 +139,7 @@ fn stop_everything() {
     while !CONT.load(Ordering::SeqCst) {
         std::thread::sleep(Duration::from_millis(1));
     }
-    crate::arena::engine::process::groups::signal_all(libc::SIGCONT);
+    crate::arena::system::process_groups::signal_all(libc::SIGCONT);
 }
 
 #[cfg(test)]

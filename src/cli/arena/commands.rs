@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 
-use crate::arena::matchmaking::tournament;
-use crate::arena::output::files::{self, Named};
-use crate::arena::records::{merge, GameRecord};
+use crate::arena::matchmaking::{merge, tournament};
+use crate::arena::records::GameRecord;
+use crate::arena::system::files::{self, Named};
 use crate::arena::system::interrupt;
 use crate::stats::RatingOptions;
 use crate::web::{self, live::RunSite};

@@ -18,8 +18,8 @@ use anyhow::Result;
 use clap::{ArgAction, Parser, Subcommand};
 
 use crate::arena::game::adjudication::AdjudicateBy;
-use crate::arena::matchmaking::schedule::{Shard, TournamentKind};
 use crate::arena::output::progress::OutputFormat;
+use crate::arena::pairing::schedule::{Shard, TournamentKind};
 use crate::arena::system::interrupt;
 use crate::stats::RatingOptions;
 use fake_engine::FakeMode;
@@ -79,7 +79,7 @@ struct ArenaCli {
     game: String,
     /// Total games (rounded up to whole pairs of games).
     #[arg(long, conflicts_with = "rounds",
-          value_parser = clap::value_parser!(u64).range(1..=crate::arena::matchmaking::schedule::MAX_GAMES))]
+          value_parser = clap::value_parser!(u64).range(1..=crate::arena::pairing::schedule::MAX_GAMES))]
     games: Option<u64>,
     /// Rounds: each pairing plays one opening twice per round, colours swapped.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
@@ -189,7 +189,7 @@ struct ArenaCli {
     output: OutputFormat,
     /// MiB the protocol log (--log) grows by at most in one session; then it says so and stops.
     #[arg(long, value_name = "MIB", requires = "log",
-          default_value_t = crate::arena::output::protocol_log::DEFAULT_LOG_MAX_MIB,
+          default_value_t = crate::arena::engine::protocol_log::DEFAULT_LOG_MAX_MIB,
           value_parser = clap::value_parser!(u64).range(1..=MAX_LOG_LIMIT_MIB))]
     log_max: u64,
     /// PGN Event tag.

@@ -13,10 +13,10 @@ use crate::arena::config::engines_file::{self, EnginesFile};
 use crate::arena::config::{EngineSpec, RunConfig};
 use crate::arena::game::adjudication::{AdjudicateBy, AdjudicationRules, DrawRule, ResignRule};
 use crate::arena::game::openings::OpeningConfig;
-use crate::arena::matchmaking::schedule::{rounds_for_games, TournamentKind};
 use crate::arena::matchmaking::tournament::{self, RunOptions, RunReport};
 use crate::arena::output::live::Watch;
 use crate::arena::output::progress::{OutputFormat, ProgressMode};
+use crate::arena::pairing::schedule::{rounds_for_games, TournamentKind};
 use crate::arena::system::interrupt;
 use crate::web::{self, live::RunSite};
 
@@ -173,7 +173,7 @@ fn build_config(cli: &ArenaCli) -> Result<RunConfig> {
         tiebreak_pairs: match cli.tournament {
             TournamentKind::Knockout => Some(
                 cli.tiebreak_pairs
-                    .unwrap_or(crate::arena::matchmaking::knockout::DEFAULT_TIEBREAK_PAIRS),
+                    .unwrap_or(crate::arena::pairing::knockout::DEFAULT_TIEBREAK_PAIRS),
             ),
             _ => cli.tiebreak_pairs,
         },
@@ -277,7 +277,7 @@ fn finish(report: &RunReport, records: Option<&PathBuf>, format: OutputFormat) -
             Some(p) => format!(
                 "continue with: {} (it goes on writing every output the run records: records, \
                  PGN, report)",
-                crate::arena::output::run_files::resume_command(p)
+                crate::arena::matchmaking::run_files::resume_command(p)
             ),
             None => "(no --out file: this run cannot be resumed)".to_string(),
         };

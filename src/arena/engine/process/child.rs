@@ -16,7 +16,7 @@ pub(super) fn describe_status(status: std::process::ExitStatus) -> String {
 ///
 /// The parent-death signal (`PR_SET_PDEATHSIG`) is Linux's own. On another Unix there is none to
 /// ask for: there an engine outlives an arena killed with `kill -9` unless a
-/// [`crate::arena::engine::process::guardian::Guardian`] is running, which every run, `check` and compliance
+/// [`crate::arena::system::guardian::Guardian`] is running, which every run, `check` and compliance
 /// check with an external engine starts, and which kills the engine's whole group when the
 /// arena's end of its pipe closes (so the guardian is the fallback, and covers what the signal
 /// does not reach anyway: the processes an engine started).

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use crate::arena::engine::process::child::{configure_child, describe_status};
 use crate::arena::engine::process::reader::{Fill, Incoming, LineReader};
 use crate::arena::engine::process::stderr::{spawn_log_copier, LogBudget, MAX_LOG_BYTES};
-use crate::arena::engine::process::groups::{kill_group, register, unregister};
+use crate::arena::system::process_groups::{kill_group, register, unregister};
 use crate::arena::system::{interrupt, pause};
 
 /// How often a waiting read looks whether the engine process itself has exited.

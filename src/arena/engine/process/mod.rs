@@ -30,18 +30,16 @@
 //! One concern a file: [`io`] (the engine's two line streams and their deadlines), [`reader`]
 //! (the bounded line reader and its rate limit), [`stderr`] (the log copier and its budget),
 //! [`child`] (a child's process group and parent-death setup). The process-group registry
-//! ([`crate::arena::engine::process::groups`]) and the [`Guardian`] ([`crate::arena::engine::process::guardian`]) sit one layer lower, beside the
+//! ([`crate::arena::system::process_groups`]) and the [`Guardian`] ([`crate::arena::system::guardian`]) sit one layer lower, beside the
 //! signal handling that uses them too; they are re-exported here.
 
 mod child;
-pub mod groups;
-pub mod guardian;
 pub mod io;
 pub mod reader;
 pub mod stderr;
 
-pub use groups::{kill_all, signal_all};
-pub use guardian::Guardian;
+pub use crate::arena::system::guardian::Guardian;
+pub use crate::arena::system::process_groups::{kill_all, signal_all};
 pub use io::{EngineIo, RecvError, SendError, Spawn, DEFAULT_WRITE_TIMEOUT, EXIT_GRACE, EXIT_POLL};
 pub use reader::{Incoming, MAX_BYTES_PER_SEC, MAX_LINE, READ_BUFFER};
 pub use stderr::{log_file, LogBudget, MAX_LOG_BYTES};

@@ -3,8 +3,8 @@
 use anyhow::{bail, Result};
 
 use crate::arena::config::RunConfig;
-use crate::arena::config::run_options::RunOptions;
-use crate::arena::matchmaking::schedule::{Shard, TournamentKind};
+use crate::arena::matchmaking::run_options::RunOptions;
+use crate::arena::pairing::schedule::{Shard, TournamentKind};
 use crate::games::{Game, Variant};
 
 /// `--sprt` with `--shard` is refused: a sequential test's error rates hold only if it sees
@@ -63,8 +63,9 @@ pub(super) fn check_config(config: &RunConfig, opts: &RunOptions) -> Result<()> 
     // reads it again when the games begin: a cheap second read, one reader).
     crate::arena::game::openings::OpeningBook::new(&config.openings, variant, config.seed)
         .map_err(anyhow::Error::msg)?;
-    let warnings = crate::arena::engine::preflight::check_engines(config, &opts.log_dir, opts.log_limit)
-        .map_err(anyhow::Error::msg)?;
+    let warnings =
+        crate::arena::engine::preflight::check_engines(config, &opts.log_dir, opts.log_limit)
+            .map_err(anyhow::Error::msg)?;
     for warning in warnings {
         eprintln!("otau-arena: {warning}");
     }

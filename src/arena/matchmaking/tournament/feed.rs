@@ -1,9 +1,9 @@
 //! The queue of games still to play, each with its opening.
 
-use crate::arena::matchmaking::knockout::{Bracket, Step};
 use crate::arena::game::openings::{Opening, OpeningBook};
+use crate::arena::pairing::knockout::{Bracket, Step};
+use crate::arena::pairing::schedule::GameSpec;
 use crate::arena::records::GameSet;
-use crate::arena::matchmaking::schedule::GameSpec;
 use crate::games::Outcome;
 
 /// Where the games come from: a fixed schedule less the games already recorded, or a knockout's

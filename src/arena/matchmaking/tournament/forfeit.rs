@@ -1,8 +1,8 @@
 //! Forfeits: a game lost before it is played, by an engine that is disqualified or that fails
 //! at start-up or at its new game.
 
-use crate::arena::matchmaking::tournament::health::Health;
 use crate::arena::engine::client::Fault;
+use crate::arena::matchmaking::tournament::health::Health;
 use crate::arena::records::{GameRecord, Termination, TerminationKind};
 use crate::games::{Outcome, Side};
 

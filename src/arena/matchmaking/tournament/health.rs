@@ -1,8 +1,8 @@
 //! Per-engine health, shared by the workers: start failures and crashes in a row, and the
 //! disqualifications they lead to (whose games are then forfeited).
 
-use crate::arena::engine::client::Fault;
 use crate::arena::config::RunConfig;
+use crate::arena::engine::client::Fault;
 use crate::arena::records::{GameRecord, TerminationKind};
 use crate::games::Side;
 

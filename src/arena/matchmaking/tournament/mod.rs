@@ -7,7 +7,7 @@
 //! crashes in `max_crashes` games in a row (a crash loop).
 //!
 //! One concern a file: this one starts and resumes runs; [`report`] (what a run produced; how to
-//! run is [`crate::arena::config::run_options`]), [`checks`] (the configuration checks before any file is written), [`feed`] (the
+//! run is [`crate::arena::matchmaking::run_options`]), [`checks`] (the configuration checks before any file is written), [`feed`] (the
 //! games still to play), [`worker`] (a game in named steps), [`pool`] (a worker's engines),
 //! [`health`] (start failures, crash loops, disqualification), [`forfeit`] (games lost before
 //! they are played), [`recording`] (the recording thread's state), [`cost`] (CPU accounting).
@@ -35,19 +35,19 @@ pub use cost::Cost;
 pub use report::RunReport;
 // Where they were before the split, for the callers.
 pub use crate::arena::engine::process::log_file;
-pub use crate::arena::config::run_options::RunOptions;
+pub use crate::arena::matchmaking::run_options::RunOptions;
 
-use crate::arena::system::interrupt;
-use crate::arena::matchmaking::knockout::Bracket;
-use crate::arena::game::openings::OpeningBook;
-use crate::arena::engine::process::Guardian;
 use crate::arena::config::programs;
-use crate::arena::output::progress::{Progress, ProgressMode};
-use crate::arena::records::{Event, RunHeader, FORMAT};
-use crate::arena::records::standings::Standings;
-use crate::arena::output::run_files::{self, RunFiles};
-use crate::arena::matchmaking::schedule::Schedule;
 use crate::arena::config::RunConfig;
+use crate::arena::engine::process::Guardian;
+use crate::arena::game::openings::OpeningBook;
+use crate::arena::matchmaking::run_files::{self, RunFiles};
+use crate::arena::output::progress::{Progress, ProgressMode};
+use crate::arena::pairing::knockout::Bracket;
+use crate::arena::pairing::schedule::Schedule;
+use crate::arena::records::standings::Standings;
+use crate::arena::records::{Event, RunHeader, FORMAT};
+use crate::arena::system::interrupt;
 use crate::games::Variant;
 use checks::check_config;
 use cost::own_cpu;

@@ -4,11 +4,11 @@
 use std::sync::mpsc::Sender;
 use std::time::Duration;
 
-use crate::arena::matchmaking::tournament::shared::{Msg, RunState};
+use crate::arena::config::EngineConfig;
 use crate::arena::engine::builtin;
 use crate::arena::engine::client::{EngineSession, Fault};
-use crate::arena::config::EngineConfig;
 use crate::arena::engine::process::{EngineIo, LogBudget, Spawn};
+use crate::arena::matchmaking::tournament::shared::{Msg, RunState};
 use crate::sync::lock;
 
 /// Engines kept alive per worker beyond the two playing.
@@ -148,7 +148,7 @@ pub(super) fn start_engine(
     let log = shared
         .protocol_log
         .as_ref()
-        .map(|l| crate::arena::output::protocol_log::Tap::new(l.clone(), &cfg.name));
+        .map(|l| crate::arena::engine::protocol_log::Tap::new(l.clone(), &cfg.name));
     let mut s = EngineSession::handshake_logged(io, timeout, cfg.proto, log)?;
     let unknown = s.configure(
         &shared.config.game,

@@ -4,12 +4,12 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::arena::matchmaking::run_files::RunFiles;
+use crate::arena::matchmaking::run_options::RunOptions;
 use crate::arena::matchmaking::tournament::worker::stops_without_recover;
 use crate::arena::output::progress::{Progress, ProgressMode};
-use crate::arena::records::GameRecord;
 use crate::arena::records::standings::Standings;
-use crate::arena::output::run_files::RunFiles;
-use crate::arena::config::run_options::RunOptions;
+use crate::arena::records::GameRecord;
 
 /// What the recording thread keeps while the workers play.
 pub(super) struct Recording<'a> {

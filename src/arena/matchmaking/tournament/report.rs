@@ -1,8 +1,8 @@
 //! What a run produced.
 
 use crate::arena::matchmaking::tournament::cost::Cost;
-use crate::arena::records::RunHeader;
 use crate::arena::records::standings::Standings;
+use crate::arena::records::RunHeader;
 
 /// What a run produced.
 #[derive(Debug)]
@@ -21,5 +21,5 @@ pub struct RunReport {
     /// (all its threads, engines excluded).
     pub cost: Cost,
     /// A knockout's bracket as the recorded games make it.
-    pub bracket: Option<crate::arena::matchmaking::knockout::Bracket>,
+    pub bracket: Option<crate::arena::pairing::knockout::Bracket>,
 }

@@ -3,11 +3,11 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::{Condvar, Mutex};
 
+use crate::arena::config::RunConfig;
+use crate::arena::matchmaking::run_options::RunOptions;
 use crate::arena::matchmaking::tournament::feed::Feed;
 use crate::arena::matchmaking::tournament::health::Health;
-use crate::arena::config::RunConfig;
 use crate::arena::records::GameRecord;
-use crate::arena::config::run_options::RunOptions;
 use crate::games::Variant;
 
 /// A worker's message to the recording thread.
@@ -29,5 +29,6 @@ pub(super) struct RunState<'a> {
     /// Set to stop handing out games (a fault under --no-recover).
     pub(super) stop: AtomicBool,
     /// `--log`, shared by every engine session.
-    pub(super) protocol_log: Option<std::sync::Arc<crate::arena::output::protocol_log::ProtocolLog>>,
+    pub(super) protocol_log:
+        Option<std::sync::Arc<crate::arena::engine::protocol_log::ProtocolLog>>,
 }

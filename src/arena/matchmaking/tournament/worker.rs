@@ -5,18 +5,18 @@ use std::sync::atomic::Ordering;
 use std::sync::mpsc::Sender;
 use std::time::Duration;
 
+use crate::arena::config::RunConfig;
+use crate::arena::engine::client::{EngineSession, Fault};
+use crate::arena::engine::process::log_file;
+use crate::arena::game::openings::Opening;
+use crate::arena::matchmaking::referee::{self, Adjudication, Waits};
 use crate::arena::matchmaking::tournament::feed::Next;
 use crate::arena::matchmaking::tournament::forfeit::{self, fault_kind, lose};
 use crate::arena::matchmaking::tournament::pool::{start_engine, Pool};
 use crate::arena::matchmaking::tournament::shared::{Msg, RunState};
-use crate::arena::engine::client::{EngineSession, Fault};
-use crate::arena::config::RunConfig;
-use crate::arena::system::interrupt;
-use crate::arena::game::openings::Opening;
-use crate::arena::engine::process::log_file;
+use crate::arena::pairing::schedule::GameSpec;
 use crate::arena::records::{GameRecord, OpeningRecord, Termination, TerminationKind};
-use crate::arena::game::referee::{self, Adjudication, Waits};
-use crate::arena::matchmaking::schedule::GameSpec;
+use crate::arena::system::interrupt;
 use crate::games::{Outcome, Side};
 use crate::sync::{lock, recover};
 

@@ -1,14 +1,14 @@
 //! How a run is played: the options that are not part of its identity (they may differ when
 //! resuming). Below both the run ([`crate::arena::matchmaking::tournament`]) and its output files
-//! ([`crate::arena::output::run_files`]), which both read them.
+//! ([`crate::arena::matchmaking::run_files`]), which both read them.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::arena::engine::process::MAX_LOG_BYTES;
+use crate::arena::config::stderr_log::MAX_LOG_BYTES;
 use crate::arena::output::progress::{OutputFormat, ProgressMode};
+use crate::arena::pairing::schedule::Shard;
 use crate::arena::records::GameRecord;
-use crate::arena::matchmaking::schedule::Shard;
 
 /// How to run (not part of the run's identity: may differ when resuming).
 #[derive(Clone, Debug)]
@@ -37,7 +37,7 @@ pub struct RunOptions {
     pub log_limit: u64,
     /// The rating table's prior (`--rating-prior`).
     pub rating: crate::stats::RatingOptions,
-    /// `--log`: every line exchanged with the engines ([`crate::arena::output::protocol_log`]).
+    /// `--log`: every line exchanged with the engines ([`crate::arena::engine::protocol_log`]).
     pub protocol_log: Option<PathBuf>,
     /// `--log-max`: the bytes a session adds to the protocol log at most.
     pub protocol_log_max: u64,
@@ -71,7 +71,7 @@ impl Default for RunOptions {
             log_limit: MAX_LOG_BYTES,
             rating: crate::stats::RatingOptions::default(),
             protocol_log: None,
-            protocol_log_max: crate::arena::output::protocol_log::DEFAULT_LOG_MAX_MIB << 20,
+            protocol_log_max: crate::arena::engine::protocol_log::DEFAULT_LOG_MAX_MIB << 20,
             output: OutputFormat::Fastchess,
             live: None,
             report_viewer: None,

@@ -15,14 +15,14 @@ use std::sync::Arc;
 use anyhow::{bail, Context, Result};
 
 use crate::arena::config::RunConfig;
-use crate::arena::output::files::{self, check_distinct, check_location, Created, Named, Target};
+use crate::arena::engine::protocol_log::ProtocolLog;
+use crate::arena::matchmaking::run_options::{ReportViewer, RunOptions};
 use crate::arena::records::pgn::{PgnWriter, Slice};
-use crate::arena::output::protocol_log::ProtocolLog;
+use crate::arena::records::standings::Standings;
 use crate::arena::records::{
     Event, GameRecord, RecordWriter, RecordedOutputs, RecordsFile, RecordsScan, RunHeader,
 };
-use crate::arena::records::standings::Standings;
-use crate::arena::config::run_options::{ReportViewer, RunOptions};
+use crate::arena::system::files::{self, check_distinct, check_location, Created, Named, Target};
 
 /// A run's open outputs.
 pub struct RunFiles {

@@ -1,13 +1,13 @@
 //! The process-group registry: every live engine process group, so that Ctrl-C, a closed output
 //! or Ctrl-Z ([`crate::arena::system::interrupt`], [`crate::arena::system::pause`]) can reach all of them at once, and the
-//! [`crate::arena::engine::process::guardian`] is told of each. It sits below the engine I/O and the signal handling,
+//! [`crate::arena::system::guardian`] is told of each. It sits below the engine I/O and the signal handling,
 //! which both use it.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use crate::arena::engine::process::guardian::{tell_guardian, GUARD_ADD, GUARD_REMOVE};
+use crate::arena::system::guardian::{tell_guardian, GUARD_ADD, GUARD_REMOVE};
 use crate::sync::lock;
 
 pub(crate) fn kill_group(pgid: i32) {

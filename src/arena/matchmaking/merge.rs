@@ -6,11 +6,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use crate::arena::output::files::{self, check_distinct, check_location, Named, Target};
-use crate::arena::records::GameSet;
-use crate::arena::records::{event_line, Event, GameRecord, RecordedOutputs, RecordsFile, RunHeader};
-use crate::arena::records::standings::Standings;
 use crate::arena::matchmaking::tournament::{bracket, new_standings, summary_json};
+use crate::arena::records::standings::Standings;
+use crate::arena::records::GameSet;
+use crate::arena::records::{
+    event_line, Event, GameRecord, RecordedOutputs, RecordsFile, RunHeader,
+};
+use crate::arena::system::files::{self, check_distinct, check_location, Named, Target};
 
 /// One run put back together: its header and its standings, counted from the files one game at
 /// a time (memory does not grow with the games); the games themselves stay in the files, read

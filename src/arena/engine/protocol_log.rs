@@ -28,7 +28,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result};
 
-use crate::arena::output::files::{self, Named, Target};
+use crate::arena::system::files::{self, Named, Target};
 
 /// `--log-max`'s default, in MiB.
 pub const DEFAULT_LOG_MAX_MIB: u64 = 256;

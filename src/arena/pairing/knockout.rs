@@ -24,7 +24,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
-use crate::arena::matchmaking::schedule::{GameSpec, TournamentKind, MAX_GAMES};
+use crate::arena::pairing::schedule::{GameSpec, TournamentKind, MAX_GAMES};
 use crate::games::{Outcome, Side};
 use crate::names::shown;
 use crate::stats::table::pad;

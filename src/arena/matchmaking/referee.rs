@@ -3,11 +3,11 @@
 
 use std::time::Duration;
 
-use crate::arena::game::adjudication::{AdjudicationRules, ScoreWatch, Verdict};
 use crate::arena::engine::client::{EngineSession, Fault, ThinkError};
+use crate::arena::game::adjudication::{stones_held, AdjudicationRules, ScoreWatch, Verdict};
 use crate::arena::game::clock::{MoveLimits, SideClock};
-use crate::arena::output::live::Watch;
 use crate::arena::game::openings::Opening;
+use crate::arena::output::live::Watch;
 use crate::arena::records::{MoveRecord, Termination, TerminationKind};
 use crate::games::{AnyGame, Game, Outcome, Side};
 use crate::tables::Probe;
@@ -243,12 +243,6 @@ fn by_tables(pos: &AnyGame) -> Option<(Outcome, Termination)> {
     let mut t = Termination::of(TerminationKind::Tables);
     t.detail = what;
     Some((result, t))
-}
-
-/// `--max-plies` scoring: each player is credited with their store and the stones on their own
-/// row, as the rules score a game in which the player to move is stuck.
-pub fn stones_held(pos: &AnyGame) -> [u32; 2] {
-    Side::BOTH.map(|s| pos.store(s) + pos.row(s).iter().map(|&n| n as u32).sum::<u32>())
 }
 
 /// How long the mover may think before losing on time: the clock (or `st`) plus the margin; the

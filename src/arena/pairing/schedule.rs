@@ -19,7 +19,7 @@ pub enum TournamentKind {
     /// The first engine against each of the others.
     Gauntlet,
     /// A single-elimination bracket seeded in command-line order, --rounds pairs an encounter.
-    // (Its bracket: `crate::arena::matchmaking::knockout`; the doc line above is the help text.)
+    // (Its bracket: `crate::arena::pairing::knockout`; the doc line above is the help text.)
     Knockout,
 }
 
@@ -78,7 +78,7 @@ impl Schedule {
     }
 
     /// A knockout's schedule: only its size, the most games its bracket can take (`max_games`);
-    /// its games come from `crate::arena::matchmaking::knockout::Bracket`, which knows them as results come in.
+    /// its games come from `crate::arena::pairing::knockout::Bracket`, which knows them as results come in.
     pub fn knockout(max_games: u64) -> Schedule {
         Schedule {
             pairings: Vec::new(),
@@ -158,7 +158,7 @@ pub fn check_size(
     let per_round = match kind {
         TournamentKind::Roundrobin => n * n.saturating_sub(1) / 2,
         TournamentKind::Gauntlet => n.saturating_sub(1),
-        // Checked with its tiebreak pairs: `crate::arena::matchmaking::knockout::check_size`.
+        // Checked with its tiebreak pairs: `crate::arena::pairing::knockout::check_size`.
         TournamentKind::Knockout => return Ok(()),
     };
     if per_round == 0 {
