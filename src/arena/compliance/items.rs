@@ -571,3 +571,51 @@ fn any_bestmove(lines: &[String]) -> bool {
         .iter()
         .any(|l| matches!(Reply::parse(l), Reply::BestMove(_)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::compliance::driver::Runs;
+
+    #[test]
+    fn the_table_holds_every_item_once_in_the_report_order() {
+        // The report's names and order (`start` comes before the table): scripts and
+        // tests/ugi_compliance.rs read them.
+        let names: Vec<&str> = ITEMS.iter().map(|s| s.name).collect();
+        assert_eq!(
+            names,
+            [
+                "handshake",
+                "isready",
+                "options",
+                "game option",
+                "unknown option",
+                "unknown command",
+                "uginewgame",
+                "query at start",
+                "position moves",
+                "position fen",
+                "go depth",
+                "go nodes",
+                "go movetime",
+                "go clock",
+                "go movestogo",
+                "go combined",
+                "isready during search",
+                "stop",
+                "stop while idle",
+                "query finished game",
+                "go in finished game",
+                "info lines",
+                "quit",
+            ]
+        );
+        // Only the second half of an exchange runs with the item before it.
+        let with_previous: Vec<&str> = ITEMS
+            .iter()
+            .filter(|s| s.runs == Runs::WithPrevious)
+            .map(|s| s.name)
+            .collect();
+        assert_eq!(with_previous, ["stop", "go in finished game"]);
+    }
+}
