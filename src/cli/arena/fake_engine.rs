@@ -1,8 +1,11 @@
 //! Misbehaving engines for the arena's fault tests: `otau-arena fake-engine <mode>` (a hidden
 //! subcommand) speaks just enough UGI to play, then fails in the way its mode names.
 //!
-//! Kept in the library (not under tests/) so the test binary and the arena binary share it; it
-//! is not part of the arena's interface.
+//! It is in the `otau-arena` binary, not under tests/, because the tests spawn it as a real
+//! process (a crash, a stall, a closed pipe, a helper left behind are only real in another
+//! process), through the same engine process code as any engine; the tests name its modes
+//! ([`FakeMode`]) from the library. It is no part of the arena's interface: nothing in
+//! `src/arena/` uses it.
 
 use std::io::{BufRead, Write};
 use std::time::Duration;

@@ -1,35 +1,29 @@
-//! The `otau-arena` command line: turns arguments into a [`RunConfig`] and [`RunOptions`], runs,
-//! prints. The binary is a one-line call to [`main`].
+//! The `otau-arena` command line. Here: its clap definition (`ArenaCli`, `ArenaCommand`), the
+//! parse (fastchess's spellings translated first, [`fastchess`]) and [`main`], which the binary
+//! calls. `run.rs`: a run (the arguments turned into a [`crate::arena::config::RunConfig`] and
+//! [`crate::arena::matchmaking::tournament::RunOptions`], the demo, the printed results).
+//! `commands.rs`: every other command (`merge`, `ratings`, `sprt`, `report`, `view`, `--check`
+//! and the hidden `fake-engine`, whose engine is [`fake_engine`]).
 
+mod commands;
 #[doc(hidden)]
 pub mod fake_engine;
 pub mod fastchess;
+mod run;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
-use anyhow::{bail, Context, Result};
+use anyhow::Result;
 use clap::{ArgAction, Parser, Subcommand};
 
-use crate::arena::config::engines_file::{self, EnginesFile};
-use crate::arena::config::{EngineSpec, RunConfig};
-use crate::arena::game::adjudication::{AdjudicateBy, AdjudicationRules, DrawRule, ResignRule};
-use crate::arena::game::openings::OpeningConfig;
-use crate::arena::matchmaking::merge;
-use crate::arena::matchmaking::tournament::{self, RunOptions, RunReport};
-use crate::arena::output::live::Watch;
-use crate::arena::output::progress::{OutputFormat, ProgressMode};
-use crate::arena::pairing::schedule::{rounds_for_games, Shard};
+use crate::arena::game::adjudication::AdjudicateBy;
+use crate::arena::output::progress::OutputFormat;
+use crate::arena::pairing::schedule::Shard;
 use crate::arena::pairing::TournamentKind;
-use crate::arena::records::GameRecord;
 use crate::arena::system::console;
-use crate::arena::system::files::{self, Named};
-use crate::arena::system::interrupt;
 use crate::stats::RatingOptions;
-use crate::web::{self, live::RunSite};
 use fake_engine::FakeMode;
-use std::sync::Arc;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -355,7 +349,7 @@ pub fn main() -> ExitCode {
             return ExitCode::from(u8::from(e.use_stderr()));
         }
     };
-    match run(cli) {
+    match execute(cli) {
         Ok(code) => code,
         Err(e) => {
             // Messages quote what was read (a book's token, a PGN tag): a NUL or an ESC and its
@@ -368,46 +362,13 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn run(cli: ArenaCli) -> Result<ExitCode> {
-    match cli.command {
-        Some(ArenaCommand::FakeEngine { mode, .. }) => {
-            let stdin = std::io::stdin().lock();
-            let code = fake_engine::run(mode, stdin, std::io::stdout().lock());
-            return Ok(ExitCode::from(code as u8));
-        }
-        Some(ArenaCommand::Merge {
-            files,
-            out,
-            pgn,
-            event,
-            sprt,
-            rating_prior,
-        }) => return merge_command(&files, out, pgn, &event, &sprt, rating_prior),
-        Some(ArenaCommand::Ratings {
-            files,
-            rating_prior,
-            largest_group,
-        }) => {
-            let text =
-                crate::arena::records::rate::ratings_text(&files, &rating_prior, largest_group)?;
-            console::out(format_args!("{text}"));
-            return Ok(ExitCode::SUCCESS);
-        }
-        Some(ArenaCommand::Sprt(args)) => {
-            let text = args.run().map_err(anyhow::Error::msg)?;
-            console::out(format_args!("{text}"));
-            return Ok(ExitCode::SUCCESS);
-        }
-        Some(ArenaCommand::Report {
-            files,
-            out,
-            rating_prior,
-        }) => return report_command(&files, &out, rating_prior),
-        Some(ArenaCommand::View { file, addr }) => return view_command(&file, addr.as_deref()),
-        None => {}
+/// What the command line asks for: a subcommand, `--check`, or a run.
+fn execute(mut cli: ArenaCli) -> Result<ExitCode> {
+    if let Some(command) = cli.command.take() {
+        return commands::subcommand(command);
     }
     if let Some(cmd) = &cli.check {
-        return check(
+        return commands::check(
             &cli.game,
             &cli.check_timeout,
             cmd,
@@ -415,68 +376,34 @@ fn run(cli: ArenaCli) -> Result<ExitCode> {
             cli.log_limit << 20,
         );
     }
-    let opts = RunOptions {
-        concurrency: cli.concurrency,
-        shard: cli.shard,
-        out: cli.out.clone(),
-        pgn: cli.pgn.clone(),
-        pgn_append: cli.pgn_append,
-        report: cli.report.clone(),
-        recover: cli.recover && !cli.no_recover,
-        progress: ProgressMode::detect(cli.quiet),
-        rating_interval: cli.ratinginterval,
-        log_dir: cli.log_dir.clone(),
-        event: cli.event.clone(),
-        quit_grace: Duration::from_millis(300),
-        log_limit: cli.log_limit << 20,
-        rating: cli.rating_prior,
-        protocol_log: cli.log.clone(),
-        protocol_log_max: cli.log_max << 20,
-        output: cli.output,
-        live: None,
-        report_viewer: Some(web::report::viewer_section),
-    };
-    let mut opts = opts;
-    // Kept until the run ends: then the viewers get the final state and the page stops.
-    let live = match &cli.live {
-        Some(addr) => {
-            let title = cli.resume.as_ref().or(cli.out.as_ref());
-            let title = title.map_or(String::new(), |p| p.display().to_string());
-            let watch = Arc::new(Watch::new(&title));
-            let server = serve("--live", addr, Arc::new(RunSite::live(watch.clone())))?;
-            console::err(format_args!("otau-arena: live page at {}\n", server.url()));
-            opts.live = Some(watch);
-            Some(server)
-        }
-        None => None,
-    };
-    let report = if let Some(path) = &cli.resume {
-        tournament::resume(path, &opts)?
-    } else if cli.engines.is_empty() {
-        demo(&opts)?
-    } else {
-        let config = build_config(&cli)?;
-        if !cli.quiet {
-            console::err(format_args!(
-                "otau-arena: {} on {}, seed {}, {}{}\n{}\n",
-                config.engine_names().join(", "),
-                config.game,
-                config.seed,
-                tournament::size_text(&config),
-                cli.shard.map_or(String::new(), |s| format!(" (shard {s})")),
-                tournament::indent(&tournament::limits_text(&config)),
-            ));
-        }
-        tournament::run(config, &opts)?
-    };
-    if let Some(server) = live {
-        server.finish(Duration::from_secs(2));
-    }
-    Ok(finish(
-        &report,
-        cli.resume.as_ref().or(cli.out.as_ref()),
-        cli.output,
-    ))
+    run::run(&cli)
+}
+
+/// `otau-arena`'s clap command as it parses: built, so that clap's own `help` subcommand is in
+/// it.
+fn command() -> clap::Command {
+    use clap::CommandFactory;
+    let mut command = ArenaCli::command().after_help(format!(
+        "{EXAMPLES}\n\n{}",
+        crate::cli::arena::fastchess::SPELLINGS
+    ));
+    command.build();
+    command
+}
+
+/// The names the translation of fastchess's spellings must know, read from the clap definition
+/// (a list written by hand once lost `view`): the long options, and the subcommands with their
+/// aliases.
+fn names(command: &clap::Command) -> (Vec<&str>, Vec<&str>) {
+    let long = command
+        .get_arguments()
+        .filter_map(|a| a.get_long())
+        .collect();
+    let subcommands = command
+        .get_subcommands()
+        .flat_map(|c| std::iter::once(c.get_name()).chain(c.get_all_aliases()))
+        .collect();
+    (long, subcommands)
 }
 
 /// Parses arguments, keeping each `--engine` occurrence's keys together; fastchess's and
@@ -486,21 +413,18 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    use clap::{CommandFactory, FromArgMatches};
-    let command = ArenaCli::command().after_help(format!(
-        "{EXAMPLES}\n\n{}",
-        crate::cli::arena::fastchess::SPELLINGS
-    ));
-    let long: Vec<&str> = command
-        .get_arguments()
-        .filter_map(|a| a.get_long())
-        .collect();
-    let args =
-        crate::cli::arena::fastchess::translate(args.into_iter().map(Into::into).collect(), &long)
-            .map_err(|why| {
-                let mut command = ArenaCli::command();
-                command.error(clap::error::ErrorKind::ValueValidation, why)
-            })?;
+    use clap::FromArgMatches;
+    let command = command();
+    let (long, subcommands) = names(&command);
+    let args = crate::cli::arena::fastchess::translate(
+        args.into_iter().map(Into::into).collect(),
+        &long,
+        &subcommands,
+    )
+    .map_err(|why| {
+        let mut command = self::command();
+        command.error(clap::error::ErrorKind::ValueValidation, why)
+    })?;
     let matches = command.try_get_matches_from(args)?;
     let mut cli = ArenaCli::from_arg_matches(&matches)?;
     if let Ok(Some(occurrences)) = matches.try_get_occurrences::<String>("engines") {
@@ -509,383 +433,38 @@ where
     Ok(cli)
 }
 
-fn build_config(cli: &ArenaCli) -> Result<RunConfig> {
-    for (option, tokens) in [
-        ("--openings", &cli.openings),
-        ("--resign", &cli.resign),
-        ("--draw", &cli.draw),
-        ("--sprt", &cli.sprt),
-    ] {
-        crate::arena::config::reject_repeated_keys(option, tokens).map_err(anyhow::Error::msg)?;
-    }
-    let each = EngineSpec::parse(&cli.each).map_err(|e| anyhow::anyhow!("--each: {e}"))?;
-    // The engines file: read at the first `conf=`, or at once when --config names it (so that a
-    // bad file is reported even before an engine uses it).
-    let path = cli
-        .config
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(engines_file::DEFAULT_FILE));
-    let mut file: Option<std::rc::Rc<EnginesFile>> = None;
-    let mut read = || -> Result<std::rc::Rc<EnginesFile>, String> {
-        if file.is_none() {
-            file = Some(std::rc::Rc::new(EnginesFile::read(&path)?));
-        }
-        Ok(file.clone().expect("read above"))
-    };
-    if cli.config.is_some() {
-        read().map_err(anyhow::Error::msg)?;
-    }
-    let mut engines = Vec::new();
-    for (i, tokens) in cli.engine_groups.iter().enumerate() {
-        let at = |e: String| anyhow::anyhow!("--engine {}: {e}", i + 1);
-        let mut spec = EngineSpec::parse(tokens).map_err(at)?;
-        spec.pairs = engines_file::expand(spec.pairs, &mut read).map_err(at)?;
-        engines.push(spec.build(&each, i).map_err(anyhow::Error::msg)?);
-    }
-    rename_twins(&mut engines);
-    let game = cli
-        .game
-        .parse::<crate::games::Variant>()
-        .map_err(anyhow::Error::msg)?
-        .id();
-    let openings = OpeningConfig::parse(&cli.openings).map_err(anyhow::Error::msg)?;
-    let rounds = match (cli.rounds, cli.games) {
-        (Some(r), _) => r,
-        (None, Some(g)) => rounds_for_games(cli.tournament, engines.len(), g),
-        (None, None) => 1,
-    };
-    let startup = crate::arena::game::clock::seconds_in(&cli.startup_timeout, 1)
-        .map_err(|why| anyhow::anyhow!("--startup-timeout {}: {why}", cli.startup_timeout))?;
-    let config = RunConfig {
-        game,
-        engines,
-        tournament: cli.tournament,
-        rounds,
-        games: cli.games,
-        seed: cli.seed.unwrap_or_else(random_seed),
-        openings,
-        max_plies: cli.max_plies,
-        adjudicate_decided: !cli.no_decided_score,
-        adjudication: AdjudicationRules {
-            resign: (!cli.resign.is_empty())
-                .then(|| ResignRule::parse(&cli.resign))
-                .transpose()
-                .map_err(anyhow::Error::msg)?,
-            draw: (!cli.draw.is_empty())
-                .then(|| DrawRule::parse(&cli.draw))
-                .transpose()
-                .map_err(anyhow::Error::msg)?,
-            max_moves: cli.maxmoves,
-            tables: cli.adjudicate == AdjudicateBy::Tables,
-        },
-        startup_timeout_ms: startup,
-        max_start_failures: cli.max_start_failures,
-        max_crashes: cli.max_crashes,
-        sprt: if cli.sprt.is_empty() {
-            None
-        } else {
-            Some(
-                crate::stats::SprtConfig::parse(&cli.sprt)
-                    .map_err(|e| anyhow::anyhow!("--sprt: {e}"))?,
-            )
-        },
-        tiebreak_pairs: match cli.tournament {
-            TournamentKind::Knockout => Some(
-                cli.tiebreak_pairs
-                    .unwrap_or(crate::arena::pairing::knockout::DEFAULT_TIEBREAK_PAIRS),
-            ),
-            _ => cli.tiebreak_pairs,
-        },
-    };
-    crate::arena::pairing::check(&config).map_err(anyhow::Error::msg)?;
-    Ok(config)
-}
-
-/// Two engines of one name (`-engine cmd=./eng -engine cmd=./eng`): the second is renamed
-/// `NAME_2`, the third `NAME_3`, as fastchess renames them, and the user is told.
-fn rename_twins(engines: &mut [crate::arena::config::EngineConfig]) {
-    let mut seen: Vec<(String, u32)> = Vec::new();
-    for e in engines.iter_mut() {
-        let n = match seen.iter_mut().find(|(name, _)| *name == e.name) {
-            Some((_, n)) => {
-                *n += 1;
-                *n
-            }
-            None => {
-                seen.push((e.name.clone(), 1));
-                continue;
-            }
-        };
-        let renamed = format!("{}_{n}", e.name);
-        console::err(format_args!(
-            "otau-arena: two engines are named '{}': this one is '{renamed}' (as fastchess \
-             names it)\n",
-            e.name
-        ));
-        e.name = renamed;
-    }
-}
-
-fn random_seed() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u64(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64),
-    );
-    h.finish() >> 16
-}
-
-/// The demo's command line: built-in otau at three levels and the random player, each with a
-/// short clock (and a margin, so a busy machine does not decide games), four rounds: 48 games,
-/// about a minute at concurrency 2 (the levels take their time under the clock: 2+0.02, since at
-/// 3+0.03 the demo took 94 s).
-#[rustfmt::skip]
-const DEMO: &[&str] = &[
-    "otau-arena",
-    "--engine", "name=otau-L1", "cmd=builtin:otau", "option.Level=1",
-    "--engine", "name=otau-L6", "cmd=builtin:otau", "option.Level=6",
-    "--engine", "name=otau-L20", "cmd=builtin:otau", "option.Level=20",
-    "--engine", "name=random", "cmd=builtin:random",
-    "--each", "tc=2+0.02", "timemargin=100",
-    "--rounds", "4",
-    "--openings", "plies=4",
-];
-
-/// `otau-arena` alone: a short round robin of built-in players.
-fn demo(opts: &RunOptions) -> Result<RunReport> {
-    let cli = parse_cli(DEMO).context("demo arguments")?;
-    let config = build_config(&cli)?;
-    let mut opts = opts.clone();
-    opts.concurrency = 2;
-    if opts.progress != ProgressMode::Quiet {
-        console::err(format_args!(
-            "otau-arena demo: round robin of {} on {}, {} games at concurrency 2 (seed {}).\n\
-             Run your own engines with --engine cmd=PATH ...; see --help.\n",
-            config.engine_names().join(", "),
-            config.game,
-            tournament::full_schedule(&config).len(),
-            config.seed
-        ));
-    }
-    tournament::run(config, &opts)
-}
-
-/// Prints the results and says how the run ended; the exit code tells scripts.
-fn finish(report: &RunReport, records: Option<&PathBuf>, format: OutputFormat) -> ExitCode {
-    let summary = report.standings.summary();
-    console::out(format_args!("{}", format.summary_text(&summary)));
-    for (_, text) in report.pairing.notes() {
-        console::out(format_args!("\n{text}"));
-    }
-    console::err(format_args!("otau-arena: {}\n", report.cost.describe()));
-    if let Some(decision) = &report.sprt_decided {
-        console::err(format_args!(
-            "otau-arena: SPRT: {decision}; {} game(s) left unplayed\n",
-            report.missing
-        ));
-        return ExitCode::SUCCESS;
-    }
-    if let Some(why) = &report.stopped {
-        console::err(format_args!("otau-arena: {why}\n"));
-        return ExitCode::from(2);
-    }
-    if report.missing > 0 {
-        let how = match records {
-            Some(p) => format!(
-                "continue with: {} (it goes on writing every output the run records: records, \
-                 PGN, report)",
-                crate::arena::matchmaking::run_files::resume_command(p)
-            ),
-            None => "(no --out file: this run cannot be resumed)".to_string(),
-        };
-        console::err(format_args!(
-            "otau-arena: {} {} game(s) not played; {how}\n",
-            if report.interrupted {
-                "interrupted:"
-            } else {
-                "stopped:"
-            },
-            report.missing
-        ));
-        return ExitCode::from(if report.interrupted { 130 } else { 2 });
-    }
-    ExitCode::SUCCESS
-}
-
-fn merge_command(
-    files: &[PathBuf],
-    out: Option<PathBuf>,
-    pgn: Option<PathBuf>,
-    event: &str,
-    sprt: &[String],
-    rating: RatingOptions,
-) -> Result<ExitCode> {
-    let mut merged = merge::merge(files)?;
-    merged.standings.set_rating(rating);
-    if !sprt.is_empty() {
-        let config =
-            crate::stats::SprtConfig::parse(sprt).map_err(|e| anyhow::anyhow!("--sprt: {e}"))?;
-        merged.standings.set_fixed_sample_sprt(Some(config));
-    }
-    merge::write_outputs(&mut merged, files, out.as_deref(), pgn.as_deref(), event)?;
-    console::out(format_args!("{}", merged.standings.summary().text()));
-    let pairing = tournament::pairing(&merged.header.config, None, &merged.standings)?;
-    for (_, text) in pairing.notes() {
-        console::out(format_args!("\n{text}"));
-    }
-    if merged.missing() > 0 {
-        console::err(format_args!(
-            "otau-arena: {} of {} scheduled games are in none of the files\n",
-            merged.missing(),
-            merged.header.scheduled
-        ));
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-fn report_command(
-    files: &[PathBuf],
-    out: &std::path::Path,
-    rating: RatingOptions,
-) -> Result<ExitCode> {
-    let page = Named::new("--out", out);
-    let inputs: Vec<Named> = files.iter().map(|f| Named::new("the input", f)).collect();
-    files::check_distinct(std::slice::from_ref(&page), &inputs)?;
-    files::check_location(&page)?;
-    let mut merged = merge::merge(files)?;
-    merged.standings.set_rating(rating);
-    let title = files
-        .iter()
-        .map(|f| f.display().to_string())
-        .collect::<Vec<_>>()
-        .join(", ");
-    // The viewer holds the games the page lists (a long run's first and last by number).
-    let mut window = crate::stats::Window::new(crate::stats::LISTED_GAMES);
-    merged.for_each_game(|finished, g| window.push(g.index + 1, finished, g.clone()))?;
-    let (mut shown, _) = window.into_sorted();
-    shown.sort_by_key(|&(_, finished, _)| finished);
-    let games: Vec<&GameRecord> = shown.iter().map(|(_, _, g)| g).collect();
-    let pairing = tournament::pairing(&merged.header.config, None, &merged.standings)?;
-    let options = crate::stats::ReportOptions {
-        title,
-        summary: merged.standings.options(),
-        notes: pairing.notes(),
-        appendix: web::report::viewer_section(&games),
-    };
-    // Written like every other results file: a reader never finds half a page.
-    let summary = merged.standings.summary();
-    let html = crate::stats::render_summary_html(&summary, &options, |add| {
-        merged.for_each_game(|_, g| add(&crate::arena::records::standings::game_stats(g)))
-    })?;
-    files::write_whole(&page, html.as_bytes(), false)?;
-    console::err(format_args!(
-        "otau-arena: report of {} games written to {}\n",
-        merged.standings.len(),
-        out.display()
-    ));
-    Ok(ExitCode::SUCCESS)
-}
-
-/// Starts a page server at `addr` (as `flag` gave it).
-fn serve(flag: &str, addr: &str, site: Arc<dyn web::server::Site>) -> Result<web::server::Server> {
-    let at = web::server::parse_addr(Some(addr)).map_err(|e| anyhow::anyhow!("{flag} {e}"))?;
-    let server = web::server::Server::start(at, site)
-        .with_context(|| format!("{flag}: cannot listen on {at}"))?;
-    if let Some(warning) = server.exposure() {
-        console::err(format_args!("otau-arena: {flag} {warning}\n"));
-    }
-    Ok(server)
-}
-
-/// `otau-arena view FILE`: the live page of a recorded run, until Ctrl-C.
-fn view_command(file: &std::path::Path, addr: Option<&str>) -> Result<ExitCode> {
-    let site = RunSite::recorded(file)?;
-    let server = serve("--addr", addr.unwrap_or(""), Arc::new(site))?;
-    interrupt::install();
-    console::err(format_args!(
-        "otau-arena: {} at {} (Ctrl-C ends)\n",
-        file.display(),
-        server.url()
-    ));
-    while !interrupt::requested() {
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// `--check PROGRAM ARGS...`: the UGI compliance report (`crate::arena::compliance`).
-fn check(
-    game: &str,
-    timeout: &str,
-    cmd: &[String],
-    log_dir: &Path,
-    log_limit: u64,
-) -> Result<ExitCode> {
-    let Some((program, args)) = cmd.split_first() else {
-        bail!("--check needs the engine's program");
-    };
-    let timeout_ms = crate::arena::game::clock::seconds_in(timeout, 1)
-        .map_err(|why| anyhow::anyhow!("--check-timeout {timeout}: {why}"))?;
-    let config = crate::arena::compliance::Config {
-        game: game.parse().map_err(anyhow::Error::msg)?,
-        reply_timeout: Duration::from_millis(timeout_ms),
-        log_dir: Some(log_dir.to_path_buf()),
-        log_limit,
-        ..Default::default()
-    };
-    // As in a run: a kill -9 of the arena during the check leaves nothing the engine started.
-    let _guardian = crate::arena::engine::process::Guardian::start();
-    let report = crate::arena::compliance::check(program, args, &config);
-    console::out(format_args!("{report}\n"));
-    Ok(if report.passed() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn demo_is_a_valid_round_robin_of_built_in_players() {
-        let config = build_config(&parse_cli(DEMO).unwrap()).unwrap();
-        assert_eq!(config.engines.len(), 4);
-        assert!(config.engines.iter().all(|e| e.builtin().is_some()));
-        assert_eq!(config.game, "toguz-kumalak");
-        assert_eq!(tournament::full_schedule(&config).len(), 48);
-    }
-
-    #[test]
-    fn a_fastchess_line_builds_the_run_its_double_dash_twin_builds() {
-        let build = |line: &str| {
-            build_config(&parse_cli(line.split(' ')).unwrap())
-                .map(|mut c| {
-                    c.seed = 0;
-                    c
-                })
-                .unwrap()
-        };
-        let fastchess = build(
-            "otau-arena -engine cmd=builtin:otau name=a -engine cmd=builtin:greedy name=b \
-             -each tc=40/1:30+0.5 proto=ugi -rounds 3 -games 2 -variant giuthi \
-             -resign movecount=3 score=500 -draw movenumber=20 movecount=4 score=10 \
-             -maxmoves 100 -tournament gauntlet -srand 9",
-        );
-        let otau = build(
-            "otau-arena --engine cmd=builtin:otau name=a --engine cmd=builtin:greedy name=b \
-             --each tc=40/90+0.5 --rounds 3 --game giuthi --resign movecount=3 score=500 \
-             --draw movenumber=20 movecount=4 score=10 --maxmoves 100 --tournament gauntlet \
-             --seed 9",
-        );
-        assert_eq!(fastchess, otau);
-        let err = parse_cli(["otau-arena", "-noswap"])
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("-noswap: otau-arena always plays"), "{err}");
+    fn every_subcommand_keeps_its_arguments_as_they_are() {
+        let command = command();
+        let (long, subcommands) = names(&command);
+        // Read from the clap definition: every `ArenaCommand` is there (`view` was once left out
+        // of a list written by hand), hidden ones and clap's own `help` too.
+        for name in [
+            "merge",
+            "ratings",
+            "sprt",
+            "report",
+            "view",
+            "fake-engine",
+            "help",
+        ] {
+            assert!(subcommands.contains(&name), "{name} not in {subcommands:?}");
+        }
+        for name in &subcommands {
+            let line = ["otau-arena", name, "-engine", "cmd=x", "-rounds", "3"];
+            let args = line.iter().map(std::ffi::OsString::from).collect();
+            let out = crate::cli::arena::fastchess::translate(args, &long, &subcommands).unwrap();
+            assert_eq!(out, line.map(std::ffi::OsString::from), "{name}");
+        }
+        // Without the subcommand the same words are fastchess's, and translated.
+        let line = ["otau-arena", "-engine", "cmd=x", "-rounds", "3"];
+        let args = line.iter().map(std::ffi::OsString::from).collect();
+        let out = crate::cli::arena::fastchess::translate(args, &long, &subcommands).unwrap();
+        assert_ne!(out, line.map(std::ffi::OsString::from));
     }
 
     #[test]
@@ -900,26 +479,5 @@ mod tests {
         ] {
             assert!(help.contains(want), "{want} missing from:\n{help}");
         }
-    }
-
-    #[test]
-    fn each_engine_keeps_its_own_keys() {
-        let cli = parse_cli([
-            "otau-arena",
-            "--engine",
-            "cmd=a",
-            "depth=2",
-            "--engine",
-            "cmd=b",
-            "nodes=9",
-            "--each",
-            "timemargin=5",
-        ])
-        .unwrap();
-        let config = build_config(&cli).unwrap();
-        assert_eq!(config.engines[0].limits.depth, Some(2));
-        assert_eq!(config.engines[0].limits.nodes, None);
-        assert_eq!(config.engines[1].limits.nodes, Some(9));
-        assert!(config.engines.iter().all(|e| e.limits.timemargin_ms == 5));
     }
 }
