@@ -569,7 +569,7 @@ mod tests {
     #[test]
     fn the_table_holds_every_item_once_in_the_report_order() {
         // The report's names and order (`start` comes before the table): scripts and
-        // tests/ugi_compliance.rs read them.
+        // tests/integration/ugi_compliance.rs read them.
         let names: Vec<&str> = ITEMS.iter().map(|s| s.name).collect();
         assert_eq!(
             names,
