@@ -53,7 +53,7 @@ pub enum Protocol {
 }
 
 impl Protocol {
-    pub fn is_ugi(&self) -> bool {
+    pub(crate) fn is_ugi(&self) -> bool {
         *self == Protocol::Ugi
     }
 }
@@ -98,7 +98,7 @@ impl EngineConfig {
 /// Names and option values go into protocol lines and PGN tags: a line break in one would be read
 /// by the engine as a command of its own, or would break the record. Checked on the command line
 /// and again on what `--resume` reads back from a records file.
-pub fn reject_control(what: &str, text: &str) -> Result<(), String> {
+pub(crate) fn reject_control(what: &str, text: &str) -> Result<(), String> {
     if text.chars().any(char::is_control) {
         Err(format!(
             "{what}={}: control characters (line breaks, tabs) are not allowed",
@@ -119,7 +119,7 @@ impl EngineConfig {
 
     /// The engine's name as [`crate::names::check_name`] allows it, and [`reject_control`] over
     /// its options.
-    pub fn check_text(&self) -> Result<(), String> {
+    pub(crate) fn check_text(&self) -> Result<(), String> {
         crate::names::check_name(&self.name)
             .map_err(|why| format!("name={}: {why}", crate::names::shown(&self.name)))?;
         for (name, value) in &self.options {
@@ -264,7 +264,7 @@ impl EngineSpec {
 }
 
 /// `proto=`: UGI (the engine side of `protocol/ugi.md`), greeted as UGI or as UCI.
-pub fn check_protocol(v: &str) -> Result<Protocol, String> {
+pub(crate) fn check_protocol(v: &str) -> Result<Protocol, String> {
     match v {
         "ugi" => Ok(Protocol::Ugi),
         "uci" => Ok(Protocol::Uci),
@@ -289,7 +289,7 @@ pub fn check_protocol(v: &str) -> Result<Protocol, String> {
 /// becomes that file's absolute path (a name alone would not be run from the working folder).
 /// Anything else is left as given, so that a missing program is reported by the start-up check
 /// with the name the user wrote.
-pub fn resolve_program(cmd: &str, dir: Option<&std::path::Path>) -> String {
+pub(crate) fn resolve_program(cmd: &str, dir: Option<&std::path::Path>) -> String {
     if cmd.is_empty() || cmd.contains('/') || find_on_path(cmd).is_some() {
         return cmd.to_string();
     }
@@ -309,7 +309,7 @@ pub fn resolve_program(cmd: &str, dir: Option<&std::path::Path>) -> String {
 
 /// The first executable file named `cmd` in an absolute `PATH` folder, as `exec` searches it:
 /// what a program named without a path starts (and what `--resume` checks it still starts).
-pub fn find_on_path(cmd: &str) -> Option<PathBuf> {
+pub(crate) fn find_on_path(cmd: &str) -> Option<PathBuf> {
     let paths = std::env::var_os("PATH")?;
     std::env::split_paths(&paths)
         .filter(|d| d.is_absolute())

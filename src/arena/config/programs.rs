@@ -50,7 +50,7 @@ impl ProgramStamp {
 /// relative to its `dir=`, where it is started, as `exec` finds it), so that the records name
 /// the same files wherever `--resume` runs. Built-in players and programs found on `PATH` stay
 /// as they are.
-pub fn pin_paths(engines: &mut [EngineConfig]) {
+pub(crate) fn pin_paths(engines: &mut [EngineConfig]) {
     for e in engines.iter_mut().filter(|e| e.builtin().is_none()) {
         if let Some(d) = &e.dir {
             e.dir = Some(std::path::absolute(d).unwrap_or_else(|_| d.clone()));
@@ -87,7 +87,11 @@ pub fn stamps(config: &RunConfig) -> Vec<ProgramStamp> {
 
 /// Refuses to resume when a program the run recorded is not the same file now: another path
 /// (a `PATH` search that finds another file), another size or modification time, or gone.
-pub fn check_same(config: &RunConfig, recorded: &[ProgramStamp], records: &Path) -> Result<()> {
+pub(crate) fn check_same(
+    config: &RunConfig,
+    recorded: &[ProgramStamp],
+    records: &Path,
+) -> Result<()> {
     for stamp in recorded {
         let Some(e) = config.engines.iter().find(|e| e.name == stamp.engine) else {
             bail!(
@@ -123,7 +127,7 @@ pub fn check_same(config: &RunConfig, recorded: &[ProgramStamp], records: &Path)
 /// A records file of an older arena pins nothing: a relative program path in it is taken from
 /// where `--resume` runs, which may not be where the run started. Said, not refused (such files
 /// resumed from their own directory are right).
-pub fn warn_unpinned(config: &RunConfig, records: &Path) {
+pub(crate) fn warn_unpinned(config: &RunConfig, records: &Path) {
     for e in config.engines.iter().filter(|e| e.builtin().is_none()) {
         if e.cmd.contains('/') && !Path::new(&e.cmd).is_absolute() {
             crate::arena::system::console::err(format_args!(

@@ -18,7 +18,7 @@ pub fn player_options(b: Builtin) -> [(&'static str, &'static str); 1] {
 
 /// Whether the built-in player takes `name`, though it does not advertise it: otau's hidden
 /// tuning options (`UseLMR`, `EvalFile`, ...; `protocol/ugi.md`), so the arena need not warn.
-pub fn takes_hidden_option(name: &str) -> bool {
+pub(crate) fn takes_hidden_option(name: &str) -> bool {
     crate::ugi::options::is_tuning_option(name)
 }
 

@@ -53,14 +53,14 @@ pub const MAX_INFO_MATE: u32 = 1000;
 /// between the two can be long, so without this wait the same crash would read "exited with
 /// code 1" or "closed its output" by chance. A process that closes its output and lives on costs
 /// this much once, then is killed.
-pub const EXIT_WAIT: Duration = Duration::from_secs(2);
+pub(crate) const EXIT_WAIT: Duration = Duration::from_secs(2);
 
 /// The bytes of a principal variation kept (a longer one is cut at a move: memory stays bounded).
-pub const MAX_PV_BYTES: usize = 1024;
+pub(crate) const MAX_PV_BYTES: usize = 1024;
 
 /// The longest start of a principal variation's text (moves separated by spaces) within
 /// `max_bytes` that ends at a move: a PV is shown, never stored whole.
-pub fn pv_prefix(moves: &str, max_bytes: usize) -> &str {
+pub(crate) fn pv_prefix(moves: &str, max_bytes: usize) -> &str {
     if moves.len() <= max_bytes {
         return moves;
     }
@@ -173,7 +173,7 @@ pub enum ThinkError {
 
 /// How a wait for a reply ended without it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum WaitError {
+pub(crate) enum WaitError {
     /// The deadline passed: how many other lines came meanwhile, and the last of them.
     Timeout {
         seen: usize,
@@ -188,7 +188,7 @@ pub enum WaitError {
 
 /// The reply waited for, and the lines that came before it.
 #[derive(Clone, Debug)]
-pub struct Awaited {
+pub(crate) struct Awaited {
     pub reply: Reply,
     /// The reply's line as written.
     pub line: String,
@@ -198,7 +198,7 @@ pub struct Awaited {
 }
 
 /// The output kept of the lines before an awaited reply.
-pub const MAX_KEPT_BYTES: usize = 16 << 20;
+pub(crate) const MAX_KEPT_BYTES: usize = 16 << 20;
 
 /// An engine process spoken to in UGI: every command written through [`crate::ugi::wire`], every
 /// line read back as a [`Reply`]. The arena's engines have completed the handshake
@@ -245,7 +245,7 @@ impl EngineSession {
     }
 
     /// [`EngineSession::handshake`], every line of the session logged to `log`.
-    pub fn handshake_logged(
+    pub(crate) fn handshake_logged(
         io: EngineIo,
         timeout: Duration,
         proto: Protocol,
@@ -276,7 +276,7 @@ impl EngineSession {
     }
 
     /// Whether the engine advertised an option (names compare case-insensitively, as in UCI).
-    pub fn has_option(&self, name: &str) -> bool {
+    pub(crate) fn has_option(&self, name: &str) -> bool {
         self.options.iter().any(|o| o.eq_ignore_ascii_case(name))
     }
 
@@ -325,7 +325,7 @@ impl EngineSession {
 
     /// [`EngineSession::fence`], returning the first lines the engine wrote before `readyok`
     /// (at most 16: what the start-up check reads an engine's answer to `setoption` from).
-    pub fn fence_lines(&mut self, timeout: Duration) -> Result<Vec<String>, Fault> {
+    pub(crate) fn fence_lines(&mut self, timeout: Duration) -> Result<Vec<String>, Fault> {
         let deadline = pause::now() + timeout;
         self.send(&[GuiCommand::IsReady], deadline)?;
         let mut before = Vec::new();
@@ -357,7 +357,7 @@ impl EngineSession {
 
     /// [`EngineSession::think`], each `info` line also handed to `on_info` as it arrives (the
     /// live page's figures, `crate::arena::output::live`).
-    pub fn think_watched(
+    pub(crate) fn think_watched(
         &mut self,
         position: &PositionLine,
         go: &GoCommand,
@@ -449,7 +449,7 @@ impl EngineSession {
     }
 
     /// Reads until a reply satisfies `done`, by `deadline`.
-    pub fn wait_for(
+    pub(crate) fn wait_for(
         &mut self,
         deadline: Instant,
         mut done: impl FnMut(&Reply) -> bool,
@@ -488,7 +488,7 @@ impl EngineSession {
     }
 
     /// How the process ended ("exited with code 0"), waiting up to `wait` for it to end.
-    pub fn exit_status(&mut self, wait: Duration) -> Option<String> {
+    pub(crate) fn exit_status(&mut self, wait: Duration) -> Option<String> {
         let deadline = Instant::now() + wait;
         loop {
             if let Some(status) = self.io.exit_status() {

@@ -23,7 +23,7 @@ const QUIT_GRACE: Duration = Duration::from_millis(300);
 /// `isready`, within the run's start-up timeout each. Engines' stderr goes to their logs in
 /// `log_dir`, as in the run. `Err` lists every engine that failed, one line each; `Ok` has the
 /// warnings to show (an engine that declares no `Game` option is never told the game).
-pub fn check_engines(
+pub(crate) fn check_engines(
     config: &RunConfig,
     log_dir: &Path,
     log_limit: u64,

@@ -92,7 +92,7 @@ fn time_of_day(us: u128) -> String {
 }
 
 /// The open protocol log of a run, shared by every engine session.
-pub struct ProtocolLog {
+pub(crate) struct ProtocolLog {
     /// The queue's sending end and the clock, under one lock so that times are in file order;
     /// `None` once the log is finished.
     sender: Mutex<Option<(SyncSender<String>, Clock)>>,
@@ -293,7 +293,7 @@ impl Writer {
 
 /// What an engine session logs its lines with: the run's log and the engine's name.
 #[derive(Clone)]
-pub struct Tap {
+pub(crate) struct Tap {
     log: Arc<ProtocolLog>,
     engine: String,
 }

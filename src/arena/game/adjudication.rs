@@ -64,7 +64,7 @@ pub struct AdjudicationRules {
 
 impl AdjudicationRules {
     /// Whether nothing is on (what a records file without the field holds).
-    pub fn is_off(&self) -> bool {
+    pub(crate) fn is_off(&self) -> bool {
         *self == AdjudicationRules::default()
     }
 
@@ -234,7 +234,7 @@ impl Score {
 
 /// What the scores decided (the referee records it as `resign` or `draw-adjudication`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// `--resign`: `winner` wins; `detail` says whose scores.
     Resign { winner: Side, detail: String },
     /// `--draw`: a draw.
@@ -243,7 +243,7 @@ pub enum Verdict {
 
 /// The score streaks of one game, per side: consecutive own moves losing, winning and even.
 #[derive(Debug)]
-pub struct ScoreWatch {
+pub(crate) struct ScoreWatch {
     rules: AdjudicationRules,
     losing: [u32; 2],
     winning: [u32; 2],
@@ -262,7 +262,7 @@ impl ScoreWatch {
 
     /// Counts the move `side` just made at full move `fullmove` with its reported `score`;
     /// the adjudication it brings about, if any (resign before draw).
-    pub fn after_move(
+    pub(crate) fn after_move(
         &mut self,
         side: Side,
         fullmove: u32,
@@ -316,7 +316,7 @@ impl ScoreWatch {
 
 /// `--max-plies` scoring: each player is credited with their store and the stones on their own
 /// row, as the rules score a game in which the player to move is stuck.
-pub fn stones_held(pos: &AnyGame) -> [u32; 2] {
+pub(crate) fn stones_held(pos: &AnyGame) -> [u32; 2] {
     Side::BOTH.map(|s| pos.store(s) + pos.row(s).iter().map(|&n| n as u32).sum::<u32>())
 }
 

@@ -98,7 +98,7 @@ fn clock_seconds(s: &str) -> Result<String, String> {
 }
 
 /// The longest time any option may give, in ms: a day (clocks, `st`, timeouts, `timemargin`).
-pub const MAX_MS: u64 = 86_400_000;
+pub(crate) const MAX_MS: u64 = 86_400_000;
 
 /// Seconds (fractions allowed) as whole milliseconds, rounded to the nearest, in
 /// `min_ms..=MAX_MS`; the error says why not (`'x' is not ...`, `... is outside ...`, or below the
@@ -157,11 +157,11 @@ pub struct MoveLimits {
 }
 
 impl MoveLimits {
-    pub const DEFAULT_TIMEOUT_MS: u64 = 60_000;
+    pub(crate) const DEFAULT_TIMEOUT_MS: u64 = 60_000;
     /// `depth=`: UGI engines commonly read it as a signed 32-bit number.
     pub const MAX_DEPTH: u32 = i32::MAX as u32;
     /// `nodes=`: a signed 64-bit number for the same reason.
-    pub const MAX_NODES: u64 = i64::MAX as u64;
+    pub(crate) const MAX_NODES: u64 = i64::MAX as u64;
 
     /// Every value in its range (see `protocol/arena.md`, Engines). The command line builds only
     /// such limits; this also checks the ones a records file gives `--resume`, so that no sum of
@@ -201,7 +201,7 @@ impl MoveLimits {
 
     /// Whether the game's outcome can depend on wall time. Games where neither engine is timed
     /// are reproducible, and their records leave out wall times.
-    pub fn is_timed(&self) -> bool {
+    pub(crate) fn is_timed(&self) -> bool {
         self.tc.is_some() || self.movetime_ms.is_some()
     }
 
@@ -279,7 +279,7 @@ impl SideClock {
         self.tc
     }
 
-    pub fn remaining_ms(&self) -> u64 {
+    pub(crate) fn remaining_ms(&self) -> u64 {
         self.remaining_ms.max(0) as u64
     }
 
@@ -290,7 +290,7 @@ impl SideClock {
     }
 
     /// Charges a think; false when it overran the remaining time plus `margin_ms` (a time loss).
-    pub fn charge(&mut self, used_ms: u64, margin_ms: u64) -> bool {
+    pub(crate) fn charge(&mut self, used_ms: u64, margin_ms: u64) -> bool {
         let Some(tc) = self.tc else { return true };
         let late = used_ms as i64 > self.remaining_ms + margin_ms as i64;
         self.remaining_ms = (self.remaining_ms - used_ms as i64).max(0) + tc.inc_ms as i64;

@@ -53,7 +53,7 @@ pub enum BookFormat {
 impl BookFormat {
     /// The format a file's extension names (`.epd`, `.pgn`; anything else reads as `txt`, which
     /// takes both kinds of line, as opening files always did).
-    pub fn of_path(path: &std::path::Path) -> BookFormat {
+    pub(crate) fn of_path(path: &std::path::Path) -> BookFormat {
         match path.extension().and_then(|e| e.to_str()) {
             Some(e) if e.eq_ignore_ascii_case("epd") => BookFormat::Epd,
             Some(e) if e.eq_ignore_ascii_case("pgn") => BookFormat::Pgn,
@@ -95,7 +95,7 @@ fn first_entry() -> u32 {
 }
 
 /// The random walk's length when `plies=` is not given.
-pub const DEFAULT_PLIES: u32 = 4;
+pub(crate) const DEFAULT_PLIES: u32 = 4;
 
 impl Default for OpeningConfig {
     fn default() -> Self {
@@ -117,7 +117,7 @@ impl Default for OpeningConfig {
 /// redrawn), and a walk costs its plies for each of up to 500 draws per pair.
 pub const MAX_PLIES: u32 = 1000;
 /// `margin=`: the widest balance margin, in centi-stones (1,000 stones: more than any game has).
-pub const MAX_MARGIN_CP: u32 = crate::arena::game::adjudication::MAX_SCORE_CP;
+pub(crate) const MAX_MARGIN_CP: u32 = crate::arena::game::adjudication::MAX_SCORE_CP;
 
 impl OpeningConfig {
     /// Parses the `--openings` key=value list.
@@ -187,7 +187,7 @@ impl OpeningConfig {
     }
 
     /// The length of a generated opening.
-    pub fn walk_plies(&self) -> u32 {
+    pub(crate) fn walk_plies(&self) -> u32 {
         self.plies.unwrap_or(DEFAULT_PLIES)
     }
 
@@ -369,7 +369,7 @@ impl OpeningBook {
     }
 
     /// The note about exhaustion, once.
-    pub fn take_note(&mut self) -> Option<String> {
+    pub(crate) fn take_note(&mut self) -> Option<String> {
         self.note.take()
     }
 
@@ -419,7 +419,7 @@ pub fn random_walk(start: &AnyGame, plies: usize, rng: &mut impl Rng) -> GameLin
 }
 
 /// The largest opening file read: a book of millions of positions is a few hundred MB.
-pub const MAX_BOOK_BYTES: u64 = 1 << 30;
+pub(crate) const MAX_BOOK_BYTES: u64 = 1 << 30;
 
 /// Reads every entry of an openings file, cut to `plies`. Every unusable entry is reported, one
 /// line each as `FILE:LINE: why` (`FILE:LINE (game G): why` in PGN, LINE the game's first), so

@@ -25,7 +25,7 @@ use crate::arena::records::{
 use crate::arena::system::files::{self, check_distinct, check_location, Created, Named, Target};
 
 /// A run's open outputs.
-pub struct RunFiles {
+pub(crate) struct RunFiles {
     pub records: Option<RecordWriter>,
     pub pgn: Option<PgnWriter>,
     /// The HTML report, written at the end of each session.
@@ -103,7 +103,7 @@ impl RunFiles {
 
 /// The report of the run recorded in `path`, whose counts are `standings`: its games read from
 /// the file one at a time (memory does not grow with them).
-pub fn report_page(
+pub(crate) fn report_page(
     path: &Path,
     standings: &Standings,
     options: &crate::stats::ReportOptions,
@@ -119,7 +119,7 @@ pub fn report_page(
 
 /// The report's game viewer of the games its list shows ([`crate::stats::LISTED_GAMES`] at most:
 /// a long run's first and last by number), read from the records in `path`.
-pub fn viewer_of(path: &Path, viewer: ReportViewer) -> Result<String> {
+pub(crate) fn viewer_of(path: &Path, viewer: ReportViewer) -> Result<String> {
     let mut window = crate::stats::Window::new(crate::stats::LISTED_GAMES);
     let mut finished = 0;
     RecordsFile::scan(path, |_, g| {
@@ -260,7 +260,7 @@ fn check_outputs(
 
 /// Checks every output of a new run (collisions, locations) and creates nothing: run before the
 /// engines' start-up check, so a wrong path is reported before any engine starts.
-pub fn check_fresh(config: &RunConfig, opts: &RunOptions) -> Result<()> {
+pub(crate) fn check_fresh(config: &RunConfig, opts: &RunOptions) -> Result<()> {
     fresh_checks(config, opts, false).map(|_| ())
 }
 
@@ -299,7 +299,7 @@ fn fresh_checks(
 }
 
 /// The outputs of a new run: checked, created, the header written (recording every output).
-pub fn open_fresh(header: &mut RunHeader, opts: &RunOptions) -> Result<RunFiles> {
+pub(crate) fn open_fresh(header: &mut RunHeader, opts: &RunOptions) -> Result<RunFiles> {
     let config = &header.config;
     let (keep, created_dir) = fresh_checks(config, opts, true)?;
     let out = opts.out.as_ref().map(|p| Named::new("--out", p));
@@ -362,7 +362,7 @@ pub fn open_fresh(header: &mut RunHeader, opts: &RunOptions) -> Result<RunFiles>
 /// The file is read one game at a time, each handed to `on_game` in the order the games
 /// finished; only a run with a PGN keeps its games while the PGN is written again (in schedule
 /// order, from the records).
-pub fn open_resume(
+pub(crate) fn open_resume(
     path: &Path,
     opts: &RunOptions,
     mut on_game: impl FnMut(&RunHeader, &GameRecord),

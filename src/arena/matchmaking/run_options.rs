@@ -51,7 +51,7 @@ pub struct RunOptions {
 }
 
 /// Makes the report's game viewer of the games given (in the order they finished).
-pub type ReportViewer = fn(&[&GameRecord]) -> String;
+pub(crate) type ReportViewer = fn(&[&GameRecord]) -> String;
 
 impl Default for RunOptions {
     fn default() -> Self {

@@ -21,14 +21,14 @@ use crate::ugi::wire::{InfoField, InfoKey, InfoLine, ScoreBound};
 /// Finished games kept for the page (the newest; the records file has them all).
 pub const KEPT_FINISHED: usize = 200;
 /// The summary (ratings, SPRT) is computed again at most this often while games finish...
-pub const SUMMARY_EVERY: Duration = Duration::from_secs(1);
+pub(crate) const SUMMARY_EVERY: Duration = Duration::from_secs(1);
 /// ... and not before this many times the time the last one took has passed (its share of the
 /// recording thread stays under 2%).
-pub const SUMMARY_COST: u32 = 50;
+pub(crate) const SUMMARY_COST: u32 = 50;
 /// How often a waiting viewer looks for a newer state.
-pub const POLL: Duration = Duration::from_millis(20);
+pub(crate) const POLL: Duration = Duration::from_millis(20);
 /// Bytes of a principal variation kept (an engine's line is shown, not stored whole).
-pub const MAX_PV_BYTES: usize = 200;
+pub(crate) const MAX_PV_BYTES: usize = 200;
 
 /// An engine's latest search figures in the game it is playing, from its `info` lines.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -215,7 +215,7 @@ impl Watch {
     }
 
     /// Game `index` starts from `position` after its opening moves `opening`.
-    pub fn game_started(
+    pub(crate) fn game_started(
         &self,
         index: u64,
         names: [&str; 2],

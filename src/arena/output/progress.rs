@@ -89,7 +89,7 @@ impl Progress {
     }
 
     /// Plain lines in `format` (fastchess's by default).
-    pub fn with_format(mut self, format: OutputFormat) -> Progress {
+    pub(crate) fn with_format(mut self, format: OutputFormat) -> Progress {
         self.format = format;
         self
     }
@@ -109,13 +109,13 @@ impl Progress {
     }
 
     /// Games already recorded when the run (or its resumption) starts.
-    pub fn set_done(&mut self, done: u64) {
+    pub(crate) fn set_done(&mut self, done: u64) {
         self.done = done;
         self.done_at_start = done;
         self.started = Instant::now();
     }
 
-    pub fn game_done(&mut self, g: &GameRecord, standings: &Standings) {
+    pub(crate) fn game_done(&mut self, g: &GameRecord, standings: &Standings) {
         self.done += 1;
         let done = self.done;
         let mut out = String::new();
@@ -193,7 +193,7 @@ impl Progress {
     }
 
     /// Ends the live line so that following output starts on a fresh line.
-    pub fn clear_live(&mut self) {
+    pub(crate) fn clear_live(&mut self) {
         if self.live_shown.take().is_some() {
             console::out(format_args!("\n"));
         }

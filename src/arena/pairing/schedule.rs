@@ -100,7 +100,7 @@ impl Schedule {
     }
 
     /// Games in `shard`'s slice (the whole schedule without one).
-    pub fn slice_len(&self, shard: Option<Shard>) -> u64 {
+    pub(crate) fn slice_len(&self, shard: Option<Shard>) -> u64 {
         let Some(s) = shard else { return self.len() };
         let (n, k) = (u64::from(s.n), u64::from(s.k - 1));
         let pairs = if self.pairs > k {
@@ -115,7 +115,7 @@ impl Schedule {
 /// `--rounds` and `--games` within what a schedule can number: at least one game, at most
 /// [`MAX_GAMES`], and `--games` no more than 2^32-1 rounds hold (rounds are 32-bit numbers in the
 /// records). Refused with the range instead of cut short.
-pub fn check_size(
+pub(crate) fn check_size(
     kind: TournamentKind,
     engines: usize,
     rounds: u32,
@@ -178,7 +178,7 @@ pub fn check_values(config: &RunConfig) -> Result<(), String> {
 /// order, less the games recorded. Its games never depend on results: the games recorded (one
 /// bit each) are all it keeps.
 #[derive(Debug)]
-pub struct FixedSchedule {
+pub(crate) struct FixedSchedule {
     schedule: Schedule,
     shard: Option<Shard>,
     /// The next game number to look at.

@@ -19,7 +19,7 @@ mod pgn_result {
     /// The strings a records file may hold, for the error naming a wrong one.
     const VALID: &[&str] = &["1-0", "0-1", "1/2-1/2"];
 
-    pub fn serialize<S: Serializer>(outcome: &Outcome, s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(outcome: &Outcome, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(outcome.pgn())
     }
 

@@ -19,14 +19,14 @@ use crate::games::{AnyGame, Game, Side};
 
 /// The games a run plays, in game order: the schedule, or one shard of it.
 #[derive(Clone, Copy, Debug)]
-pub struct Slice {
+pub(crate) struct Slice {
     pub scheduled: u64,
     pub shard: Option<Shard>,
 }
 
 impl Slice {
     /// The first game of the slice at or after `index` (`scheduled` when there is none).
-    pub fn first_from(&self, index: u64) -> u64 {
+    pub(crate) fn first_from(&self, index: u64) -> u64 {
         let i = match self.shard {
             None => index,
             Some(s) => {
@@ -49,7 +49,7 @@ impl Slice {
 /// the PGN of a resumed run ends equal to an uninterrupted run's. At the end of a session the
 /// games still waiting (after one left unplayed by an interrupt or a stop) are written too, in
 /// game order; a resumed run rewrites the PGN from the records, in order again.
-pub struct PgnWriter {
+pub(crate) struct PgnWriter {
     out: Named,
     /// A regular file is held under an exclusive lock for the run, as its records are: another
     /// command writing it would interleave or replace the games.

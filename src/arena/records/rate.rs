@@ -27,7 +27,7 @@ pub fn parse_prior(text: &str) -> Result<RatingOptions, String> {
 /// streamed a game at a time so that no file is held whole; the arena's records otherwise.
 /// Returns the finished games read and the unfinished PGN games left out; `progress` hears the
 /// count of games read every 100,000.
-pub fn read_into(
+pub(crate) fn read_into(
     path: &Path,
     pairings: &mut Pairings,
     progress: &mut dyn FnMut(u64),

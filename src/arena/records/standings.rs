@@ -134,18 +134,18 @@ impl Standings {
 
     /// Keeps every game's statistics too: a run with a report and no records file (the one
     /// case where memory grows with the games, by their compact statistics).
-    pub fn keep_games(&mut self) {
+    pub(crate) fn keep_games(&mut self) {
         self.finished.get_or_insert_with(Vec::new);
     }
 
     /// The games' statistics in the order they finished, if [`Self::keep_games`] kept them.
-    pub fn kept_games(&self) -> Option<&[stats::GameStats]> {
+    pub(crate) fn kept_games(&self) -> Option<&[stats::GameStats]> {
         self.finished.as_deref()
     }
 
     /// Keeps each game's engines, result and place too, for a pairing that follows the results
     /// ([`Self::results`]).
-    pub fn keep_results(&mut self) {
+    pub(crate) fn keep_results(&mut self) {
         self.results.get_or_insert_with(BTreeMap::new);
     }
 
@@ -253,7 +253,7 @@ impl Standings {
     }
 
     /// The SPRT on the first two engines' pairs so far, if one is configured.
-    pub fn sprt_status(&self) -> Option<SprtStatus> {
+    pub(crate) fn sprt_status(&self) -> Option<SprtStatus> {
         let config = self.sprt?;
         Some(config.status(&self.first_pairing.as_ref()?.pentanomial()))
     }
@@ -274,7 +274,7 @@ impl Standings {
 
     /// The first two engines' results so far, in the order games finished (cutechess's
     /// `Score of` line after each game).
-    pub fn first_match(&self) -> Option<MatchStats> {
+    pub(crate) fn first_match(&self) -> Option<MatchStats> {
         self.first_pairing.as_ref().map(MatchStats::from_tracker)
     }
 

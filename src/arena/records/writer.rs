@@ -43,7 +43,7 @@ impl RecordWriter {
     }
 
     /// An existing records file, opened for appending and locked, for `--resume`.
-    pub fn open_existing(path: &Path) -> Result<RecordWriter> {
+    pub(crate) fn open_existing(path: &Path) -> Result<RecordWriter> {
         check_records_path(path)?;
         let file = OpenOptions::new()
             .read(true)

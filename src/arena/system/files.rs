@@ -68,7 +68,7 @@ fn identity(path: &Path) -> Identity {
 }
 
 /// Whether two paths name the same file (see [`check_distinct`]).
-pub fn same_file(a: &Path, b: &Path) -> bool {
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
     identity(a) == identity(b)
 }
 
@@ -216,7 +216,7 @@ pub fn check_location(out: &Named) -> Result<Target> {
 
 /// Checks that a directory exists or can be created, and that files can be created in it. With
 /// `create` it is created; returns whether it was (so a failed start can remove it again).
-pub fn prepare_dir(dir: &Named, create: bool) -> Result<bool> {
+pub(crate) fn prepare_dir(dir: &Named, create: bool) -> Result<bool> {
     let existed = dir.path.exists();
     if existed && !dir.path.is_dir() {
         bail!("{dir}: is not a directory; give a directory");
@@ -235,7 +235,7 @@ pub fn prepare_dir(dir: &Named, create: bool) -> Result<bool> {
 /// Opens a stream target (FIFO, device, `/dev/stdout`) for writing, without creating or
 /// truncating anything. A FIFO must already have a reader: waiting for one would be an
 /// unbounded wait.
-pub fn open_stream(out: &Named) -> Result<File> {
+pub(crate) fn open_stream(out: &Named) -> Result<File> {
     if let Some(fd) = fd_path(&out.path) {
         // Through the same open file (its offset, its append mode), as a shell's `>>` set it up.
         // SAFETY: `dup` of a descriptor number touches no memory (and fails if it is not open);
@@ -270,7 +270,7 @@ pub fn open_stream(out: &Named) -> Result<File> {
 
 /// The regular file a path names: a symlink's final target (so writing it, or renaming over it,
 /// leaves the link a link), else the path itself.
-pub fn real_path(path: &Path) -> PathBuf {
+pub(crate) fn real_path(path: &Path) -> PathBuf {
     match std::fs::symlink_metadata(path) {
         Ok(m) if m.file_type().is_symlink() => {
             std::fs::canonicalize(path).unwrap_or_else(|_| resolved(path))
@@ -290,7 +290,7 @@ pub fn write_whole(out: &Named, bytes: &[u8], no_clobber: bool) -> Result<()> {
 }
 
 /// [`write_whole`], the content written by `fill` (so a long file need not be held in memory).
-pub fn write_whole_with(
+pub(crate) fn write_whole_with(
     out: &Named,
     no_clobber: bool,
     fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
@@ -302,7 +302,7 @@ pub fn write_whole_with(
 /// way [`write_whole`] writes: the new file is locked before it takes the name, so the output
 /// is never free for another process to take. Returns the new file, to hold in place of `held`
 /// (`None` for a stream target).
-pub fn rewrite_held(
+pub(crate) fn rewrite_held(
     out: &Named,
     held: Option<File>,
     fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
@@ -383,7 +383,7 @@ fn write_whole_as(
 
 /// Holds `file` under an exclusive `flock` until it is closed; refuses at once if another
 /// process holds it.
-pub fn lock_exclusive(file: &File, path: &Path) -> Result<()> {
+pub(crate) fn lock_exclusive(file: &File, path: &Path) -> Result<()> {
     lock_or_refuse(file, path, Lock::Exclusive)
 }
 
@@ -474,7 +474,7 @@ const HEADER_PEEK: u64 = 1 << 20;
 
 /// Whether the file at `path` is a records file (its first line is a run header), and if so the
 /// run it records, in a few words. A file that cannot be read is not taken for one.
-pub fn records_run(path: &Path) -> Option<String> {
+pub(crate) fn records_run(path: &Path) -> Option<String> {
     use std::io::{BufRead, Read};
     // The shared opener: a regular file only, opened without blocking on a FIFO; any size (only
     // its first line is read).
@@ -561,7 +561,7 @@ fn refuse_claimed(out: &Named, file: Option<&File>) -> Result<()> {
 /// Opens a regular output for appending (a new file with `new`), held under an exclusive
 /// lock until closed; refused, before a byte is written, if it holds a run's records or
 /// another process holds it. Every output a run appends to (PGN, protocol log) is opened here.
-pub fn open_append(out: &Named, new: bool) -> Result<File> {
+pub(crate) fn open_append(out: &Named, new: bool) -> Result<File> {
     // Through a dangling link: its target is created, the link stays.
     let file = OpenOptions::new()
         .append(true)
@@ -594,7 +594,7 @@ pub fn hold(out: &Named) -> Result<File> {
 
 /// A path as recorded in a run header: relative to the records file's directory when it lies
 /// within it (so the directory can be moved and the run resumed from anywhere), else absolute.
-pub fn to_record(records: &Path, path: &Path) -> PathBuf {
+pub(crate) fn to_record(records: &Path, path: &Path) -> PathBuf {
     let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     if fd_path(path).is_some() {
         return path.to_path_buf();
@@ -609,7 +609,7 @@ pub fn to_record(records: &Path, path: &Path) -> PathBuf {
 }
 
 /// A path recorded by [`to_record`], as a path to open now.
-pub fn from_record(records: &Path, recorded: &Path) -> PathBuf {
+pub(crate) fn from_record(records: &Path, recorded: &Path) -> PathBuf {
     if recorded.is_absolute() {
         return recorded.to_path_buf();
     }

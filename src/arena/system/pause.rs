@@ -23,7 +23,7 @@ use rustix::process::Signal;
 use crate::sync::lock;
 
 /// How often the ticker notes the time.
-pub const TICK: Duration = Duration::from_millis(10);
+pub(crate) const TICK: Duration = Duration::from_millis(10);
 /// A stretch without a tick longer than this is a pause.
 pub const GAP: Duration = Duration::from_millis(250);
 /// A look at the clock notes the time only if the last note is older than this: every thread

@@ -106,7 +106,7 @@ impl EngineIo {
 
     /// [`EngineIo::spawn`], its stderr logged within `budget` (shared with the engine's other
     /// processes of the run).
-    pub fn spawn_logged(spec: &Spawn<'_>, budget: Arc<LogBudget>) -> io::Result<EngineIo> {
+    pub(crate) fn spawn_logged(spec: &Spawn<'_>, budget: Arc<LogBudget>) -> io::Result<EngineIo> {
         let mut cmd = Command::new(spec.program);
         cmd.args(spec.args)
             .stdin(Stdio::piped())
@@ -181,7 +181,7 @@ impl EngineIo {
     }
 
     /// [`EngineIo::send_by`] within [`DEFAULT_WRITE_TIMEOUT`], as an `io::Result`.
-    pub fn send_all(&mut self, lines: &[&str]) -> io::Result<()> {
+    pub(crate) fn send_all(&mut self, lines: &[&str]) -> io::Result<()> {
         self.send_by(lines, pause::now() + DEFAULT_WRITE_TIMEOUT)
             .map_err(|e| match e {
                 SendError::Closed(e) => e,
@@ -194,7 +194,7 @@ impl EngineIo {
     /// [`pause::now`]). The pipe is non-blocking: while it is full the arena polls it in short
     /// slices, so neither an engine that stops reading nor one that exited behind a helper that
     /// keeps its input open can hold the write past the deadline, and Ctrl-C is noticed.
-    pub fn send_by(&mut self, lines: &[&str], deadline: Instant) -> Result<(), SendError> {
+    pub(crate) fn send_by(&mut self, lines: &[&str], deadline: Instant) -> Result<(), SendError> {
         let mut buf = Vec::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
         for line in lines {
             buf.extend_from_slice(line.as_bytes());
@@ -351,12 +351,12 @@ impl EngineIo {
 
     /// When the reader thread received the line last returned by [`EngineIo::recv`]: think
     /// times are measured to it, so the arena's own delays are never charged to the engine.
-    pub fn last_arrival(&self) -> Instant {
+    pub(crate) fn last_arrival(&self) -> Instant {
         self.last_arrival
     }
 
     /// How the process ended, once it has (for crash reports).
-    pub fn exit_status(&mut self) -> Option<String> {
+    pub(crate) fn exit_status(&mut self) -> Option<String> {
         match &mut self.peer {
             Peer::Child { child, .. } => match child.try_wait() {
                 Ok(Some(status)) => Some(describe_status(status)),

@@ -34,7 +34,7 @@ pub fn check_sprt_shard(config: &RunConfig, shard: Option<Shard>) -> Result<()> 
 
 /// The configuration can be played, and every engine starts (before any file is written).
 pub(super) fn check_config(config: &RunConfig, opts: &RunOptions) -> Result<()> {
-    crate::arena::pairing::check(&config).map_err(anyhow::Error::msg)?;
+    crate::arena::pairing::check(config).map_err(anyhow::Error::msg)?;
     let variant: Variant = config.game.parse().map_err(anyhow::Error::msg)?;
     if crate::games::AnyGame::start(variant)
         .legal_moves()

@@ -378,7 +378,7 @@ fn complete(
 /// The summary event: the statistics of every game recorded (`crate::stats::Summary`), the
 /// number of games scheduled (a knockout's: the most its bracket can take), and the pairing's
 /// part (a knockout's bracket).
-pub fn summary_json(standings: &Standings, header: &RunHeader) -> serde_json::Value {
+pub(crate) fn summary_json(standings: &Standings, header: &RunHeader) -> serde_json::Value {
     let mut value = serde_json::to_value(standings.summary()).unwrap_or_default();
     if let Some(map) = value.as_object_mut() {
         map.insert("scheduled".into(), header.scheduled.into());

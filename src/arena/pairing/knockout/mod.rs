@@ -65,7 +65,7 @@ impl Rules {
 
     /// The most games the bracket can take: every one of its `engines - 1` encounters with all
     /// its tiebreak pairs.
-    pub fn max_games(&self) -> u64 {
+    pub(crate) fn max_games(&self) -> u64 {
         let encounters = self.names.len().saturating_sub(1) as u64;
         encounters
             .saturating_mul(u64::from(self.pairs) + u64::from(self.tiebreak_pairs))
@@ -73,7 +73,7 @@ impl Rules {
     }
 
     /// The games of the bracket without tiebreaks: `engines - 1` encounters of `pairs` pairs.
-    pub fn regular_games(&self) -> u64 {
+    pub(crate) fn regular_games(&self) -> u64 {
         (self.names.len().saturating_sub(1) as u64).saturating_mul(2 * u64::from(self.pairs))
     }
 }
@@ -159,7 +159,7 @@ pub struct Bracket {
 /// The standard placement of seeds 1..=size (a power of two) in a bracket, slot by slot:
 /// [1, 2] for 2, [1, 4, 2, 3] for 4, [1, 8, 4, 5, 2, 7, 3, 6] for 8: each first-round encounter's
 /// seeds add up to size + 1, and the top two seeds are in different halves.
-pub fn seed_slots(size: usize) -> Vec<usize> {
+pub(crate) fn seed_slots(size: usize) -> Vec<usize> {
     let mut slots = vec![1];
     while slots.len() < size {
         let m = 2 * slots.len() + 1;
@@ -196,7 +196,7 @@ impl Bracket {
     /// bracket plays it (the round and encounter its record names), and fit the bracket the
     /// games before it make; an error names the first game that does not (a records file that
     /// is not a knockout's, or was changed).
-    pub fn replay_games(
+    pub(crate) fn replay_games(
         &mut self,
         games: impl IntoIterator<Item = Recorded>,
     ) -> Result<(), String> {
@@ -258,12 +258,12 @@ impl Bracket {
         }
     }
 
-    pub fn is_done(&self) -> bool {
+    pub(crate) fn is_done(&self) -> bool {
         self.champion().is_some()
     }
 
     /// The next game to hand out, in game order.
-    pub fn next_game(&mut self) -> Step {
+    pub(crate) fn next_game(&mut self) -> Step {
         if self.is_done() {
             return Step::Done;
         }
@@ -282,7 +282,7 @@ impl Bracket {
 
     /// A finished game of the current wave (engines checked against the bracket's); the next
     /// wave starts once the wave is complete. A game recorded twice counts once.
-    pub fn record_game(
+    pub(crate) fn record_game(
         &mut self,
         index: u64,
         south: usize,
@@ -322,7 +322,7 @@ impl Bracket {
 
     /// Games still to play at least: the current wave's unfinished games and the regular pairs
     /// of every encounter not yet begun (tiebreaks may add more). Zero once the final is decided.
-    pub fn games_left(&self) -> u64 {
+    pub(crate) fn games_left(&self) -> u64 {
         if self.is_done() {
             return 0;
         }

@@ -79,7 +79,7 @@ impl Bracket {
     }
 
     /// The bracket as JSON: the summary's `knockout` object.
-    pub fn to_json(&self) -> serde_json::Value {
+    pub(crate) fn to_json(&self) -> serde_json::Value {
         let r = &self.rules;
         let name = |i: Option<usize>| i.map(|i| r.names[i].clone());
         let rounds: Vec<serde_json::Value> = self
