@@ -4,7 +4,6 @@
 
 use std::io::{self, Write};
 use std::net::TcpStream;
-use std::os::fd::AsRawFd;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -129,30 +128,21 @@ impl Outgoing {
 /// Sets the kernel's send buffer of `stream` to `bytes` (bounding what a viewer that reads
 /// nothing holds, and making its falling behind show sooner).
 fn set_send_buffer(stream: &TcpStream, bytes: usize) {
-    let value = libc::c_int::try_from(bytes).unwrap_or(libc::c_int::MAX);
-    // SAFETY: the socket is open for the call; the option's value is a c_int, passed by address
-    // with its size.
-    unsafe {
-        libc::setsockopt(
-            stream.as_raw_fd(),
-            libc::SOL_SOCKET,
-            libc::SO_SNDBUF,
-            (&value as *const libc::c_int).cast(),
-            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
-        );
-    }
+    let _ = rustix::net::sockopt::set_socket_send_buffer_size(stream, bytes);
 }
 
-/// Waits until `stream` can take more bytes, at most `wait`.
+/// Waits until `stream` can take more bytes, at most `wait` (at least a millisecond).
 fn wait_writable(stream: &TcpStream, wait: Duration) {
-    let mut fd = libc::pollfd {
-        fd: stream.as_raw_fd(),
-        events: libc::POLLOUT,
-        revents: 0,
+    let wait = wait.max(Duration::from_millis(1));
+    let timeout = rustix::event::Timespec {
+        tv_sec: wait.as_secs().min(i32::MAX as u64) as i64,
+        tv_nsec: wait.subsec_nanos() as _,
     };
-    let ms = libc::c_int::try_from(wait.as_millis()).unwrap_or(libc::c_int::MAX);
-    // SAFETY: one pollfd, valid for the call, for a socket that is open.
-    unsafe { libc::poll(&mut fd, 1, ms.max(1)) };
+    let mut fd = [rustix::event::PollFd::new(
+        stream,
+        rustix::event::PollFlags::OUT,
+    )];
+    let _ = rustix::event::poll(&mut fd, Some(&timeout));
 }
 
 /// Sends `source`'s states until the viewer goes (a write fails, its socket takes nothing for

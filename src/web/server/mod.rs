@@ -34,7 +34,6 @@ mod response;
 
 use std::io;
 use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream};
-use std::os::fd::{AsRawFd, RawFd};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -128,9 +127,9 @@ struct Open {
     id: u64,
     since: Instant,
     phase: Phase,
-    /// The connection's socket, shut down (both ways) to push it out: its thread's next read or
-    /// write fails. Open while the entry is: the thread closes it only after [`Shared::leave`].
-    socket: RawFd,
+    /// A handle on the connection's socket (a duplicate, closed with the entry), shut down both
+    /// ways to push it out: its thread's next read or write fails.
+    socket: TcpStream,
     /// Pushed out: no longer counted, its thread is ending.
     evicted: bool,
 }
@@ -159,16 +158,16 @@ impl Shared {
                 .filter(|c| !c.evicted && c.phase == Phase::Request)
                 .min_by_key(|c| c.since)?;
             oldest.evicted = true;
-            // SAFETY: the descriptor is open: its thread closes it only after removing the
-            // entry, under the lock held here.
-            unsafe { libc::shutdown(oldest.socket, libc::SHUT_RDWR) };
+            let _ = oldest.socket.shutdown(std::net::Shutdown::Both);
         }
+        // No handle (no descriptor left): the connection is refused like one over the bounds.
+        let handle = socket.try_clone().ok()?;
         let id = self.next_id.fetch_add(1, Ordering::SeqCst);
         open.push(Open {
             id,
             since: Instant::now(),
             phase: Phase::Request,
-            socket: socket.as_raw_fd(),
+            socket: handle,
             evicted: false,
         });
         Some(id)
