@@ -182,6 +182,27 @@ impl<'t> KeyValues<'t> {
         }
     }
 
+    /// `value` (given for `key`) as a whole number in `range`: for lists read pair by pair
+    /// ([`KeyValues::pairs`]), where a key may repeat and the last one given wins.
+    pub fn whole(
+        &self,
+        key: &str,
+        value: &str,
+        range: RangeInclusive<u32>,
+    ) -> Result<u32, KeyValueError> {
+        value
+            .parse::<u32>()
+            .ok()
+            .filter(|n| range.contains(n))
+            .ok_or_else(|| {
+                self.bad_value(
+                    key,
+                    value,
+                    format!("a whole number in {}..={}", range.start(), range.end()),
+                )
+            })
+    }
+
     /// `key`'s value as one of `choices` (its spelling, and what it reads as).
     pub fn choice<T: Copy>(
         &self,

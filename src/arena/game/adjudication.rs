@@ -10,6 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::games::{AnyGame, Game, Side};
+use crate::key_values::KeyValues;
 
 /// Largest `score=` of `--resign` and `--draw`, in centi-stones: the range the client accepts
 /// for `info score cp`.
@@ -98,30 +99,30 @@ impl AdjudicationRules {
     }
 }
 
-/// `key=value` tokens of `option` into `(key, whole number in min..=max)` pairs, with errors
-/// naming the option, the key and the range.
-fn numbers<'a>(
-    option: &'a str,
-    tokens: &'a [String],
-    keys: &'a [(&'a str, u32, u32)],
-) -> impl Iterator<Item = Result<(&'a str, u32), String>> + 'a {
-    tokens.iter().map(move |t| {
-        let (k, v) = t
-            .split_once('=')
-            .ok_or_else(|| format!("{option}: '{t}' is not key=value"))?;
-        let Some(&(key, min, max)) = keys.iter().find(|(key, ..)| *key == k) else {
-            let names: Vec<_> = keys.iter().map(|k| k.0).collect();
-            return Err(format!(
-                "{option}: unknown key '{k}' (keys: {})",
-                names.join(", ")
-            ));
-        };
-        v.parse::<u32>()
-            .ok()
-            .filter(|n| (min..=max).contains(n))
-            .map(|n| (key, n))
-            .ok_or_else(|| format!("{option} {k}={v}: a whole number in {min}..={max}"))
-    })
+/// `key=value` tokens of `option` into `(key, whole number in min..=max)` pairs in the order
+/// given, with errors naming the option, the key and the range.
+fn numbers(
+    option: &str,
+    tokens: &[String],
+    keys: &[(&'static str, u32, u32)],
+) -> Result<Vec<(&'static str, u32)>, String> {
+    let names: Vec<&str> = keys.iter().map(|k| k.0).collect();
+    let kv = KeyValues::parse(option, tokens.iter().map(String::as_str))
+        .and_then(|kv| kv.only(&names))
+        .map_err(|e| e.to_string())?;
+    kv.pairs()
+        .iter()
+        .map(|&(k, v)| {
+            // `only` let no other key through.
+            let &(key, min, max) = keys
+                .iter()
+                .find(|(key, ..)| *key == k)
+                .expect("a known key");
+            kv.whole(k, v, min..=max)
+                .map(|n| (key, n))
+                .map_err(|e| e.to_string())
+        })
+        .collect()
 }
 
 impl ResignRule {
@@ -142,8 +143,8 @@ impl ResignRule {
         // A bound above MAX_SCORE_CP is beyond every `cp` score an engine may report: only a
         // mate score reaches it (fastchess's `-resign score=500000` means just that).
         let keys = [("movecount", 1, u32::MAX), ("score", 1, u32::MAX)];
-        for kv in numbers("--resign", &nums, &keys) {
-            match kv? {
+        for kv in numbers("--resign", &nums, &keys)? {
+            match kv {
                 ("movecount", n) => movecount = Some(n),
                 (_, n) => score = Some(n),
             }
@@ -168,8 +169,8 @@ impl DrawRule {
             ("movecount", 1, u32::MAX),
             ("score", 0, MAX_SCORE_CP),
         ];
-        for kv in numbers("--draw", tokens, &keys) {
-            match kv? {
+        for kv in numbers("--draw", tokens, &keys)? {
+            match kv {
                 ("movenumber", n) => movenumber = Some(n),
                 ("movecount", n) => movecount = Some(n),
                 (_, n) => score = Some(n),

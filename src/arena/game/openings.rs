@@ -15,6 +15,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::games::{AnyGame, Game, GameLine, Move, Variant};
+use crate::key_values::KeyValues;
 use crate::search::{Limits, Options, Score, Searcher};
 
 /// How openings are made when no file is given.
@@ -124,23 +125,22 @@ impl OpeningConfig {
     pub fn parse(tokens: &[String]) -> Result<OpeningConfig, String> {
         let mut c = OpeningConfig::default();
         let mut file_keys = Vec::new();
-        for t in tokens {
-            let (k, v) = t
-                .split_once('=')
-                .ok_or_else(|| format!("--openings: '{t}' is not key=value"))?;
-            let num = |min: u32, max: u32| {
-                v.parse::<u32>()
-                    .ok()
-                    .filter(|n| (min..=max).contains(n))
-                    .ok_or_else(|| format!("--openings {k}={v}: a whole number in {min}..={max}"))
-            };
+        let keys = [
+            "plies", "policy", "margin", "depth", "file", "format", "order", "start",
+        ];
+        let kv = KeyValues::parse("--openings", tokens.iter().map(String::as_str))
+            .and_then(|kv| kv.only(&keys))
+            .map_err(|e| e.to_string())?;
+        for &(k, v) in kv.pairs() {
+            let num = |min: u32, max: u32| kv.whole(k, v, min..=max).map_err(|e| e.to_string());
+            let bad = |expected: &str| kv.bad_value(k, v, expected.to_string()).to_string();
             match k {
                 "plies" => c.plies = Some(num(0, MAX_PLIES)?),
                 "policy" => {
                     c.policy = match v {
                         "random" => OpeningPolicy::Random,
                         "balanced" => OpeningPolicy::Balanced,
-                        _ => return Err(format!("--openings policy={v}: random or balanced")),
+                        _ => return Err(bad("random or balanced")),
                     }
                 }
                 "margin" => c.margin_cp = num(0, MAX_MARGIN_CP)? as i32,
@@ -151,26 +151,21 @@ impl OpeningConfig {
                         "epd" => BookFormat::Epd,
                         "txt" => BookFormat::Txt,
                         "pgn" => BookFormat::Pgn,
-                        _ => return Err(format!("--openings format={v}: epd, txt or pgn")),
+                        _ => return Err(bad("epd, txt or pgn")),
                     })
                 }
                 "order" => {
                     c.order = match v {
                         "sequential" => FileOrder::Sequential,
                         "random" => FileOrder::Random,
-                        _ => return Err(format!("--openings order={v}: sequential or random")),
+                        _ => return Err(bad("sequential or random")),
                     }
                 }
-                "start" => c.start = num(1, u32::MAX)?,
-                _ => {
-                    return Err(format!(
-                        "--openings: unknown key '{k}' (plies, policy, margin, depth, file, \
-                         format, order, start)"
-                    ))
-                }
+                // `only` let no other key through.
+                _ => c.start = num(1, u32::MAX)?,
             }
             if matches!(k, "format" | "order" | "start") {
-                file_keys.push(t.as_str());
+                file_keys.push(format!("{k}={v}"));
             }
         }
         if c.file.is_some() {
