@@ -11,8 +11,8 @@
 //! | `--resume sprt.jsonl`, `sprt --penta ...`, the shard recipe and `merge` (run locally, without GNU parallel), `report`, `ratings` | `the_readme_arena_examples_run_from_a_fresh_clone` |
 //! | `otau-arena --check ./my-engine` | `tests/integration/ugi_compliance.rs`, `tests/integration/scripts.rs` (the starter bot) |
 //! | the demo, `cargo run --release --bin otau-arena` | `the_readme_demo_runs` |
-//! | `otau-arena view`, `--live` pages | `tests/integration/web_live.rs`, `tests/integration/web_browser.rs` |
-//! | `otau play`, `otau web` | `tests/integration/play.rs`, `tests/integration/web_play.rs`, `tests/integration/web_browser.rs` |
+//! | `otau-arena view`, `--live` pages | `tests/integration/web_live.rs`, `tests/integration/web_browser/` |
+//! | `otau play`, `otau web` | `tests/integration/play.rs`, `tests/integration/web_play.rs`, `tests/integration/web_browser/` |
 //! | the "Solved games" and "Measured figures" commands | long measurements, reproduced by hand (each row says how long) |
 
 use std::io::{BufRead, BufReader, Write};
