@@ -169,17 +169,9 @@ impl<'t> KeyValues<'t> {
     where
         T: FromStr + PartialOrd + fmt::Display,
     {
-        let Some(value) = self.get(key) else {
-            return Ok(None);
-        };
-        match value.parse::<T>() {
-            Ok(n) if range.contains(&n) => Ok(Some(n)),
-            _ => Err(self.bad_value(
-                key,
-                value,
-                format!("a number in {}..={}", range.start(), range.end()),
-            )),
-        }
+        self.get(key)
+            .map(|value| self.in_range(key, value, &range, "a number"))
+            .transpose()
     }
 
     /// `value` (given for `key`) as a whole number in `range`: for lists read pair by pair
@@ -190,17 +182,29 @@ impl<'t> KeyValues<'t> {
         value: &str,
         range: RangeInclusive<u32>,
     ) -> Result<u32, KeyValueError> {
-        value
-            .parse::<u32>()
-            .ok()
-            .filter(|n| range.contains(n))
-            .ok_or_else(|| {
-                self.bad_value(
-                    key,
-                    value,
-                    format!("a whole number in {}..={}", range.start(), range.end()),
-                )
-            })
+        self.in_range(key, value, &range, "a whole number")
+    }
+
+    /// The one range check of [`KeyValues::number`] and [`KeyValues::whole`]: `value` read as a
+    /// `T` in `range`, else an error saying it should be `what` in that range.
+    fn in_range<T>(
+        &self,
+        key: &str,
+        value: &str,
+        range: &RangeInclusive<T>,
+        what: &str,
+    ) -> Result<T, KeyValueError>
+    where
+        T: FromStr + PartialOrd + fmt::Display,
+    {
+        match value.parse::<T>() {
+            Ok(n) if range.contains(&n) => Ok(n),
+            _ => Err(self.bad_value(
+                key,
+                value,
+                format!("{what} in {}..={}", range.start(), range.end()),
+            )),
+        }
     }
 
     /// `key`'s value as one of `choices` (its spelling, and what it reads as).
