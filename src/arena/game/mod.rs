@@ -3,3 +3,4 @@
 pub mod adjudication;
 pub mod clock;
 pub mod openings;
+mod seen;

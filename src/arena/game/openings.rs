@@ -5,7 +5,6 @@
 //! made in pair order as the run needs them; the book keeps the one it made last and a hash of
 //! each position it made (to refuse repeats), not the openings themselves.
 
-use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
@@ -14,6 +13,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
+use super::seen::SeenPositions;
 use crate::games::{AnyGame, Game, GameLine, Move, Variant};
 use crate::key_values::KeyValues;
 use crate::search::{Limits, Options, Score, Searcher};
@@ -250,7 +250,7 @@ pub struct OpeningBook {
     next: u64,
     last: Option<Opening>,
     /// The final position of every opening made so far (8 bytes a pair).
-    seen: HashSet<u64>,
+    seen: SeenPositions,
     searcher: Option<Searcher>,
     /// Openings have started repeating.
     exhausted: bool,
@@ -293,7 +293,7 @@ impl OpeningBook {
             file,
             next: 0,
             last: None,
-            seen: HashSet::new(),
+            seen: SeenPositions::default(),
             searcher,
             exhausted: false,
             note: None,
@@ -333,7 +333,7 @@ impl OpeningBook {
                 continue;
             };
             let key = o.line().position().hash();
-            if self.seen.contains(&key) || !self.balanced(&o) {
+            if self.seen.contains(key) || !self.balanced(&o) {
                 last = Some(o);
                 continue;
             }
@@ -592,6 +592,7 @@ fn play_opening<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashSet;
 
     fn cfg(s: &str) -> OpeningConfig {
         OpeningConfig::parse(&s.split(' ').map(String::from).collect::<Vec<_>>()).unwrap()
