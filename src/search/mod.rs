@@ -113,6 +113,11 @@ pub struct Limits {
     pub movetime: Option<Duration>,
     pub clock: Option<Clock>,
     pub infinite: bool,
+    /// When the `go` was read. A move's time counts from here, as Stockfish counts it from its
+    /// `go`: on a loaded machine the search thread can start tens of milliseconds later, and that
+    /// wait must come out of the move's time, not be added to it (it lost games on time at
+    /// `st=0.1` at load 8). None: from the start of the search.
+    pub received: Option<Instant>,
 }
 
 /// A score from the side to move's view.
@@ -281,7 +286,7 @@ impl Searcher {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info),
     ) -> SearchReport {
-        let started = Instant::now();
+        let started = limits.received.unwrap_or_else(Instant::now);
         let key = pos.repetition_key();
         let repeated = history.iter().filter(|&&k| k == key).count().max(1);
         let over = pos.final_result().is_some() || repeated >= pos.repetition_limit();

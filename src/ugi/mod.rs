@@ -398,6 +398,7 @@ pub fn limits(go: &GoCommand, mover: Side) -> (Limits, Option<String>) {
         movetime: go.movetime.map(millis),
         clock,
         infinite: go.infinite,
+        received: None,
     };
     (limits, warning)
 }

@@ -117,10 +117,14 @@ impl JobThread {
 
     /// Starts a search of the line's current position; `bestmove` follows on the output.
     pub fn search(&self, line: GameLine<AnyGame>, limits: Limits) -> Result<(), Busy> {
+        let queued = Instant::now();
         self.submit_busy(Job::Search {
             line: Box::new(line),
-            limits,
-            queued: Instant::now(),
+            limits: Limits {
+                received: Some(queued),
+                ..limits
+            },
+            queued,
         })
     }
 

@@ -201,6 +201,30 @@ fn stop_is_honoured() {
     assert!(line.position().is_legal(report.best.unwrap()));
 }
 
+/// A move's time counts from when its `go` was read (`Limits::received`), not from when the
+/// search thread got to it: a `go movetime 100` read 300 ms ago has no time left, so the search
+/// answers at once with the first iteration's move, and its time says 300 ms or more. (Counted
+/// from the search's own start, it searched for most of 100 ms more and said under 300: on a
+/// loaded machine that wait for the thread was added to the move and lost games on time.)
+#[test]
+fn a_moves_time_counts_from_its_go() {
+    let line = GameLine::new(AnyGame::start(Variant::TOGUZ));
+    let mut searcher = Searcher::new(Options::default());
+    let read_long_ago = Limits {
+        movetime: Some(Duration::from_millis(100)),
+        received: Some(std::time::Instant::now() - Duration::from_millis(300)),
+        ..Limits::default()
+    };
+    let report = searcher.search(&line, &read_long_ago, &AtomicBool::new(false), &mut |_| {});
+    assert!(line.position().is_legal(report.best.unwrap()));
+    assert!(report.info.elapsed >= Duration::from_millis(300));
+    assert!(
+        report.info.depth <= 1,
+        "searched on to depth {}",
+        report.info.depth
+    );
+}
+
 /// Under a clock a level answers when its nodes' time at its speed is up (the pace,
 /// `Strength::pace_for`), not the moment they are searched; and `stop` ends that wait. (Bounds
 /// only: the pace is a least time, and the stopped search must end long before its pace.)
