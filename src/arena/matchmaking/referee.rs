@@ -270,13 +270,7 @@ pub fn ask_move(
             return lost(TerminationKind::TimeLoss, detail, After::Stopped);
         }
         Err(ThinkError::Fault(Fault::Interrupted)) => return Err(TurnError::Interrupted),
-        Err(ThinkError::Fault(f)) => {
-            let kind = match f {
-                Fault::Stall(_) => TerminationKind::Stall,
-                _ => TerminationKind::Crash,
-            };
-            return lost(kind, f.to_string(), After::Broken);
-        }
+        Err(ThinkError::Fault(f)) => return lost(f.kind(), f.to_string(), After::Broken),
     };
     let used_ms = thought.elapsed.as_millis() as u64;
     let on_time = clocks[me].charge(used_ms, lim.timemargin_ms)

@@ -261,7 +261,10 @@ fn pgn_text(record: &GameRecord, event: &str, finished: bool) -> String {
         | TerminationKind::Tables => "adjudication",
         TerminationKind::TimeLoss => "time forfeit",
         TerminationKind::IllegalMove => "rules infraction",
-        TerminationKind::Crash | TerminationKind::Stall | TerminationKind::Forfeit => "abandoned",
+        TerminationKind::Crash
+        | TerminationKind::MemoryLimit
+        | TerminationKind::Stall
+        | TerminationKind::Forfeit => "abandoned",
     };
     tag(&mut out, "Termination", termination);
     tag(

@@ -29,6 +29,9 @@ pub enum TerminationKind {
     TimeLoss,
     /// The engine's process ended or its pipes broke.
     Crash,
+    /// The engine's process ended after the kernel killed a process of its control group at its
+    /// `memory=` limit.
+    MemoryLimit,
     /// No `ugiok` or `readyok` within the startup timeout.
     Stall,
     /// The engine failed to start too many times in a row: its games are forfeited unplayed.
@@ -48,6 +51,7 @@ impl TerminationKind {
             TerminationKind::IllegalMove => "illegal-move",
             TerminationKind::TimeLoss => "time-loss",
             TerminationKind::Crash => "crash",
+            TerminationKind::MemoryLimit => "memory-limit",
             TerminationKind::Stall => "stall",
             TerminationKind::Forfeit => "forfeit",
         }
@@ -60,6 +64,7 @@ impl TerminationKind {
             TerminationKind::IllegalMove
                 | TerminationKind::TimeLoss
                 | TerminationKind::Crash
+                | TerminationKind::MemoryLimit
                 | TerminationKind::Stall
                 | TerminationKind::Forfeit
         )

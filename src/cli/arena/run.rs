@@ -124,6 +124,12 @@ fn build_config(cli: &ArenaCli) -> Result<RunConfig> {
         spec.pairs = engines_file::expand(spec.pairs, &mut read).map_err(at)?;
         engines.push(spec.build(&each, i).map_err(anyhow::Error::msg)?);
     }
+    if cli.sandbox {
+        // Built-in players are the arena's own code, in its process: only programs are held.
+        for e in engines.iter_mut().filter(|e| e.builtin().is_none()) {
+            e.confine.sandbox = true;
+        }
+    }
     rename_twins(&mut engines);
     let game = cli
         .game

@@ -147,7 +147,16 @@ pub fn full_schedule(config: &RunConfig) -> Box<dyn Pairing> {
 /// Each engine's limits in words, for the run's header (one line when all engines share them,
 /// as `--each` gives): `limits: tc=10/0.1 (10 moves in 0.1 s, again every 10 moves)`.
 pub fn limits_text(config: &RunConfig) -> String {
-    let explained: Vec<String> = config.engines.iter().map(|e| e.limits.explain()).collect();
+    let explained: Vec<String> = config
+        .engines
+        .iter()
+        .map(
+            |e| match crate::arena::engine::sandbox::enforcement(&e.confine) {
+                held if held.is_empty() => e.limits.explain(),
+                held => format!("{}; {held}", e.limits.explain()),
+            },
+        )
+        .collect();
     if explained.windows(2).all(|w| w[0] == w[1]) {
         return format!("limits: {}", explained.first().map_or("", String::as_str));
     }
