@@ -209,6 +209,8 @@ fn a_sandboxed_engine_reads_writes_and_connects_to_nothing_outside() {
         format!("write:{}", bot.join("planted.txt").display()),
         format!("read:{}", dir.join("logs/opponent.stderr.log").display()),
         "read:/etc/shadow".to_string(),
+        // The organiser's terminal: no controlling terminal in the sandbox's session.
+        "read:/dev/tty".to_string(),
         format!("connect:{port}"),
         format!("tag:{tag}"),
     ]);
@@ -237,7 +239,7 @@ fn a_sandboxed_engine_reads_writes_and_connects_to_nothing_outside() {
     );
     assert_eq!(
         got.len() + refused.len(),
-        9,
+        10,
         "every attack was made: {got:?} {refused:?}"
     );
     // No connection reached the listener.
@@ -487,6 +489,13 @@ fn sixty_four_busy_threads_under_cpus_1_use_one_core() {
     let games = play(&dir, vec![hostile, starter(&dir)], "r.jsonl");
     for g in &games {
         assert!(!g.termination.kind.is_fault(), "{:?}", g.termination);
+        // Held to one core on its moves, and its group's CPU recorded with every move (its own
+        // and, while it waits, the opponent's).
+        for m in &g.moves {
+            let overuse = m.overuse.as_deref().unwrap_or_default();
+            assert!(!overuse.contains("over its cpus"), "{overuse}");
+            assert!(m.cpu_ms.is_some() || m.waiting_cpu_ms.is_some(), "{m:?}");
+        }
     }
     // The engine's own account of its CPU time (all its threads) against the wall time since
     // its threads started: one core's worth at most, whatever else the machine runs (a quota
@@ -508,5 +517,122 @@ fn sixty_four_busy_threads_under_cpus_1_use_one_core() {
         );
     }
     nothing_left(&tag);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Plays a pair of games of the hostile engine spinning a thread for a second after each of its
+/// moves against one that takes 300 ms a move (sleeping), 20 plies a game; the games.
+fn spin_games(overuse: &str, name: &str) -> (Vec<GameRecord>, String) {
+    let tag = tag(name);
+    let dir = scratch(name);
+    let bot = bot_dir(&dir, "hostile");
+    let spinner = engine(&hostile_keys(
+        "spinner",
+        &bot,
+        &["spin:1000".to_string(), format!("tag:{tag}")],
+        &format!("depth=1 sandbox=on cpus=1 overuse={overuse}"),
+    ));
+    let slow = engine(&hostile_keys(
+        "slow",
+        &bot,
+        &["think:300".to_string(), format!("tag:{tag}")],
+        "depth=1",
+    ));
+    let mut config = config(vec![spinner, slow], 1, 7);
+    config.max_plies = Some(20);
+    let opts = RunOptions {
+        out: Some(dir.join("r.jsonl")),
+        log_dir: dir.join("logs"),
+        ..RunOptions::default()
+    };
+    let report = run(config, &opts).expect("the run goes on");
+    assert_eq!(report.missing, 0, "the run completes");
+    let games: Vec<GameRecord> = RecordsFile::read(&dir.join("r.jsonl"))
+        .unwrap()
+        .games
+        .into_values()
+        .collect();
+    nothing_left(&tag);
+    let _ = std::fs::remove_dir_all(&dir);
+    (games, tag)
+}
+
+#[test]
+fn a_spin_on_the_opponents_time_is_recorded_and_with_forfeit_loses() {
+    need_tools();
+    need_cgroups();
+    let _serial = otau::sync::lock(&SERIAL);
+    let (games, _) = spin_games("warn", "sandbox-spin-warn");
+    for g in &games {
+        assert!(!g.termination.kind.is_fault(), "{:?}", g.termination);
+        // Every move of the slow engine after the spinner's first: the spinner's CPU recorded
+        // with it, over the allowance.
+        let spun: Vec<&str> = g
+            .moves
+            .iter()
+            .filter_map(|m| m.overuse.as_deref())
+            .filter(|o| o.contains("on the opponent's"))
+            .collect();
+        assert!(spun.len() >= 5, "{spun:?}");
+        assert!(g
+            .moves
+            .iter()
+            .all(|m| m.waiting_cpu_ms.is_some() || m.cpu_ms.is_some()));
+    }
+    let (games, _) = spin_games("forfeit", "sandbox-spin-forfeit");
+    for g in &games {
+        let t = &g.termination;
+        assert_eq!(t.kind, TerminationKind::CpuOveruse, "{t:?}");
+        assert_eq!(
+            t.side.map(|s| g.engine(s).to_string()),
+            Some("spinner".into())
+        );
+        assert!(t.detail.contains("on the opponent's"), "{t:?}");
+    }
+}
+
+#[test]
+fn kill_9_of_the_arena_leaves_no_sandboxed_process() {
+    need_tools();
+    need_cgroups();
+    let _serial = otau::sync::lock(&SERIAL);
+    let tag = tag("sandbox-kill-9");
+    let dir = scratch("sandbox-kill-9");
+    let bot = bot_dir(&dir, "hostile");
+    let opponent = bot_dir(&dir, "opponent");
+    let mut args: Vec<String> = vec!["--engine".into()];
+    // A bomb's processes and busy threads: what the arena's death must end too.
+    let attacks_list = ["forkbomb".to_string(), format!("tag:{tag}")];
+    args.extend(hostile_keys(
+        "hostile",
+        &bot,
+        &attacks_list,
+        "sandbox=on processes=8 cpus=1",
+    ));
+    args.extend([
+        "--engine".into(),
+        "name=opponent".into(),
+        format!("cmd={PYTHON}"),
+        format!("dir={}", opponent.display()),
+        "arg=otau_bot.py".into(),
+        "arg=--seed".into(),
+        "arg=1".into(),
+        "--each".into(),
+        "depth=1".into(),
+        "--games".into(),
+        "20".into(),
+        "--out".into(),
+        "r.jsonl".into(),
+        "--log-dir".into(),
+        "logs".into(),
+    ]);
+    let records = dir.join("r.jsonl");
+    let recorded = kill_9_once_recorded(&args, &dir, &records, 1);
+    assert!(recorded >= 1, "a game was played before the kill");
+    assert_eq!(
+        wait_gone(&tag, Duration::from_secs(10)),
+        Vec::<String>::new(),
+        "the guardian ended the sandbox, bomb and all"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

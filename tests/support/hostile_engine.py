@@ -10,6 +10,8 @@ its first `go` it makes the attacks given, each reported on stderr (the engine's
     kill:PID       SIGKILL a process            connect:PORT  connect to 127.0.0.1:PORT
     forkbomb       processes that fork without end (bounded: depth 5, 3 children, 20 s)
     alloc:MB       fill MB megabytes            threads:N     N threads busy on all cores
+    spin:MS        after each bestmove, a thread busy for MS ms (on the opponent's time)
+    think:MS       sleep MS ms before each bestmove (a slow opponent, using no CPU)
     tag:TEXT       nothing: marks the command line, so that the test finds its processes
 
 With `threads:N` every `go` takes 50 ms and reports `cpu-report cpu=S wall=S` (the process's CPU
@@ -105,8 +107,27 @@ def threads(n):
     return f"{n} threads"
 
 
+def spin(ms):
+    until = time.monotonic() + ms / 1000
+    data = b"x" * (1 << 16)
+    while time.monotonic() < until:
+        hashlib.sha256(data).digest()
+
+
+def every_go(after):
+    """`think:` before the move, `spin:` after it: not attacks, so each `go`."""
+    for a in ATTACKS:
+        kind, _, arg = a.partition(":")
+        if kind == "think" and not after:
+            time.sleep(int(arg) / 1000)
+        elif kind == "spin" and after:
+            threading.Thread(target=spin, args=(int(arg),), daemon=True).start()
+
+
 def attack():
     for a in ATTACKS:
+        if a.partition(":")[0] in ("spin", "think"):
+            continue
         kind, _, arg = a.partition(":")
         if kind == "read":
             attempt(a, lambda: read(arg))
@@ -139,7 +160,9 @@ def go(self, args):
         wall, cpu = time.monotonic() - since[0], time.process_time() - since[1]
         sys.stderr.write(f"cpu-report cpu={cpu:.3f} wall={wall:.3f}\n")
         sys.stderr.flush()
+    every_go(after=False)
     plain_go(self, args)
+    every_go(after=True)
 
 
 otau_bot.Engine.go = go

@@ -28,6 +28,27 @@ pub struct Confinement {
     /// `cpus=N`: cores' worth of CPU time.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpus: Option<u64>,
+    /// `overuse=warn|forfeit` (or `--overuse`): what follows a move on which the engine used more
+    /// CPU than its `cpus=` allow, or computed on the opponent's time.
+    #[serde(default, skip_serializing_if = "Overuse::is_warn")]
+    pub overuse: Overuse,
+}
+
+/// What follows an engine's CPU overuse (`crate::arena::engine::sandbox::cpu`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Overuse {
+    /// Reported by engine and count at the end of the run.
+    #[default]
+    Warn,
+    /// The game is lost at the first, by `cpu-overuse`.
+    Forfeit,
+}
+
+impl Overuse {
+    pub(crate) fn is_warn(&self) -> bool {
+        *self == Overuse::Warn
+    }
 }
 
 impl Confinement {
@@ -56,6 +77,15 @@ impl Confinement {
                 Ok(())
             }
             "sandbox" => Err(format!("sandbox={value}: on or off")),
+            "overuse" if value == "warn" || value == "forfeit" => {
+                self.overuse = if value == "warn" {
+                    Overuse::Warn
+                } else {
+                    Overuse::Forfeit
+                };
+                Ok(())
+            }
+            "overuse" => Err(format!("overuse={value}: warn or forfeit")),
             "memory" => num(MAX_MEMORY_MB, " of MB").map(|n| self.memory_mb = Some(n)),
             "processes" => num(MAX_PROCESSES, "").map(|n| self.processes = Some(n)),
             "cpus" => num(MAX_CPUS, "").map(|n| self.cpus = Some(n)),
@@ -78,6 +108,9 @@ impl Confinement {
         }
         if let Some(c) = self.cpus {
             out.push(format!("cpus={c}"));
+        }
+        if self.overuse == Overuse::Forfeit {
+            out.push("overuse=forfeit".to_string());
         }
         out.join(" ")
     }

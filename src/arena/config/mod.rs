@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-pub use confinement::Confinement;
+pub use confinement::{Confinement, Overuse};
 
 use crate::arena::game::adjudication::AdjudicationRules;
 use crate::arena::game::clock::{seconds_in, MoveLimits, MAX_MS};
@@ -238,7 +238,7 @@ impl EngineSpec {
                         return Err(format!(
                             "unknown engine key '{k}' (name, cmd, args, arg, dir, conf, proto, \
                              restart, option.NAME, tc, st, depth, plies, nodes, timemargin, \
-                             timeout, sandbox, memory, processes, cpus)"
+                             timeout, sandbox, memory, processes, cpus, overuse)"
                         ))
                     }
                 },

@@ -502,6 +502,12 @@ impl EngineSession {
         }
     }
 
+    /// The CPU time of the engine's control group so far (the engine and everything it started),
+    /// where it has one.
+    pub(crate) fn cpu_time(&self) -> Option<Duration> {
+        self.io.cpu_time()
+    }
+
     /// How the process ended ("exited with code 0"), waiting up to `wait` for it to end.
     pub(crate) fn exit_status(&mut self, wait: Duration) -> Option<String> {
         let deadline = Instant::now() + wait;

@@ -259,7 +259,7 @@ fn pgn_text(record: &GameRecord, event: &str, finished: bool) -> String {
         | TerminationKind::Resign
         | TerminationKind::DrawAdjudication
         | TerminationKind::Tables => "adjudication",
-        TerminationKind::TimeLoss => "time forfeit",
+        TerminationKind::TimeLoss | TerminationKind::CpuOveruse => "time forfeit",
         TerminationKind::IllegalMove => "rules infraction",
         TerminationKind::Crash
         | TerminationKind::MemoryLimit
@@ -412,6 +412,9 @@ mod tests {
                     depth: Some(4),
                     nodes: None,
                     info_dropped: 0,
+                    cpu_ms: None,
+                    waiting_cpu_ms: None,
+                    overuse: None,
                 });
             }
         }

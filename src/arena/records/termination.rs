@@ -32,6 +32,9 @@ pub enum TerminationKind {
     /// The engine's process ended after the kernel killed a process of its control group at its
     /// `memory=` limit.
     MemoryLimit,
+    /// `--overuse forfeit`: the engine used more CPU than its `cpus=` allow on its move, or
+    /// computed on the opponent's time.
+    CpuOveruse,
     /// No `ugiok` or `readyok` within the startup timeout.
     Stall,
     /// The engine failed to start too many times in a row: its games are forfeited unplayed.
@@ -52,6 +55,7 @@ impl TerminationKind {
             TerminationKind::TimeLoss => "time-loss",
             TerminationKind::Crash => "crash",
             TerminationKind::MemoryLimit => "memory-limit",
+            TerminationKind::CpuOveruse => "cpu-overuse",
             TerminationKind::Stall => "stall",
             TerminationKind::Forfeit => "forfeit",
         }
@@ -65,6 +69,7 @@ impl TerminationKind {
                 | TerminationKind::TimeLoss
                 | TerminationKind::Crash
                 | TerminationKind::MemoryLimit
+                | TerminationKind::CpuOveruse
                 | TerminationKind::Stall
                 | TerminationKind::Forfeit
         )

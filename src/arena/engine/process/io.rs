@@ -129,7 +129,7 @@ impl EngineIo {
             } else {
                 Stdio::null()
             });
-        configure_child(&mut cmd);
+        configure_child(&mut cmd, confine.sandbox);
         let mut child = cmd.spawn()?;
         let pid = child.id() as i32;
         let registry_id = register(pid);
@@ -373,7 +373,6 @@ impl EngineIo {
 
     /// The CPU time the engine and every process it started used so far, where its group
     /// measures it.
-    #[allow(dead_code)] // Read per move by the fair-CPU accounting (next).
     pub(crate) fn cpu_time(&self) -> Option<Duration> {
         match &self.peer {
             Peer::Child { jail: Some(j), .. } => j.cpu_time(),

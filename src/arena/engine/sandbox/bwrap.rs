@@ -100,8 +100,9 @@ fn check_run(mut cmd: Command) -> Result<(), String> {
 }
 
 /// bubblewrap's arguments before the program: every namespace new (user, PID, network, IPC,
-/// UTS, cgroup), no capability, death with the arena, a session of its own (no terminal to push
-/// input into), an empty environment but for `PATH`, `HOME` and `TMPDIR`; the system read-only,
+/// UTS, cgroup), no capability, death with the arena (its session of its own, with no terminal
+/// to push input into, is the arena's `setsid`: then pauses and kills reach the whole sandbox,
+/// which bubblewrap's `--new-session` would put out of the group), an empty environment but for `PATH`, `HOME` and `TMPDIR`; the system read-only,
 /// `dir` read-only and the working folder (else the scratch folder), the program's file
 /// read-only when it lies elsewhere, a fresh `/proc`, a minimal `/dev` and the scratch tmpfs.
 pub(crate) fn args(dir: Option<&Path>, program: &Path) -> Vec<OsString> {
@@ -112,7 +113,6 @@ pub(crate) fn args(dir: Option<&Path>, program: &Path) -> Vec<OsString> {
     push(&[
         &"--unshare-all",
         &"--die-with-parent",
-        &"--new-session",
         &"--cap-drop",
         &"ALL",
         &"--clearenv",
@@ -193,7 +193,7 @@ mod tests {
             Path::new("/opt/x/bot"),
         ));
         for want in [
-            "--unshare-all --die-with-parent --new-session --cap-drop ALL --clearenv",
+            "--unshare-all --die-with-parent --cap-drop ALL --clearenv",
             "--setenv HOME /tmp",
             "--ro-bind-try /etc/passwd /etc/passwd",
             "--tmpfs /tmp --ro-bind /home/u/bots/x /home/u/bots/x",

@@ -330,7 +330,6 @@ impl Group {
     }
 
     /// The CPU time all of the group's processes used so far, when it is measured.
-    #[allow(dead_code)] // Read per move by the fair-CPU accounting (next).
     pub fn cpu_time(&self) -> Option<Duration> {
         let d = self.cpuacct.as_ref()?;
         match self.version {

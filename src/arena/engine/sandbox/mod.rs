@@ -12,6 +12,7 @@
 
 pub(crate) mod bwrap;
 pub(crate) mod cgroup;
+pub mod cpu;
 
 use std::ffi::CString;
 use std::io;
@@ -39,7 +40,6 @@ impl Jail {
     }
 
     /// The CPU time of the engine and everything it started, so far (with a group).
-    #[allow(dead_code)] // Read per move by the fair-CPU accounting (next).
     pub fn cpu_time(&self) -> Option<Duration> {
         self.group.as_ref()?.cpu_time()
     }

@@ -294,6 +294,7 @@ fn share<'a>(
         feed: Mutex::new(feed),
         feed_changed: Condvar::new(),
         health: Mutex::new(Health::new(config.engines.len())),
+        cpu: Mutex::new(vec![Default::default(); config.engines.len()]),
         stop: AtomicBool::new(false),
         protocol_log: None,
     })
@@ -319,6 +320,15 @@ fn play_all(shared: &RunState<'_>, rec: &mut Recording<'_>) {
             }
         }
     });
+    // Each engine's CPU, where its control group measured it (`sandbox::cpu`).
+    let cpu = crate::sync::lock(&shared.cpu);
+    for (e, used) in shared.config.engines.iter().zip(cpu.iter()) {
+        if used.measured > 0 {
+            rec.note(&crate::arena::engine::sandbox::cpu::summary_line(
+                &e.name, used,
+            ));
+        }
+    }
 }
 
 /// Where this session of the run started (games recorded, clock, CPU time), for its end.
