@@ -21,7 +21,7 @@ use otau::arena::records::{GameRecord, RecordsFile, TerminationKind};
 /// of the user's home, pyenv's say, is not in it).
 const PYTHON: &str = "/usr/bin/python3";
 
-/// Fails the test, saying what to install, when the sandbox's tools are missing.
+/// Fails the test, saying what to install or enable, when the sandbox's tools are missing.
 fn need_tools() {
     assert!(
         Path::new(PYTHON).exists(),
@@ -33,23 +33,34 @@ fn need_tools() {
         "the sandbox tests need bubblewrap's bwrap on PATH (Debian: apt-get install bubblewrap; \
          .ci/run installs it)"
     );
+    let sandbox = Command::new("bwrap")
+        .args(["--unshare-all", "--ro-bind", "/", "/", "/bin/true"])
+        .output()
+        .unwrap();
+    assert!(
+        sandbox.status.success(),
+        "bwrap cannot make a sandbox here ({}): the sandbox tests need unprivileged user \
+         namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 \
+         kernel.apparmor_restrict_unprivileged_userns=0)",
+        String::from_utf8_lossy(&sandbox.stderr).trim()
+    );
 }
 
-/// Fails the test when no cgroup controller can hold an engine (the limits tests).
+/// Fails the test when the arena cannot hold an engine's memory, tasks and CPU with a control
+/// group here (the limits tests): the arena's own account of it, as its run header gives it.
 fn need_cgroups() {
-    let own = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
-    let v1 = ["memory", "pids", "cpu"].iter().all(|c| {
-        own.lines().any(|l| {
-            l.split(':')
-                .nth(1)
-                .is_some_and(|l| l.split(',').any(|x| x == *c))
-        })
-    });
-    let v2 = Path::new("/sys/fs/cgroup/cgroup.controllers").exists();
+    let all = otau::arena::config::Confinement {
+        memory_mb: Some(1),
+        processes: Some(1),
+        cpus: Some(1),
+        ..Default::default()
+    };
+    let how = otau::arena::engine::sandbox::enforcement(&all);
     assert!(
-        v1 || v2,
-        "the limits tests need cgroups: v1's memory, pids and cpu controllers, or a delegated v2 \
-         group (systemd-run --user --scope -p Delegate=yes cargo test ...)"
+        how.matches("(cgroup v").count() == 3,
+        "the limits tests need control groups the arena can write (v1's memory, pids and cpu \
+         controllers, as root; or a delegated v2 group: systemd-run --user --scope -p \
+         Delegate=yes cargo test ...); here: {how}"
     );
 }
 

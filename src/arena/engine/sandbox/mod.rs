@@ -177,10 +177,7 @@ pub fn enforcement(confine: &Confinement) -> String {
         cgroup::Version::V1 => "cgroup v1",
         cgroup::Version::V2 => "cgroup v2",
     };
-    let why_not = |h: &Result<&cgroup::Hierarchy, &str>| match h {
-        Ok(h) => h.note.clone(),
-        Err(why) => why.to_string(),
-    };
+    let mut fell_back = false;
     if let Some(m) = confine.memory_mb {
         out.push(match h {
             Ok(h) if h.has_memory() => format!(
@@ -192,16 +189,19 @@ pub fn enforcement(confine: &Confinement) -> String {
                     "memory.max"
                 }
             ),
-            _ => format!("memory={m} MB (RLIMIT_AS only: {})", why_not(&h)),
+            _ => {
+                fell_back = true;
+                format!("memory={m} MB (RLIMIT_AS only: address space)")
+            }
         });
     }
     if let Some(n) = confine.processes {
         out.push(match h {
             Ok(h) if h.has_pids() => format!("processes={n} ({} pids.max)", v(h)),
-            _ => format!(
-                "processes={n} (RLIMIT_NPROC only, which counts the user's processes: {})",
-                why_not(&h)
-            ),
+            _ => {
+                fell_back = true;
+                format!("processes={n} (RLIMIT_NPROC only: all of the user's processes)")
+            }
         });
     }
     if let Some(n) = confine.cpus {
@@ -215,7 +215,17 @@ pub fn enforcement(confine: &Confinement) -> String {
                     "cpu.max"
                 }
             ),
-            _ => format!("cpus={n} (NOT enforced: {})", why_not(&h)),
+            _ => {
+                fell_back = true;
+                format!("cpus={n} (NOT enforced)")
+            }
+        });
+    }
+    if fell_back {
+        // Why, once.
+        out.push(match h {
+            Ok(h) => h.note.clone(),
+            Err(why) => why.to_string(),
         });
     }
     out.join("; ")
