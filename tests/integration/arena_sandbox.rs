@@ -264,6 +264,10 @@ fn a_sandboxed_engine_reads_writes_and_connects_to_nothing_outside() {
         .unwrap()
         .contains("hostile line"));
     assert!(!Path::new("/tmp/scratch.txt").exists());
+    // The run's header keeps the sandbox: `--resume` starts the engine sandboxed again.
+    let header = RecordsFile::read(&records).unwrap().header;
+    assert!(header.config.engines[0].confine.sandbox);
+    assert!(!header.config.engines[1].confine.sandbox);
     assert!(!bot.join("planted.txt").exists());
     for g in &games {
         assert!(!g.termination.kind.is_fault(), "{:?}", g.termination);
