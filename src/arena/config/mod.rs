@@ -250,6 +250,15 @@ impl EngineSpec {
         if let Some(Err(why)) = e.builtin() {
             return Err(why);
         }
+        if e.builtin().is_some() {
+            // `--each`'s confinement is for the programs among the engines; a built-in player's
+            // own keys asking for one are refused.
+            let mut own = Confinement::default();
+            for (k, v) in &self.pairs {
+                let _ = own.set(k, v);
+            }
+            e.confine = own;
+        }
         if e.builtin().is_some() && !e.confine.is_none() {
             return Err(format!(
                 "{} {}: a built-in player runs inside the arena, not as a program: sandbox=, \
