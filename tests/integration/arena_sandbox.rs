@@ -408,6 +408,14 @@ fn sandbox_on_without_bubblewrap_is_a_start_up_error_naming_it() {
         err.contains("a built-in player runs inside the arena"),
         "{err}"
     );
+    // --each's confinement holds the programs among the engines and leaves a built-in be.
+    let each =
+        EngineSpec::parse(&["depth=1".into(), "sandbox=on".into(), "cpus=1".into()]).unwrap();
+    let builtin = EngineSpec::parse(&["cmd=builtin:random".into()])
+        .unwrap()
+        .build(&each, 0)
+        .unwrap();
+    assert!(builtin.confine.is_none());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
