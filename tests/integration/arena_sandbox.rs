@@ -144,9 +144,9 @@ fn attacks(log: &Path) -> (Vec<String>, Vec<String>) {
     )
 }
 
-/// The engines' control groups this process made that are still there.
-fn groups_left() -> Vec<PathBuf> {
-    let prefix = format!("otau-arena-{}-", std::process::id());
+/// The engines' control groups the arena of process `pid` made that are still there.
+fn groups_left(pid: u32) -> Vec<PathBuf> {
+    let prefix = format!("otau-arena-{pid}-");
     let mut left = Vec::new();
     let mut stack = vec![PathBuf::from("/sys/fs/cgroup")];
     while let Some(d) = stack.pop() {
@@ -178,7 +178,7 @@ fn nothing_left(tag: &str) {
         "no zombie children"
     );
     assert_eq!(
-        groups_left(),
+        groups_left(std::process::id()),
         Vec::<PathBuf>::new(),
         "no control group left"
     );
@@ -657,5 +657,83 @@ fn kill_9_of_the_arena_leaves_no_sandboxed_process() {
         Vec::<String>::new(),
         "the guardian ended the sandbox, bomb and all"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A process's state letter (`T` stopped, `S` sleeping, ...), from /proc.
+fn state(pid: u32) -> Option<char> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat.rsplit_once(") ")?.1.chars().next()
+}
+
+#[test]
+fn ctrl_z_stops_the_whole_sandbox_and_sigcont_resumes_it() {
+    need_tools();
+    let _serial = otau::sync::lock(&SERIAL);
+    let tag = tag("sandbox-ctrl-z");
+    let dir = scratch("sandbox-ctrl-z");
+    let bot = bot_dir(&dir, "hostile");
+    let mut args: Vec<String> = Vec::new();
+    for (name, attack) in [("slow", "think:300"), ("busy", "threads:2")] {
+        args.push("--engine".into());
+        args.extend(hostile_keys(
+            name,
+            &bot,
+            &[attack.to_string(), format!("tag:{tag}")],
+            // The busy threads held to a core where the machine allows it.
+            "sandbox=on cpus=1",
+        ));
+    }
+    args.extend(["--each", "depth=1", "--games", "2", "--max-plies", "16"].map(String::from));
+    args.extend([
+        "--out".into(),
+        "r.jsonl".into(),
+        "--log-dir".into(),
+        "logs".into(),
+    ]);
+    use std::os::unix::process::CommandExt;
+    let mut arena = crate::support::command(ARENA)
+        .args(&args)
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    // Both sandboxes up (each: bubblewrap's two processes and the engine), mid-game.
+    let sandboxed = || -> Vec<u32> {
+        tagged_processes(&tag)
+            .iter()
+            .filter_map(|l| l.split(':').next()?.parse::<u32>().ok())
+            .filter(|&p| p != arena.id())
+            .filter(|p| {
+                std::fs::read_to_string(format!("/proc/{p}/comm")).unwrap_or_default()
+                    != "otau-guardian\n"
+            })
+            .collect()
+    };
+    let until = std::time::Instant::now() + Duration::from_secs(30);
+    while sandboxed().len() < 6 && std::time::Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let pids = sandboxed();
+    assert_eq!(pids.len(), 6, "two sandboxes of three processes: {pids:?}");
+    // SAFETY: kill has no memory-safety preconditions.
+    unsafe { libc::kill(arena.id() as i32, libc::SIGTSTP) };
+    let until = std::time::Instant::now() + Duration::from_secs(10);
+    let all_stopped = || pids.iter().all(|&p| state(p) == Some('T'));
+    while !all_stopped() && std::time::Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let states: Vec<_> = pids.iter().map(|&p| (p, state(p))).collect();
+    // SAFETY: as above.
+    unsafe { libc::kill(arena.id() as i32, libc::SIGCONT) };
+    assert!(states.iter().all(|s| s.1 == Some('T')), "{states:?}");
+    assert!(arena.wait().unwrap().success());
+    assert_eq!(recorded_games(&dir.join("r.jsonl")), 2);
+    nothing_left(&tag);
+    assert_eq!(groups_left(arena.id()), Vec::<PathBuf>::new());
     let _ = std::fs::remove_dir_all(&dir);
 }
