@@ -341,6 +341,10 @@ fn a_sandboxed_engine_cannot_kill_the_arena_the_opponent_or_another_process() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "the arena lives on: {stderr}");
     assert_eq!(recorded_games(&dir.join("r.jsonl")), 2, "{stderr}");
+    // The sandboxed engine's CPU, its group's, shown at the end (the proxy has no group).
+    let shown = format!("{}{stderr}", String::from_utf8_lossy(&out.stdout));
+    assert!(shown.contains("CPU of hostile: "), "{shown}");
+    assert!(!shown.contains("CPU of opponent"), "{shown}");
     let (got, refused) = attacks(&dir.join("logs/hostile.stderr.log"));
     assert_eq!(got, Vec::<String>::new());
     assert_eq!(refused.len(), 3, "every kill was tried: {refused:?}");
