@@ -75,6 +75,9 @@ mod tests {
             depth: None,
             nodes: None,
             info_dropped: 0,
+            cpu_ms: None,
+            waiting_cpu_ms: None,
+            overuse: None,
         }
     }
 

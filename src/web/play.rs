@@ -445,6 +445,9 @@ impl PlayGame {
             depth: info.depth,
             nodes: info.nodes,
             info_dropped: 0,
+            cpu_ms: None,
+            waiting_cpu_ms: None,
+            overuse: None,
         });
         let (laps, total) = lap_positions(pos, mv);
         self.moves.push(PlayedMove {

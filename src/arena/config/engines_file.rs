@@ -7,7 +7,8 @@
 //! arguments, split as `args=` splits), `workingDirectory`, `protocol` (`ugi` or `uci`, as
 //! `proto=`), `stderrFile` (as `stderr=`), `options` (cutechess's list of
 //! `{"name": N, "value": V, ...}`, or an object `{"N": V}`), `restart` (`on|off|auto`); and
-//! otau's own `tc` (as `tc=`) and `timemargin` (ms). cutechess's fields that mean nothing here
+//! otau's own `tc` (as `tc=`), `timemargin` (ms), `sandbox` (`true` or `"on"`), `memory`,
+//! `processes`, `cpus` (whole numbers) and `overuse`, as their keys. cutechess's fields that mean nothing here
 //! are read and left alone when they ask for nothing (`validateClaims`, `debug`, `variants`,
 //! `initStrings: []`, `whitepov: false`,
 //! `ponder: false`); any other field, or one that asks for what the arena does not do, is an
@@ -133,6 +134,11 @@ const FIELDS: &[&str] = &[
     "restart",
     "tc",
     "timemargin",
+    "sandbox",
+    "memory",
+    "processes",
+    "cpus",
+    "overuse",
     "stderrFile",
     "validateClaims",
     "debug",
@@ -182,7 +188,7 @@ fn entry_keys(item: &Value) -> Result<(String, Keys), (String, String)> {
         return Err(fail(
             f,
             "unknown field (name, command, workingDirectory, protocol, options, restart, tc, \
-             timemargin; cutechess's stderrFile, validateClaims, debug, variants, initStrings, \
+             timemargin, sandbox, memory, processes, cpus, overuse; cutechess's stderrFile, validateClaims, debug, variants, initStrings, \
              whitepov, ponder)"
                 .into(),
         ));
@@ -221,6 +227,21 @@ fn entry_keys(item: &Value) -> Result<(String, Keys), (String, String)> {
                     .ok_or_else(|| fail(f, format!("a whole number of ms, not {v}")))?;
                 keys.push(("timemargin".into(), ms.to_string()));
             }
+            // otau's confinement (`Confinement`): `true`/`false` or `on`/`off`, whole numbers.
+            "sandbox" => {
+                let on = match v {
+                    Value::Bool(b) => if *b { "on" } else { "off" }.to_string(),
+                    _ => text(f, v)?,
+                };
+                keys.push(("sandbox".into(), on));
+            }
+            "memory" | "processes" | "cpus" => {
+                let n = v
+                    .as_u64()
+                    .ok_or_else(|| fail(f, format!("a whole number, not {v}")))?;
+                keys.push((f.to_string(), n.to_string()));
+            }
+            "overuse" => keys.push(("overuse".into(), text(f, v)?)),
             // Read by cutechess, nothing to do here: every move is refereed, the run's game is
             // `-variant`, `-log` records every line.
             "validateClaims" | "debug" | "variants" => {}
@@ -278,6 +299,30 @@ mod tests {
 
     fn parse(text: &str) -> Result<EnginesFile, String> {
         EnginesFile::parse(Path::new("engines.json"), text)
+    }
+
+    #[test]
+    fn a_rival_s_confinement_is_read_from_the_file() {
+        let f = parse(
+            r#"[{"name": "rival", "command": "/usr/bin/python3 bot.py", "sandbox": true,
+                 "memory": 512, "processes": 64, "cpus": 1, "overuse": "forfeit"}]"#,
+        )
+        .unwrap();
+        let keys = f.keys("rival").unwrap();
+        for want in [
+            ("sandbox", "on"),
+            ("memory", "512"),
+            ("processes", "64"),
+            ("cpus", "1"),
+            ("overuse", "forfeit"),
+        ] {
+            assert!(
+                keys.contains(&(want.0.to_string(), want.1.to_string())),
+                "{want:?}: {keys:?}"
+            );
+        }
+        let bad = parse(r#"[{"name": "r", "command": "x", "memory": "lots"}]"#).unwrap_err();
+        assert!(bad.contains("'memory': a whole number"), "{bad}");
     }
 
     #[test]

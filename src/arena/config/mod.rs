@@ -1,6 +1,7 @@
 //! What a run is: engines, game, schedule, openings, adjudication. This whole value is written as
 //! the first line of the records, so `--resume` and `merge` rebuild exactly the same run from it.
 
+pub mod confinement;
 pub mod engines_file;
 pub mod programs;
 pub mod stderr_log;
@@ -8,6 +9,8 @@ pub mod stderr_log;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
+
+pub use confinement::{Confinement, Overuse};
 
 use crate::arena::game::adjudication::AdjudicationRules;
 use crate::arena::game::clock::{seconds_in, MoveLimits, MAX_MS};
@@ -39,6 +42,10 @@ pub struct EngineConfig {
     /// `LOG_DIR/NAME.stderr.log`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stderr: Option<PathBuf>,
+    /// `sandbox=on`, `memory=MB`, `processes=N`, `cpus=N` (or `--sandbox`): what the engine's
+    /// program is held to (absent in records written before, and when nothing is asked).
+    #[serde(default, skip_serializing_if = "Confinement::is_none")]
+    pub confine: Confinement,
 }
 
 /// How the arena greets an engine (`proto=`): every protocol here is UGI after the greeting.
@@ -170,6 +177,7 @@ impl EngineSpec {
             restart: false,
             proto: Protocol::Ugi,
             stderr: None,
+            confine: Confinement::default(),
         };
         for (k, v) in each.pairs.iter().chain(&self.pairs) {
             // A whole number in `min..=max`, or an error naming the key and the range.
@@ -180,6 +188,10 @@ impl EngineSpec {
                     .ok_or_else(|| format!("{k}={v}: a whole number{unit} in {min}..={max}"))
             };
             let secs = || seconds_in(v, 1).map_err(|why| format!("{k}={v}: {why}"));
+            if let Some(read) = e.confine.set(k, v) {
+                read?;
+                continue;
+            }
             match k.as_str() {
                 "name" => e.name = v.clone(),
                 "cmd" => e.cmd = v.clone(),
@@ -226,7 +238,7 @@ impl EngineSpec {
                         return Err(format!(
                             "unknown engine key '{k}' (name, cmd, args, arg, dir, conf, proto, \
                              restart, option.NAME, tc, st, depth, plies, nodes, timemargin, \
-                             timeout)"
+                             timeout, sandbox, memory, processes, cpus, overuse)"
                         ))
                     }
                 },
@@ -237,6 +249,23 @@ impl EngineSpec {
         }
         if let Some(Err(why)) = e.builtin() {
             return Err(why);
+        }
+        if e.builtin().is_some() {
+            // `--each`'s confinement is for the programs among the engines; a built-in player's
+            // own keys asking for one are refused.
+            let mut own = Confinement::default();
+            for (k, v) in &self.pairs {
+                let _ = own.set(k, v);
+            }
+            e.confine = own;
+        }
+        if e.builtin().is_some() && !e.confine.is_none() {
+            return Err(format!(
+                "{} {}: a built-in player runs inside the arena, not as a program: sandbox=, \
+                 memory=, processes= and cpus= apply to engine programs",
+                e.cmd,
+                e.confine.keys_text()
+            ));
         }
         if e.name.is_empty() {
             e.name = match e.builtin() {
@@ -454,6 +483,9 @@ impl RunConfig {
     pub fn check_values(&self) -> Result<(), String> {
         for e in &self.engines {
             e.limits
+                .check()
+                .map_err(|why| format!("engine {}: {why}", e.name))?;
+            e.confine
                 .check()
                 .map_err(|why| format!("engine {}: {why}", e.name))?;
         }

@@ -157,6 +157,7 @@ mod tests {
             restart: false,
             proto: Default::default(),
             stderr: None,
+            confine: Default::default(),
         };
         let mut engines = vec![
             engine("./eng", None),

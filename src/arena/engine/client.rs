@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use crate::arena::config::Protocol;
 use crate::arena::engine::process::{EngineIo, Incoming, RecvError, SendError};
 use crate::arena::engine::protocol_log::{Direction, Tap};
+use crate::arena::records::termination::TerminationKind;
 use crate::arena::system::pause;
 use crate::ugi::wire::{
     GoCommand, GuiCommand, InfoField, InfoKey, InfoLine, PositionLine, Reply, ScoreBound,
@@ -25,6 +26,9 @@ pub enum Fault {
     Crash(String),
     /// No `ugiok`/`readyok` within the timeout, or input not taken within the deadline.
     Stall(String),
+    /// The engine's process ended and the kernel had killed a process of its control group at its
+    /// `memory=` limit.
+    MemoryLimit(String),
     /// The user pressed Ctrl-C.
     Interrupted,
 }
@@ -32,8 +36,19 @@ pub enum Fault {
 impl std::fmt::Display for Fault {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Fault::Crash(d) | Fault::Stall(d) => f.write_str(d),
+            Fault::Crash(d) | Fault::Stall(d) | Fault::MemoryLimit(d) => f.write_str(d),
             Fault::Interrupted => f.write_str("interrupted"),
+        }
+    }
+}
+
+impl Fault {
+    /// The termination a game lost by this fault is recorded as: the one place a fault is named.
+    pub fn kind(&self) -> TerminationKind {
+        match self {
+            Fault::Stall(_) => TerminationKind::Stall,
+            Fault::MemoryLimit(_) => TerminationKind::MemoryLimit,
+            Fault::Crash(_) | Fault::Interrupted => TerminationKind::Crash,
         }
     }
 }
@@ -487,6 +502,12 @@ impl EngineSession {
         }
     }
 
+    /// The CPU time of the engine's control group so far (the engine and everything it started),
+    /// where it has one.
+    pub(crate) fn cpu_time(&self) -> Option<Duration> {
+        self.io.cpu_time()
+    }
+
     /// How the process ended ("exited with code 0"), waiting up to `wait` for it to end.
     pub(crate) fn exit_status(&mut self, wait: Duration) -> Option<String> {
         let deadline = Instant::now() + wait;
@@ -499,6 +520,15 @@ impl EngineSession {
                 return None;
             }
             std::thread::sleep(left.min(Duration::from_millis(5)));
+        }
+    }
+
+    /// The engine is gone: a crash, or a death at its memory limit when its group says so.
+    fn crash(&self, detail: String) -> Fault {
+        if self.io.memory_killed() {
+            Fault::MemoryLimit(format!("killed at its memory limit: {detail}"))
+        } else {
+            Fault::Crash(detail)
         }
     }
 
@@ -522,7 +552,7 @@ impl EngineSession {
                 let how = self
                     .exit_status(EXIT_WAIT)
                     .unwrap_or_else(|| "closed its output".to_string());
-                Fault::Crash(format!("{how} while waiting for {waiting_for}"))
+                self.crash(format!("{how} while waiting for {waiting_for}"))
             }
         }
     }
@@ -553,7 +583,7 @@ impl EngineSession {
                     let how = self
                         .exit_status(EXIT_WAIT)
                         .map_or(String::new(), |s| format!(", {s}"));
-                    Fault::Crash(format!("{e} sending {what}{how}"))
+                    self.crash(format!("{e} sending {what}{how}"))
                 }
             }
         })

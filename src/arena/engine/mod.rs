@@ -6,3 +6,4 @@ pub mod client;
 pub mod preflight;
 pub mod process;
 pub mod protocol_log;
+pub mod sandbox;

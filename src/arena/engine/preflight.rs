@@ -99,7 +99,7 @@ fn check_one(
             let _ = std::fs::create_dir_all(log_dir);
             let path = e.stderr_log(log_dir);
             // The engine's log budget for the run (`--log-limit`), shared with the run's processes.
-            let io = EngineIo::spawn_logged(
+            let io = EngineIo::spawn_confined(
                 &Spawn {
                     program: &e.cmd,
                     args: &e.args,
@@ -107,6 +107,7 @@ fn check_one(
                     log: Some(&path),
                 },
                 LogBudget::shared(&path, log_limit),
+                &e.confine,
             )
             .map_err(|err| {
                 let hint = script_hint(&e.cmd).map_or(String::new(), |h| format!("; {h}"));

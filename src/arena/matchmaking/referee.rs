@@ -3,7 +3,9 @@
 
 use std::time::Duration;
 
+use crate::arena::config::{Confinement, Overuse};
 use crate::arena::engine::client::{EngineSession, Fault, ThinkError, Thought};
+use crate::arena::engine::sandbox::cpu::{judge, CpuUse};
 use crate::arena::game::adjudication::{stones_held, AdjudicationRules, ScoreWatch, Verdict};
 use crate::arena::game::clock::{MoveLimits, SideClock};
 use crate::arena::game::openings::Opening;
@@ -39,19 +41,23 @@ pub struct GameEnd {
     pub totals: Option<[u32; 2]>,
     /// Engines (by side) that must be restarted before their next game.
     pub faulted: [bool; 2],
+    /// Each engine's CPU in the game (by side), where its control group measures it.
+    pub cpu: [CpuUse; 2],
 }
 
 /// Why a game has no result: the user interrupted it.
 #[derive(Debug)]
 pub struct Interrupted;
 
-/// Plays `opening` to the end. `engines` and `limits` are indexed by side (South first); both
+/// Plays `opening` to the end. `engines`, `limits` and `confine` are indexed by side (South
+/// first; `confine` for the CPU each may use, `sandbox::cpu`); both
 /// engines have had `uginewgame` and answered `isready`. `live`: the live page's state and the
 /// game's index there, told every move and every `info` line.
 pub fn play(
     opening: &Opening,
     engines: [&mut EngineSession; 2],
     limits: [&MoveLimits; 2],
+    confine: [&Confinement; 2],
     adjudication: Adjudication,
     waits: Waits,
     live: Option<(&Watch, u64)>,
@@ -73,6 +79,8 @@ pub fn play(
     let mut moves = Vec::new();
     let mut faulted = [false, false];
     let mut watch = ScoreWatch::new(adjudication.rules);
+    let mut cpu = [CpuUse::default(); 2];
+    let cpus = confine.map(|c| c.cpus);
 
     // Each arm that ends the game breaks with (result, termination, totals).
     let (result, termination, totals) = loop {
@@ -127,6 +135,7 @@ pub fn play(
                 watch.info(index, side, i);
             }
         };
+        let cpu_before = [engines[0].cpu_time(), engines[1].cpu_time()];
         let asked = ask_move(
             engines[me],
             &position,
@@ -149,6 +158,8 @@ pub fn play(
             }
         };
         let (thought, used_ms) = (answer.thought, answer.used_ms);
+        let after = [engines[0].cpu_time(), engines[1].cpu_time()];
+        let judged = judge(side, thought.elapsed, cpu_before, after, cpus, &mut cpu);
         let mv = match play_reply(&mut line, &thought.token) {
             Ok(mv) => mv,
             Err(l) => break lost(l),
@@ -167,7 +178,24 @@ pub fn play(
             depth: thought.info.depth,
             nodes: thought.info.nodes,
             info_dropped: thought.info.dropped,
+            cpu_ms: judged.used[me].map(|d| d.as_millis() as u64),
+            waiting_cpu_ms: judged.used[1 - me].map(|d| d.as_millis() as u64),
+            overuse: (!judged.overuse.is_empty()).then(|| {
+                let words: Vec<&str> = judged.overuse.iter().map(|(_, w)| w.as_str()).collect();
+                words.join("; ")
+            }),
         });
+        // `--overuse forfeit`: the first engine over its CPU loses (the waiting one first: it
+        // took the mover's time).
+        let forfeit = judged
+            .overuse
+            .iter()
+            .find(|(s, _)| confine[s.index()].overuse == Overuse::Forfeit);
+        if let Some((offender, words)) = forfeit {
+            faulted[offender.index()] = true;
+            let t = Termination::fault(TerminationKind::CpuOveruse, *offender, words.clone());
+            break (Outcome::Win(offender.other()), t, None);
+        }
         // The scores only end a game the move did not end by the rules.
         let score = moves.last().and_then(|m: &MoveRecord| m.score.as_deref());
         let adjudged = watch.after_move(side, pos.fullmove(), score);
@@ -192,6 +220,7 @@ pub fn play(
         termination,
         totals,
         faulted,
+        cpu,
     })
 }
 
@@ -270,13 +299,7 @@ pub fn ask_move(
             return lost(TerminationKind::TimeLoss, detail, After::Stopped);
         }
         Err(ThinkError::Fault(Fault::Interrupted)) => return Err(TurnError::Interrupted),
-        Err(ThinkError::Fault(f)) => {
-            let kind = match f {
-                Fault::Stall(_) => TerminationKind::Stall,
-                _ => TerminationKind::Crash,
-            };
-            return lost(kind, f.to_string(), After::Broken);
-        }
+        Err(ThinkError::Fault(f)) => return lost(f.kind(), f.to_string(), After::Broken),
     };
     let used_ms = thought.elapsed.as_millis() as u64;
     let on_time = clocks[me].charge(used_ms, lim.timemargin_ms)

@@ -57,6 +57,16 @@ pub struct MoveRecord {
     /// (`client::SearchInfo`): dropped, only counted. Absent when none.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub info_dropped: u32,
+    /// The mover's CPU time on this move, its whole control group (only for an engine in one:
+    /// `sandbox=`, `memory=`, `processes=`, `cpus=`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_ms: Option<u64>,
+    /// The waiting engine's CPU time during this move, likewise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waiting_cpu_ms: Option<u64>,
+    /// What either engine used beyond its `cpus=` or on the opponent's time, in words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overuse: Option<String>,
 }
 
 /// Serde's test for a count that is left out of the records when it is zero.

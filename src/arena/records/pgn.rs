@@ -259,9 +259,12 @@ fn pgn_text(record: &GameRecord, event: &str, finished: bool) -> String {
         | TerminationKind::Resign
         | TerminationKind::DrawAdjudication
         | TerminationKind::Tables => "adjudication",
-        TerminationKind::TimeLoss => "time forfeit",
+        TerminationKind::TimeLoss | TerminationKind::CpuOveruse => "time forfeit",
         TerminationKind::IllegalMove => "rules infraction",
-        TerminationKind::Crash | TerminationKind::Stall | TerminationKind::Forfeit => "abandoned",
+        TerminationKind::Crash
+        | TerminationKind::MemoryLimit
+        | TerminationKind::Stall
+        | TerminationKind::Forfeit => "abandoned",
     };
     tag(&mut out, "Termination", termination);
     tag(
@@ -409,6 +412,9 @@ mod tests {
                     depth: Some(4),
                     nodes: None,
                     info_dropped: 0,
+                    cpu_ms: None,
+                    waiting_cpu_ms: None,
+                    overuse: None,
                 });
             }
         }

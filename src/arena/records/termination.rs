@@ -29,6 +29,12 @@ pub enum TerminationKind {
     TimeLoss,
     /// The engine's process ended or its pipes broke.
     Crash,
+    /// The engine's process ended after the kernel killed a process of its control group at its
+    /// `memory=` limit.
+    MemoryLimit,
+    /// `--overuse forfeit`: the engine used more CPU than its `cpus=` allow on its move, or
+    /// computed on the opponent's time.
+    CpuOveruse,
     /// No `ugiok` or `readyok` within the startup timeout.
     Stall,
     /// The engine failed to start too many times in a row: its games are forfeited unplayed.
@@ -48,6 +54,8 @@ impl TerminationKind {
             TerminationKind::IllegalMove => "illegal-move",
             TerminationKind::TimeLoss => "time-loss",
             TerminationKind::Crash => "crash",
+            TerminationKind::MemoryLimit => "memory-limit",
+            TerminationKind::CpuOveruse => "cpu-overuse",
             TerminationKind::Stall => "stall",
             TerminationKind::Forfeit => "forfeit",
         }
@@ -60,6 +68,8 @@ impl TerminationKind {
             TerminationKind::IllegalMove
                 | TerminationKind::TimeLoss
                 | TerminationKind::Crash
+                | TerminationKind::MemoryLimit
+                | TerminationKind::CpuOveruse
                 | TerminationKind::Stall
                 | TerminationKind::Forfeit
         )

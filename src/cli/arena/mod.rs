@@ -75,6 +75,14 @@ struct ArenaCli {
     /// Keys applied to every engine (an engine's own keys win).
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     each: Vec<String>,
+    /// Run every engine program in a sandbox (bubblewrap: the system and its dir= read-only, a
+    /// private scratch folder, no network, no other process), as sandbox=on does for one.
+    #[arg(long)]
+    sandbox: bool,
+    /// What follows an engine's use of more CPU than its cpus= allow, or its computing on the
+    /// opponent's time: warn (reported at the end) or forfeit (the game is lost, cpu-overuse).
+    #[arg(long, value_enum)]
+    overuse: Option<crate::arena::config::Overuse>,
     /// Game id: toguz-kumalak, toguz-kumalak-7, bestemshe, giuthi, giuthi-<H>x<S>, modiar.
     #[arg(long, default_value = "toguz-kumalak")]
     game: String,

@@ -11,6 +11,7 @@ use anyhow::{Context, Result};
 
 use crate::arena::config::engines_file::{self, EnginesFile};
 use crate::arena::config::{EngineSpec, RunConfig};
+use crate::arena::engine::sandbox::cpu;
 use crate::arena::game::adjudication::{AdjudicateBy, AdjudicationRules, DrawRule, ResignRule};
 use crate::arena::game::openings::OpeningConfig;
 use crate::arena::matchmaking::tournament::{self, RunOptions, RunReport};
@@ -78,6 +79,11 @@ pub(super) fn run(cli: &ArenaCli) -> Result<ExitCode> {
                 cli.shard.map_or(String::new(), |s| format!(" (shard {s})")),
                 tournament::indent(&tournament::limits_text(&config)),
             ));
+            let cpus: Vec<Option<u64>> = config.engines.iter().map(|e| e.confine.cpus).collect();
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            if let Some(w) = cpu::cores_warning(&cpus, cli.concurrency, cores) {
+                console::err(format_args!("otau-arena: {w}\n"));
+            }
         }
         tournament::run(config, &opts)?
     };
@@ -123,6 +129,13 @@ fn build_config(cli: &ArenaCli) -> Result<RunConfig> {
         let mut spec = EngineSpec::parse(tokens).map_err(at)?;
         spec.pairs = engines_file::expand(spec.pairs, &mut read).map_err(at)?;
         engines.push(spec.build(&each, i).map_err(anyhow::Error::msg)?);
+    }
+    // Built-in players are the arena's own code, in its process: only programs are held.
+    for e in engines.iter_mut().filter(|e| e.builtin().is_none()) {
+        e.confine.sandbox |= cli.sandbox;
+        if let Some(o) = cli.overuse {
+            e.confine.overuse = o;
+        }
     }
     rename_twins(&mut engines);
     let game = cli

@@ -20,9 +20,24 @@ pub(super) fn describe_status(status: std::process::ExitStatus) -> String {
 /// check with an external engine starts, and which kills the engine's whole group when the
 /// arena's end of its pipe closes (so the guardian is the fallback, and covers what the signal
 /// does not reach anyway: the processes an engine started).
-pub(super) fn configure_child(cmd: &mut Command) {
+///
+/// With `new_session` (a sandboxed engine) the group is a session of its own too (`setsid`,
+/// which also makes it its group's leader, with the same id): no controlling terminal, so an
+/// engine cannot open `/dev/tty` to push input into the organiser's shell, and the whole sandbox
+/// stays in the one group that pauses and kills reach.
+pub(super) fn configure_child(cmd: &mut Command, new_session: bool) {
     use std::os::unix::process::CommandExt;
-    cmd.process_group(0);
+    if new_session {
+        // SAFETY: one system call through rustix between fork and exec (see below).
+        unsafe {
+            cmd.pre_exec(|| {
+                rustix::process::setsid()?;
+                Ok(())
+            });
+        }
+    } else {
+        cmd.process_group(0);
+    }
     #[cfg(target_os = "linux")]
     {
         use rustix::process::{

@@ -5,16 +5,18 @@ use std::fs::File;
 use std::io::{self, BufReader, Write};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use rustix::event::{PollFd, PollFlags, Timespec};
 
+use crate::arena::config::Confinement;
 use crate::arena::engine::process::child::{configure_child, describe_status};
 use crate::arena::engine::process::reader::{Fill, Incoming, LineReader};
 use crate::arena::engine::process::stderr::{spawn_log_copier, LogBudget, MAX_LOG_BYTES};
+use crate::arena::engine::sandbox::{self, Jail};
 use crate::arena::system::process_groups::{kill_group, register, unregister};
 use crate::arena::system::{interrupt, pause};
 
@@ -75,6 +77,8 @@ enum Peer {
         child: Child,
         pgid: i32,
         registry_id: u64,
+        /// Its sandbox's or limits' control group, emptied and removed at its end.
+        jail: Option<Jail>,
     },
     Thread(Option<JoinHandle<()>>),
 }
@@ -107,19 +111,25 @@ impl EngineIo {
     /// [`EngineIo::spawn`], its stderr logged within `budget` (shared with the engine's other
     /// processes of the run).
     pub(crate) fn spawn_logged(spec: &Spawn<'_>, budget: Arc<LogBudget>) -> io::Result<EngineIo> {
-        let mut cmd = Command::new(spec.program);
-        cmd.args(spec.args)
-            .stdin(Stdio::piped())
+        Self::spawn_confined(spec, budget, &Confinement::default())
+    }
+
+    /// [`EngineIo::spawn_logged`], held to `confine` (a sandbox, a control group, rlimits:
+    /// [`sandbox`]).
+    pub(crate) fn spawn_confined(
+        spec: &Spawn<'_>,
+        budget: Arc<LogBudget>,
+        confine: &Confinement,
+    ) -> io::Result<EngineIo> {
+        let (mut cmd, jail) = sandbox::command(spec.program, spec.args, spec.dir, confine)?;
+        cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(if spec.log.is_some() {
                 Stdio::piped()
             } else {
                 Stdio::null()
             });
-        if let Some(dir) = spec.dir {
-            cmd.current_dir(dir);
-        }
-        configure_child(&mut cmd);
+        configure_child(&mut cmd, confine.sandbox);
         let mut child = cmd.spawn()?;
         let pid = child.id() as i32;
         let registry_id = register(pid);
@@ -135,6 +145,7 @@ impl EngineIo {
                 child,
                 pgid: pid,
                 registry_id,
+                jail,
             },
             closed: false,
             last_arrival: pause::now(),
@@ -355,6 +366,20 @@ impl EngineIo {
         self.last_arrival
     }
 
+    /// Whether the kernel killed a process of the engine's group at its `memory=` limit.
+    pub(crate) fn memory_killed(&self) -> bool {
+        matches!(&self.peer, Peer::Child { jail: Some(j), .. } if j.memory_killed())
+    }
+
+    /// The CPU time the engine and every process it started used so far, where its group
+    /// measures it.
+    pub(crate) fn cpu_time(&self) -> Option<Duration> {
+        match &self.peer {
+            Peer::Child { jail: Some(j), .. } => j.cpu_time(),
+            _ => None,
+        }
+    }
+
     /// How the process ended, once it has (for crash reports).
     pub(crate) fn exit_status(&mut self) -> Option<String> {
         match &mut self.peer {
@@ -382,6 +407,7 @@ impl EngineIo {
                 child,
                 pgid,
                 registry_id,
+                jail,
             } => {
                 if *registry_id == 0 {
                     return;
@@ -397,6 +423,10 @@ impl EngineIo {
                 kill_group(*pgid);
                 let _ = child.kill();
                 let _ = child.wait();
+                // What the group still holds (a process that left the process group) is killed.
+                if let Some(jail) = jail {
+                    jail.release();
+                }
                 unregister(*registry_id);
                 *registry_id = 0;
             }

@@ -38,8 +38,5 @@ pub(super) fn lose(record: &mut GameRecord, side: Side, kind: TerminationKind, d
 
 /// The termination a fault before the first move is recorded as.
 pub(super) fn fault_kind(f: &Fault) -> TerminationKind {
-    match f {
-        Fault::Stall(_) => TerminationKind::Stall,
-        _ => TerminationKind::Crash,
-    }
+    f.kind()
 }

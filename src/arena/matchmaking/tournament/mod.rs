@@ -147,7 +147,16 @@ pub fn full_schedule(config: &RunConfig) -> Box<dyn Pairing> {
 /// Each engine's limits in words, for the run's header (one line when all engines share them,
 /// as `--each` gives): `limits: tc=10/0.1 (10 moves in 0.1 s, again every 10 moves)`.
 pub fn limits_text(config: &RunConfig) -> String {
-    let explained: Vec<String> = config.engines.iter().map(|e| e.limits.explain()).collect();
+    let explained: Vec<String> = config
+        .engines
+        .iter()
+        .map(
+            |e| match crate::arena::engine::sandbox::enforcement(&e.confine) {
+                held if held.is_empty() => e.limits.explain(),
+                held => format!("{}; {held}", e.limits.explain()),
+            },
+        )
+        .collect();
     if explained.windows(2).all(|w| w[0] == w[1]) {
         return format!("limits: {}", explained.first().map_or("", String::as_str));
     }
@@ -285,6 +294,7 @@ fn share<'a>(
         feed: Mutex::new(feed),
         feed_changed: Condvar::new(),
         health: Mutex::new(Health::new(config.engines.len())),
+        cpu: Mutex::new(vec![Default::default(); config.engines.len()]),
         stop: AtomicBool::new(false),
         protocol_log: None,
     })
@@ -310,6 +320,15 @@ fn play_all(shared: &RunState<'_>, rec: &mut Recording<'_>) {
             }
         }
     });
+    // Each engine's CPU, where its control group measured it (`sandbox::cpu`).
+    let cpu = crate::sync::lock(&shared.cpu);
+    for (e, used) in shared.config.engines.iter().zip(cpu.iter()) {
+        if used.measured > 0 {
+            rec.note(&crate::arena::engine::sandbox::cpu::summary_line(
+                &e.name, used,
+            ));
+        }
+    }
 }
 
 /// Where this session of the run started (games recorded, clock, CPU time), for its end.

@@ -132,7 +132,7 @@ pub(super) fn start_engine(
         }
         _ => {
             let log = cfg.stderr_log(&shared.opts.log_dir);
-            EngineIo::spawn_logged(
+            EngineIo::spawn_confined(
                 &Spawn {
                     program: &cfg.cmd,
                     args: &cfg.args,
@@ -141,6 +141,7 @@ pub(super) fn start_engine(
                 },
                 // One budget per engine log for the run, start-up check included.
                 LogBudget::shared(&log, shared.opts.log_limit),
+                &cfg.confine,
             )
             .map_err(|err| Fault::Crash(format!("cannot start '{}': {err}", cfg.cmd)))?
         }

@@ -27,6 +27,8 @@ pub(super) struct RunState<'a> {
     /// next wave) may be ready.
     pub(super) feed_changed: Condvar,
     pub(super) health: Mutex<Health>,
+    /// Each engine's CPU over the run's games (by engine), where its control group measures it.
+    pub(super) cpu: Mutex<Vec<crate::arena::engine::sandbox::cpu::CpuUse>>,
     /// Set to stop handing out games (a fault under --no-recover).
     pub(super) stop: AtomicBool,
     /// `--log`, shared by every engine session.

@@ -235,13 +235,24 @@ fn play_out(
         let names = [&record.south, &record.north].map(String::as_str);
         watch.game_started(index, names, &opening.line(), &record.opening.moves);
     }
+    let confine = [
+        &config.engines[spec.south].confine,
+        &config.engines[spec.north].confine,
+    ];
     let players = pool.pair(spec.south, spec.north);
-    let Ok(end) = referee::play(opening, players, limits, adjudication, waits, live) else {
+    let played = referee::play(opening, players, limits, confine, adjudication, waits, live);
+    let Ok(end) = played else {
         if let Some((watch, index)) = live {
             watch.dropped(index);
         }
         return None;
     };
+    {
+        let mut cpu = lock(&shared.cpu);
+        for (e, used) in [spec.south, spec.north].into_iter().zip(&end.cpu) {
+            cpu[e].add(used);
+        }
+    }
     let mut termination = end.termination;
     for side in Side::BOTH {
         if end.faulted[side.index()] {
