@@ -9,6 +9,7 @@ mod commands;
 #[doc(hidden)]
 pub mod fake_engine;
 pub mod fastchess;
+mod pair;
 mod run;
 
 use std::path::PathBuf;
@@ -275,6 +276,17 @@ enum ArenaCommand {
         /// PORT or HOST:PORT (default: loopback, a free port; the URL is printed).
         #[arg(long, value_name = "ADDR")]
         addr: Option<String>,
+    },
+    /// Pair the next round of a FIDE Tournament Report File by the Dutch system (C.04.3,
+    /// 2025 edition), as bbpPairings' `--dutch FILE -p`: prints the number of pairs, then
+    /// `WHITE BLACK` by pairing number, the bye as `PLAYER 0`. Exit code 1: no valid pairing.
+    Pair {
+        /// The tournament so far (TRF-2016; XXR the rounds, XXC white1/black1).
+        #[arg(long, value_name = "FILE")]
+        trf: PathBuf,
+        /// Write the pairing here instead of standard output.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
     },
     /// A misbehaving engine for the arena's own tests.
     #[command(hide = true)]
