@@ -16,7 +16,7 @@ const TRF_LIMIT: u64 = 16 << 20;
 pub(super) fn pair_command(path: &Path, out: Option<&Path>) -> Result<ExitCode> {
     let text = crate::input::read_input_file(path, TRF_LIMIT, "tournament report file")
         .map_err(|e| anyhow!(e))?;
-    let tournament = trf::read(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    let tournament = trf::next_round(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
     let pairing = match swiss::pair_round(&tournament) {
         Ok(pairing) => pairing,
         Err(PairingError::NoValidPairing) => {

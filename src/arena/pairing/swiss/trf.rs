@@ -16,7 +16,8 @@ const ROUNDS_START: usize = 91;
 /// One round's width.
 const ROUND_WIDTH: usize = 10;
 
-/// Reads a TRF. Errors name the line.
+/// Reads a TRF. Errors name the line. Without `XXR` the tournament is taken as finished (its
+/// rounds the rounds played): a pairing needs `XXR`, see [`next_round`].
 pub fn read(text: &str) -> Result<Tournament, String> {
     let mut players: Vec<Option<Player>> = Vec::new();
     let mut total_rounds = None;
@@ -64,15 +65,28 @@ pub fn read(text: &str) -> Result<Tournament, String> {
         initial_colour: Colour::White,
         forbidden: Vec::new(),
     };
-    let done = t.rounds_done() as u32;
-    t.total_rounds = total_rounds.unwrap_or(done + 1);
-    if done >= t.total_rounds {
+    t.total_rounds = total_rounds.unwrap_or(t.rounds_done() as u32);
+    t.initial_colour = initial_colour.unwrap_or_else(|| infer_initial_colour(&t));
+    Ok(t)
+}
+
+/// A tournament read from a TRF that has a round left to pair: `XXR` given and more than the
+/// rounds done.
+pub fn next_round(text: &str) -> Result<Tournament, String> {
+    let t = read(text)?;
+    if !text
+        .split(['\r', '\n'])
+        .any(|l| l.starts_with("XXR") || l.starts_with("142"))
+    {
+        return Err("TRF: the number of rounds (XXR) is needed to pair the next round".into());
+    }
+    let done = t.rounds_done();
+    if done >= t.total_rounds as usize {
         return Err(format!(
-            "TRF: {done} rounds played of {} (XXR): none to pair",
+            "TRF: {done} rounds done of {} (XXR): none left to pair",
             t.total_rounds
         ));
     }
-    t.initial_colour = initial_colour.unwrap_or_else(|| infer_initial_colour(&t));
     Ok(t)
 }
 
