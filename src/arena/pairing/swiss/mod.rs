@@ -6,6 +6,9 @@
 //!   Report File holds it ([`trf`] reads and writes TRF-2016 with the TRF-2026 bye codes);
 //! - [`pair_round`]: the next round's pairs and bye, or [`PairingError::NoValidPairing`] when
 //!   no pairing satisfies the absolute criteria;
+//! - [`SwissRun`]: `--tournament swiss` as the arena's `Pairing` (a round's games, then the
+//!   next round paired from the results), [`standings`] its standings, tie-breaks and
+//!   crosstable;
 //! - `dutch`: the procedure, bracket by bracket from the top score group down, each decision a
 //!   maximum-weight matching over all the round's players (`matching`) whose edge weights
 //!   (`criteria`) hold the Dutch criteria as fields of one large integer (`weight`), the most
@@ -20,10 +23,13 @@
 mod criteria;
 mod dutch;
 mod matching;
+pub mod run;
+pub mod standings;
 pub mod trf;
 mod weight;
 
 pub use dutch::pair_round;
+pub use run::{Rules, SwissRun};
 
 /// A side: White moves first.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
