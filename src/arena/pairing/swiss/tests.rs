@@ -206,3 +206,39 @@ fn properties_hold_over_random_tournaments() {
     }
     assert!(rounds_checked > 200, "{rounds_checked} rounds");
 }
+
+#[test]
+fn trf_reads_point_systems_and_forbidden_pairs_and_refuses_what_it_does_not_read() {
+    let mut t = field(4, 3);
+    t.points.win = 30;
+    t.points.draw = 10;
+    t.points.pairing_bye = 30;
+    t.forbidden.push((0, 2));
+    let text = trf::write(&t, "points");
+    assert!(text.contains("BBW  3.0\r") && text.contains("BBD  1.0\r") && !text.contains("BBU"));
+    let back = trf::read(&text).unwrap();
+    assert_eq!((back.points, &back.forbidden), (t.points, &t.forbidden));
+    // The forbidden pair is not paired: 1-3 would be round 1's first board.
+    let p = pair_round(&back).unwrap();
+    assert!(
+        !p.pairs.contains(&(0, 2)) && !p.pairs.contains(&(2, 0)),
+        "{p:?}"
+    );
+    // TRF-2026's point line.
+    let with_162 = format!(
+        "162  W 3.0    D 1.0    P 1.0\r{}",
+        trf::write(&field(4, 3), "x")
+    );
+    let read = trf::read(&with_162).unwrap();
+    assert_eq!(
+        (read.points.win, read.points.draw, read.points.pairing_bye),
+        (30, 10, 10)
+    );
+    for refused in ["XXA 0001  1.0", "240 F   1 0001", "XXC rank"] {
+        let text = format!("{refused}\r{}", trf::write(&field(4, 3), "x"));
+        assert!(trf::read(&text).is_err(), "{refused}");
+    }
+    // Pairing needs the number of rounds and a round left.
+    let no_rounds = trf::write(&field(4, 3), "x").replace("XXR 3\r", "");
+    assert!(trf::next_round(&no_rounds).unwrap_err().contains("XXR"));
+}

@@ -4,7 +4,9 @@
 //! in round 1 (`white1`, `black1`). Results: `1 = 0` played, `+ -` forfeits, `W D L` played
 //! unrated; with opponent `0000`: `U` the pairing-allocated bye, `F H Z` a full-point,
 //! half-point and zero-point bye (not paired), as TRF-2026 and JaVaFo's TRF(x) write them.
-//! Lines end in CR, LF or both; other lines are kept out of the pairing.
+//! `XXP` forbidden pairs and the point values (TRF-2026's `162`, bbpPairings' `BBW BBD BBL BBZ
+//! BBF BBU`) are read, the latter written; acceleration and the bye and forbidden-pair lines by
+//! round are refused rather than ignored. Lines end in CR, LF or both; other lines are kept out of the pairing.
 //!
 //! The pairing output is JaVaFo's and bbpPairings': the number of pairs, then one `WHITE BLACK`
 //! line a pair by pairing number, the bye last as `PLAYER 0`.
@@ -16,12 +18,31 @@ const ROUNDS_START: usize = 91;
 /// One round's width.
 const ROUND_WIDTH: usize = 10;
 
+/// bbpPairings' point values (TRF(bx)): a win, draw, played loss, zero-point bye, forfeit loss
+/// and the pairing-allocated bye (a win's unless given), `BBW  3.0`.
+const POINT_CODES: [&str; 6] = ["BBW", "BBD", "BBL", "BBZ", "BBF", "BBU"];
+
+/// Lines whose meaning would change the pairing and that are not read: refused, never ignored.
+const UNSUPPORTED: [&str; 4] = ["XXA", "250", "240", "260"];
+
+/// Points written with at most one decimal, in tenths.
+fn read_points(text: &str) -> Option<u32> {
+    let (whole, tenth) = text.split_once('.').unwrap_or((text, "0"));
+    if tenth.len() != 1 {
+        return None;
+    }
+    Some(whole.parse::<u32>().ok()? * 10 + tenth.parse::<u32>().ok()?)
+}
+
 /// Reads a TRF. Errors name the line. Without `XXR` the tournament is taken as finished (its
 /// rounds the rounds played): a pairing needs `XXR`, see [`next_round`].
 pub fn read(text: &str) -> Result<Tournament, String> {
     let mut players: Vec<Option<Player>> = Vec::new();
     let mut total_rounds = None;
     let mut initial_colour = None;
+    let mut forbidden = Vec::new();
+    let mut points = Points::default();
+    let mut bye_points = false;
     for line in text.split(['\r', '\n']) {
         let fail = |why: &str| format!("TRF line {:?}: {why}", line.trim_end());
         if line.starts_with("001") {
@@ -47,10 +68,70 @@ pub fn read(text: &str) -> Result<Tournament, String> {
                 match word {
                     "white1" => initial_colour = Some(Colour::White),
                     "black1" => initial_colour = Some(Colour::Black),
+                    "rank" => return Err(fail("pairing by rank (XXC rank) is not supported")),
                     _ => {}
                 }
             }
+        } else if let Some(rest) = line.strip_prefix("XXP") {
+            let ids = rest
+                .split_whitespace()
+                .map(|w| {
+                    w.parse::<usize>()
+                        .ok()
+                        .filter(|&id| id > 0)
+                        .map(|id| id - 1)
+                })
+                .collect::<Option<Vec<usize>>>()
+                .ok_or_else(|| fail("a forbidden pair's pairing numbers"))?;
+            for (k, &a) in ids.iter().enumerate() {
+                for &b in &ids[k + 1..] {
+                    forbidden.push((a, b));
+                }
+            }
+        } else if let Some(field) = POINT_CODES.iter().position(|c| line.starts_with(c)) {
+            let value = read_points(line[3..].trim()).ok_or_else(|| fail("points as 1.0"))?;
+            let slot = match field {
+                0 => &mut points.win,
+                1 => &mut points.draw,
+                2 => &mut points.loss,
+                3 => &mut points.zero_bye,
+                4 => &mut points.forfeit_loss,
+                _ => {
+                    bye_points = true;
+                    &mut points.pairing_bye
+                }
+            };
+            *slot = value;
+        } else if let Some(rest) = line.strip_prefix("162") {
+            let words: Vec<&str> = rest.split_whitespace().collect();
+            for chunk in words.chunks(2) {
+                let [code, value] = chunk else {
+                    return Err(fail("a point value without a code"));
+                };
+                let value = read_points(value).ok_or_else(|| fail("points as 1.0"))?;
+                match *code {
+                    "W" => points.win = value,
+                    "D" => points.draw = value,
+                    "L" => points.loss = value,
+                    "Z" => {
+                        points.zero_bye = value;
+                        points.forfeit_loss = value;
+                    }
+                    "P" => {
+                        points.pairing_bye = value;
+                        bye_points = true;
+                    }
+                    other => return Err(fail(&format!("point code {other:?}"))),
+                }
+            }
+        } else if UNSUPPORTED.iter().any(|c| line.starts_with(c)) {
+            return Err(fail(
+                "not supported here (acceleration, byes or forbidden pairs by round)",
+            ));
         }
+    }
+    if !bye_points {
+        points.pairing_bye = points.win;
     }
     let players = players
         .into_iter()
@@ -61,9 +142,9 @@ pub fn read(text: &str) -> Result<Tournament, String> {
     let mut t = Tournament {
         players,
         total_rounds: 0,
-        points: Points::default(),
+        points,
         initial_colour: Colour::White,
-        forbidden: Vec::new(),
+        forbidden,
     };
     t.total_rounds = total_rounds.unwrap_or(t.rounds_done() as u32);
     t.initial_colour = initial_colour.unwrap_or_else(|| infer_initial_colour(&t));
@@ -287,6 +368,35 @@ pub fn write(t: &Tournament, name: &str) -> String {
         "black1"
     };
     out.push_str(&format!("XXC {colour}\r"));
+    let p = &t.points;
+    let usual = Points {
+        pairing_bye: p.win,
+        ..Points::default()
+    };
+    let values = [
+        p.win,
+        p.draw,
+        p.loss,
+        p.zero_bye,
+        p.forfeit_loss,
+        p.pairing_bye,
+    ];
+    let defaults = [
+        usual.win,
+        usual.draw,
+        usual.loss,
+        usual.zero_bye,
+        usual.forfeit_loss,
+        usual.pairing_bye,
+    ];
+    for ((code, value), default) in POINT_CODES.iter().zip(values).zip(defaults) {
+        if value != default {
+            out.push_str(&format!("{code} {:>2}.{}\r", value / 10, value % 10));
+        }
+    }
+    for &(a, b) in &t.forbidden {
+        out.push_str(&format!("XXP {} {}\r", a + 1, b + 1));
+    }
     for (id, player) in t.players.iter().enumerate() {
         let name: String = player.name.chars().take(33).collect();
         let rating = if player.rating > 0 {
