@@ -20,6 +20,7 @@
 //! bracket-by-bracket finalisation follow bbpPairings by Jeremy Bierema (Apache-2.0), the
 //! FIDE-endorsed program these pairings are checked against (`tests/data/swiss/README.md`).
 
+pub mod checks;
 mod criteria;
 mod dutch;
 mod matching;
@@ -28,6 +29,7 @@ pub mod standings;
 pub mod trf;
 mod weight;
 
+pub use checks::{check_shard, check_values};
 pub use dutch::pair_round;
 pub use run::{Rules, SwissRun};
 
