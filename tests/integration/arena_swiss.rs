@@ -153,6 +153,17 @@ fn the_pair_command_prints_the_reference_output() {
         std::fs::read_to_string(&out_file).unwrap(),
         std::fs::read_to_string(input.with_extension("pairs")).unwrap()
     );
+    // An invalid file and a missing one: bbpPairings' exit codes 3 and 5.
+    let bad = dir.join("bad.trf");
+    std::fs::write(&bad, "001    1      A\rXXR 3\r001    1      B\r").unwrap();
+    let (code, _, err) = arena(&["pair", "--trf", bad.to_str().unwrap()], &dir);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("pairing number given twice"), "{err}");
+    let (code, _, err) = arena(
+        &["pair", "--trf", dir.join("none.trf").to_str().unwrap()],
+        &dir,
+    );
+    assert_eq!(code, 5, "{err}");
 }
 
 #[test]

@@ -1,10 +1,11 @@
 //! `otau-arena pair --trf FILE`: the next round of a Tournament Report File paired by the Dutch
-//! system, a standalone pairing tool as bbpPairings and JaVaFo are (same output).
+//! system, a standalone pairing tool as bbpPairings and JaVaFo are (same output, same exit
+//! codes: 1 no valid pairing, 3 an invalid file, 4 too large, 5 a file not read or written).
 
 use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::{anyhow, Result};
+use anyhow::Result;
 
 use crate::arena::pairing::swiss::{self, trf, PairingError};
 use crate::arena::system::console;
@@ -14,24 +15,36 @@ use crate::arena::system::files::{self, Named};
 const TRF_LIMIT: u64 = 16 << 20;
 
 pub(super) fn pair_command(path: &Path, out: Option<&Path>) -> Result<ExitCode> {
-    let text = crate::input::read_input_file(path, TRF_LIMIT, "tournament report file")
-        .map_err(|e| anyhow!(e))?;
-    let tournament = trf::next_round(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    let fail = |code: u8, why: &dyn std::fmt::Display| {
+        console::err(format_args!("otau-arena: {why}\n"));
+        Ok(ExitCode::from(code))
+    };
+    let text = match crate::input::read_input_file(path, TRF_LIMIT, "tournament report file") {
+        Ok(text) => text,
+        Err(e) => return fail(5, &e),
+    };
+    let tournament = match trf::next_round(&text) {
+        Ok(t) => t,
+        Err(e) => return fail(3, &format_args!("{}: {e}", path.display())),
+    };
     let pairing = match swiss::pair_round(&tournament) {
         Ok(pairing) => pairing,
-        Err(PairingError::NoValidPairing) => {
-            console::err(format_args!(
-                "{}: {}\n",
-                path.display(),
-                PairingError::NoValidPairing
-            ));
-            return Ok(ExitCode::from(1));
+        Err(e @ PairingError::NoValidPairing) => {
+            return fail(1, &format_args!("{}: {e}", path.display()))
         }
-        Err(e) => return Err(anyhow!("{}: {e}", path.display())),
+        Err(e @ PairingError::TooLarge(_)) => {
+            return fail(4, &format_args!("{}: {e}", path.display()))
+        }
     };
     let text = trf::pairing_text(&pairing);
     match out {
-        Some(out) => files::write_whole(&Named::new("pairing file", out), text.as_bytes(), false)?,
+        Some(out) => {
+            if let Err(e) =
+                files::write_whole(&Named::new("pairing file", out), text.as_bytes(), false)
+            {
+                return fail(5, &format_args!("{e:#}"));
+            }
+        }
         None => console::out(format_args!("{text}")),
     }
     Ok(ExitCode::SUCCESS)
