@@ -60,33 +60,42 @@ fn played_round(full: &Tournament, r: usize) -> (BTreeSet<(usize, usize)>, Optio
     (pairs, bye)
 }
 
+/// Every round of one reference tournament paired again: the rounds checked.
+fn check_tournament(path: &Path) -> usize {
+    let text = std::fs::read_to_string(path).unwrap();
+    // The generator's file has no XXR: a finished tournament, every round done.
+    let done = trf::read(&text).unwrap();
+    let played = done.rounds_done();
+    for r in 0..played {
+        let mut t = before_round(&done, r);
+        t.total_rounds = played as u32;
+        let ours = swiss::pair_round(&t)
+            .unwrap_or_else(|e| panic!("{}: round {}: {e}", path.display(), r + 1));
+        let (pairs, bye) = played_round(&done, r);
+        let got: BTreeSet<(usize, usize)> = ours.pairs.iter().copied().collect();
+        assert_eq!(
+            (got, ours.bye),
+            (pairs, bye),
+            "{}: round {}",
+            path.display(),
+            r + 1
+        );
+    }
+    played
+}
+
 #[test]
 fn every_round_of_the_reference_tournaments_is_paired_the_same() {
     let tournaments = files("tournaments", "trf");
     assert!(tournaments.len() >= 50, "{} tournaments", tournaments.len());
-    let mut rounds = 0;
-    for path in &tournaments {
-        let text = std::fs::read_to_string(path).unwrap();
-        // The generator's file has no XXR: a finished tournament, every round done.
-        let done = trf::read(&text).unwrap();
-        let played = done.rounds_done();
-        for r in 0..played {
-            let mut t = before_round(&done, r);
-            t.total_rounds = played as u32;
-            let ours = swiss::pair_round(&t)
-                .unwrap_or_else(|e| panic!("{}: round {}: {e}", path.display(), r + 1));
-            let (pairs, bye) = played_round(&done, r);
-            let got: BTreeSet<(usize, usize)> = ours.pairs.iter().copied().collect();
-            assert_eq!(
-                (got, ours.bye),
-                (pairs, bye),
-                "{}: round {}",
-                path.display(),
-                r + 1
-            );
-            rounds += 1;
-        }
-    }
+    // Two threads: the machine's two cores.
+    let half = tournaments.len() / 2;
+    let rounds: usize = std::thread::scope(|s| {
+        let (a, b) = tournaments.split_at(half);
+        let first = s.spawn(|| a.iter().map(|p| check_tournament(p)).sum::<usize>());
+        let second: usize = b.iter().map(|p| check_tournament(p)).sum();
+        first.join().unwrap() + second
+    });
     assert!(rounds >= 400, "{rounds} rounds");
 }
 
