@@ -242,3 +242,53 @@ fn trf_reads_point_systems_and_forbidden_pairs_and_refuses_what_it_does_not_read
     let no_rounds = trf::write(&field(4, 3), "x").replace("XXR 3\r", "");
     assert!(trf::next_round(&no_rounds).unwrap_err().contains("XXR"));
 }
+
+#[test]
+fn standings_order_by_points_then_the_tie_breaks_asked() {
+    use standings::{standings, TieBreak};
+    let mut t = field(4, 2);
+    let game = |t: &mut Tournament, w: usize, b: usize, s: Score| {
+        play(
+            t,
+            &RoundPairing {
+                pairs: vec![(w, b)],
+                bye: None,
+            },
+            |_, _| s,
+        )
+    };
+    // Round 1: 1 beats 3, 2 draws 4; round 2: 1 draws 2, 3 beats 4.
+    game(&mut t, 0, 2, Score::Win);
+    game(&mut t, 1, 3, Score::Draw);
+    game(&mut t, 0, 1, Score::Draw);
+    game(&mut t, 2, 3, Score::Win);
+    let order = [
+        TieBreak::SonnebornBerger,
+        TieBreak::Buchholz,
+        TieBreak::BuchholzCut1,
+    ];
+    let rows = standings(&t, &order);
+    let players: Vec<usize> = rows.iter().map(|r| r.player).collect();
+    assert_eq!(players, vec![0, 1, 2, 3]);
+    assert_eq!(rows[0].points, 15);
+    // SB in hundredths: 1.0 (beat 3) + 0.5 (drew 2); Buchholz 1.0 + 1.0; cut-1 1.0.
+    assert_eq!(rows[0].values, vec![150, 20, 10]);
+    assert_eq!(rows[1].values, vec![100, 20, 15]);
+    // Wins first: 3 (one win) before 2 (none).
+    let rows = standings(&t, &[TieBreak::Wins]);
+    assert_eq!(
+        rows.iter().map(|r| r.player).collect::<Vec<_>>(),
+        vec![0, 2, 1, 3]
+    );
+    assert_eq!(
+        TieBreak::parse_list("wins,buchholz").unwrap(),
+        vec![TieBreak::Wins, TieBreak::Buchholz]
+    );
+    assert!(TieBreak::parse_list("median").is_err());
+    let table = standings::table(
+        &t,
+        &order,
+        &["a".into(), "b".into(), "c".into(), "d".into()],
+    );
+    assert!(table.contains("  3w1"), "{table}");
+}
