@@ -24,6 +24,7 @@ mod arena_progress;
 mod arena_protocol_log;
 mod arena_runs;
 mod arena_sandbox;
+mod arena_swiss;
 mod arena_trust;
 mod arena_values;
 mod check_processes;

@@ -21,6 +21,7 @@
 pub mod game_set;
 pub mod knockout;
 pub mod schedule;
+pub mod swiss;
 
 pub use crate::arena::config::TournamentKind;
 pub use game_set::GameSet;

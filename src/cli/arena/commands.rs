@@ -55,6 +55,7 @@ pub(super) fn subcommand(command: ArenaCommand) -> Result<ExitCode> {
             rating_prior,
         } => report_command(&files, &out, rating_prior),
         ArenaCommand::View { file, addr } => view_command(&file, addr.as_deref()),
+        ArenaCommand::Pair { trf, out } => super::pair::pair_command(&trf, out.as_deref()),
     }
 }
 

@@ -9,6 +9,7 @@ mod commands;
 #[doc(hidden)]
 pub mod fake_engine;
 pub mod fastchess;
+mod pair;
 mod run;
 
 use std::path::PathBuf;
@@ -39,6 +40,7 @@ Examples:
   otau-arena merge part*.jsonl --out all.jsonl  (the slices' joint results)
   otau-arena ratings games.pgn                  (rating table of any PGN, as BayesElo/Ordo)
   otau-arena --check ./mybot                    (UGI protocol compliance report)
+  otau-arena pair --trf round.trf               (the next round of a FIDE TRF, Dutch system)
   otau-arena -engine cmd=./new name=new -engine cmd=./old name=old -each tc=10+0.1 \\
       -rounds 100 -repeat -concurrency 2 -variant toguz-kumalak \\
       -openings file=book.pgn format=pgn order=random plies=8 -pgnout file=games.pgn \\
@@ -283,6 +285,20 @@ enum ArenaCommand {
         /// PORT or HOST:PORT (default: loopback, a free port; the URL is printed).
         #[arg(long, value_name = "ADDR")]
         addr: Option<String>,
+    },
+    /// Pair the next round of a FIDE Tournament Report File by the Dutch system.
+    ///
+    /// The FIDE Dutch system, handbook C.04.3 in its 2025 edition, as bbpPairings'
+    /// `--dutch FILE -p`: prints the number of pairs, then `WHITE BLACK` by pairing number, the
+    /// bye as `PLAYER 0`. Exit codes as bbpPairings': 1 no pairing satisfies the absolute
+    /// criteria, 3 an invalid file, 4 too large, 5 a file not read or written.
+    Pair {
+        /// The tournament so far (TRF-2016; XXR the rounds, XXC white1/black1).
+        #[arg(long, value_name = "FILE")]
+        trf: PathBuf,
+        /// Write the pairing here instead of standard output.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
     },
     /// A misbehaving engine for the arena's own tests.
     #[command(hide = true)]
