@@ -77,6 +77,9 @@ pub enum TournamentKind {
     /// A single-elimination bracket seeded in command-line order, --rounds pairs an encounter.
     // (Its bracket: `knockout::Bracket`; the doc line above is the help text.)
     Knockout,
+    /// A Swiss by the FIDE Dutch system (C.04.3, 2025), --rounds rounds, --games 2 for game pairs.
+    // (Its pairing: `swiss::SwissRun`; the doc line above is the help text.)
+    Swiss,
 }
 
 /// The built-in players, run in process.

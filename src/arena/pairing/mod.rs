@@ -138,6 +138,7 @@ impl TournamentKind {
             TournamentKind::Knockout => {
                 Box::new(knockout::Bracket::new(knockout::Rules::of(config)))
             }
+            TournamentKind::Swiss => Box::new(swiss::SwissRun::new(swiss::Rules::of(config))),
         }
     }
 
@@ -147,6 +148,7 @@ impl TournamentKind {
         match self {
             TournamentKind::Roundrobin | TournamentKind::Gauntlet => schedule::check_values(config),
             TournamentKind::Knockout => knockout::check_values(config),
+            TournamentKind::Swiss => swiss::check_values(config),
         }
     }
 
@@ -154,6 +156,7 @@ impl TournamentKind {
     pub fn check_shard(self, shard: Shard) -> Result<(), String> {
         match self {
             TournamentKind::Knockout => knockout::check_shard(shard),
+            TournamentKind::Swiss => swiss::check_shard(shard),
             _ => Ok(()),
         }
     }
