@@ -148,7 +148,8 @@ impl Move {
         self.0
     }
 
-    /// The move a [`Move::code`] stands for; any byte is accepted, so check legality before playing it.
+    /// The move a [`Move::code`] stands for; any byte is accepted, so check legality before
+    /// playing it.
     #[inline]
     pub const fn from_code(code: u8) -> Move {
         Move(code)

@@ -202,7 +202,8 @@ pub struct Searcher {
 }
 
 impl Searcher {
-    /// A searcher with a transposition table of `options.hash_mb` MiB (allocated here).
+    /// A searcher with its transposition table allocated (`options.hash_mb` MiB for the real
+    /// search, the smallest for the baseline players).
     pub fn new(options: Options) -> Self {
         let table = Self::table_for(&options);
         Searcher {

@@ -135,7 +135,8 @@ const HISTORY_MAX: i32 = 1 << 14;
 const DELTA_MARGIN: i32 = 200;
 
 impl<'a, G: Evaluate + Probe> SearchThread<'a, G> {
-    /// A thread's state for one search from `root`; `history` holds the game's repetition keys, the root's last; `id` 0 is the main thread.
+    /// A thread's state for one search from `root`: `history` holds the game's repetition keys,
+    /// the root's last; `id` 0 is the main thread.
     pub fn new(shared: &'a SearchShared<'a>, id: usize, root: &G, history: &[u64]) -> Self {
         SearchThread {
             shared,

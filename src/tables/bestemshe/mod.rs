@@ -37,7 +37,8 @@ impl Rules {
         }
     }
 
-    /// The rules a file's byte names; `None` for a byte of no known rules (a damaged or newer file).
+    /// The rules a file's byte names; `None` for a byte of no known rules (a damaged or newer
+    /// file).
     pub fn of(byte: u8) -> Option<Rules> {
         match byte {
             0 => Some(Rules::Otau),

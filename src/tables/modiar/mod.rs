@@ -66,7 +66,7 @@ use crate::games::{Game, Side};
 pub struct ModiarEntry {
     /// The mover's margin with best play (see the module's documentation).
     pub value: i32,
-    /// The margin the mover can force with captures counted at the table's value.
+    /// The margin the mover can force with captures counted at the smaller board's table value.
     pub lower: i32,
     /// The margin the opponent can hold the mover to, the same way.
     pub upper: i32,
