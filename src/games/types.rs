@@ -132,7 +132,7 @@ impl Move {
         (self.0 & 0x0F) as usize
     }
 
-    /// The sowing direction; anticlockwise for every game but Giuthi.
+    /// The direction a Giuthi move sows in; anticlockwise (meaningless) for the other games' moves.
     #[inline]
     pub const fn direction(self) -> Direction {
         if self.0 & Self::CLOCKWISE != 0 {

@@ -325,7 +325,7 @@ pub struct Wdl {
 }
 
 impl Wdl {
-    /// Games counted (saturating, so a corrupt count cannot overflow).
+    /// Games counted (saturating).
     pub fn games(&self) -> u64 {
         count_sum(&[self.wins, self.draws, self.losses])
     }

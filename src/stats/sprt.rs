@@ -180,9 +180,9 @@ impl SprtDecision {
 /// An SPRT: hypotheses, error rates and model.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SprtConfig {
-    /// The Elo difference of H0 (no gain), in the units of `model`.
+    /// The Elo difference H0 says (usually 0: no gain), in the units of `model`.
     pub elo0: f64,
-    /// The Elo difference of H1 (the gain looked for), above `elo0`.
+    /// The Elo difference H1 says (the gain looked for); above `elo0`.
     pub elo1: f64,
     /// Probability of accepting H1 when H0 holds.
     pub alpha: f64,
