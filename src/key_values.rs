@@ -24,29 +24,50 @@ pub struct KeyValues<'t> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum KeyValueError {
     /// An item without `=`, or with nothing before it.
-    NotKeyValue { list: String, item: String },
+    NotKeyValue {
+        /// What the list is.
+        list: String,
+        /// The item as given.
+        item: String,
+    },
     /// A key the list does not have; `known` lists the keys it has.
     UnknownKey {
+        /// What the list is.
         list: String,
+        /// The key as given.
         key: String,
+        /// The keys the list has, for the message.
         known: String,
     },
     /// A key given twice (the first value would silently lose).
     Repeated {
+        /// What the list is.
         list: String,
+        /// The key.
         key: String,
+        /// The first value given.
         first: String,
+        /// The value given again.
         again: String,
     },
     /// A value the key does not take; `expected` says what it takes.
     BadValue {
+        /// What the list is.
         list: String,
+        /// The key.
         key: String,
+        /// The value as given.
         value: String,
+        /// What the key takes, in words.
         expected: String,
     },
     /// A key the list must have.
-    Missing { list: String, key: String },
+    Missing {
+        /// What the list is.
+        list: String,
+        /// The key missing.
+        key: String,
+    },
 }
 
 impl fmt::Display for KeyValueError {

@@ -27,6 +27,7 @@ pub struct PgnGame {
 }
 
 impl PgnGame {
+    /// The value of the first tag named `name` (names compare exactly).
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
             .iter()
@@ -38,7 +39,9 @@ impl PgnGame {
 /// A PGN file that could not be read, with the 1-based line of the problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgnError {
+    /// The 1-based line of the problem.
     pub line: usize,
+    /// What is wrong.
     pub message: String,
 }
 

@@ -16,6 +16,7 @@ use crate::search::{Limits, Options, Score, Searcher};
 /// Settings of a terminal game.
 #[derive(Clone, Debug)]
 pub struct PlayConfig {
+    /// The game played.
     pub variant: Variant,
     /// Engine strength 1..=20.
     pub level: u32,
@@ -23,6 +24,7 @@ pub struct PlayConfig {
     pub human: Side,
     /// Engine thinking time per move.
     pub movetime: Duration,
+    /// Seeds the engine's randomness (its evaluation noise below full strength).
     pub seed: u64,
 }
 

@@ -25,6 +25,7 @@ pub struct Weights {
 }
 
 impl Weights {
+    /// The weights the engine plays with: the tuner's last output, written into the source.
     pub const TUNED: Weights = Weights {
         toguz: toguz::WEIGHTS,
     };

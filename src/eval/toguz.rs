@@ -21,12 +21,19 @@ use crate::games::{Game, Side, Toguz, MAX_RING};
 /// use the slots of the 9-hole board's last holes).
 const SLOTS: usize = 9;
 
+/// First of the tuzdik terms, one slot a hole (a row's last hole in slot 8).
 pub const F_TUZDIK: usize = 0;
+/// First of the own-row terms: stones in each hole, one slot a hole.
 pub const F_ROW: usize = F_TUZDIK + SLOTS;
+/// Non-empty holes, mine minus the opponent's.
 pub const F_MOBILITY: usize = F_ROW + SLOTS;
+/// The biggest capture the side to move can make now, in stones.
 pub const F_THREAT_MINE: usize = F_MOBILITY + 1;
+/// The biggest capture the opponent could make if it were their turn, negated.
 pub const F_THREAT_THEIRS: usize = F_THREAT_MINE + 1;
+/// Whether a tuzdik can be made now, mine minus the opponent's.
 pub const F_TUZDIK_CHANCE: usize = F_THREAT_THEIRS + 1;
+/// A constant for having the move.
 pub const F_TEMPO: usize = F_TUZDIK_CHANCE + 1;
 /// Number of linear terms; each has an opening and an endgame weight.
 pub const FEATURES: usize = F_TEMPO + 1;
@@ -93,7 +100,9 @@ pub const WEIGHTS: [[i32; 2]; FEATURES] = [
 /// make a tuzdik.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub struct Threats {
+    /// Stones the biggest capture takes (a tuzdik counts as 3); 0 when none.
     pub best_capture: i32,
+    /// Whether some move makes a tuzdik.
     pub tuzdik: bool,
 }
 

@@ -19,6 +19,7 @@ use crate::games::{AnyGame, Game, GameLine, MoveList, Outcome, Toguz};
 /// A training position: its terms, stores difference and result, from the side to move's view.
 #[derive(Clone, Debug)]
 pub struct Sample {
+    /// The position's terms, indexed as [`super::toguz::features`] fills them.
     pub features: [i32; FEATURES],
     /// Stores difference in centi-stones.
     pub base: i32,
@@ -30,14 +31,18 @@ pub struct Sample {
 
 /// A game read from a record: its positions and result.
 pub struct RecordedGame {
+    /// The positions of the game, the start first, each before its move.
     pub positions: Vec<Toguz>,
+    /// How the game ended, as its record says.
     pub outcome: Outcome,
 }
 
 /// Errors of reading game records, with where they happened.
 #[derive(Debug)]
 pub struct RecordError {
+    /// Which game of the file, from 1; 0 when the file itself could not be read.
     pub game: usize,
+    /// What was wrong.
     pub message: String,
 }
 

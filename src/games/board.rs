@@ -16,6 +16,7 @@ pub struct BoardState {
     pub stores: [u16; 2],
     /// Holes per row.
     pub holes: u8,
+    /// The side to move.
     pub side: Side,
     /// Full-move number of the position string (starts at 1, grows after North's turn).
     pub fullmove: u32,

@@ -27,6 +27,7 @@ pub trait Game: Clone + PartialEq + Eq + fmt::Debug + fmt::Display + Send + Sync
         self.state().n()
     }
 
+    /// The side to move.
     #[inline]
     fn side_to_move(&self) -> Side {
         self.state().side
@@ -127,6 +128,7 @@ pub trait Game: Clone + PartialEq + Eq + fmt::Debug + fmt::Display + Send + Sync
         list
     }
 
+    /// Whether `mv` is among the legal moves; builds the list, so not for the search's inner loop.
     fn is_legal(&self, mv: Move) -> bool {
         self.legal_moves().contains(mv)
     }

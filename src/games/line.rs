@@ -54,6 +54,7 @@ pub struct GameLine<G: Game> {
 }
 
 impl<G: Game> GameLine<G> {
+    /// A line with no moves yet; `start` may already be over (its result is kept).
     pub fn new(start: G) -> Self {
         let key = start.repetition_key();
         let result = start.final_result();
@@ -66,14 +67,17 @@ impl<G: Game> GameLine<G> {
         }
     }
 
+    /// The position the line started from.
     pub fn start(&self) -> &G {
         &self.start
     }
 
+    /// The position after every move so far.
     pub fn position(&self) -> &G {
         &self.position
     }
 
+    /// The moves played from the start, in order.
     pub fn moves(&self) -> &[Move] {
         &self.moves
     }
@@ -88,6 +92,7 @@ impl<G: Game> GameLine<G> {
         self.result
     }
 
+    /// Whether the game has ended: no move can be played.
     pub fn is_over(&self) -> bool {
         self.result.is_some()
     }

@@ -54,8 +54,11 @@ use text::{MoveError, PositionError};
 /// own implementation.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum AnyGame {
+    /// Toguz Kumalak on any of its board sizes (Bestemshe included).
     Toguz(Toguz),
+    /// Giuthi on any of its board sizes.
     Giuthi(Giuthi),
+    /// Modiar.
     Modiar(Modiar),
 }
 

@@ -48,7 +48,9 @@ pub struct Sowing {
 /// Why a hole may or may not be played (see [`analyse`]).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum HoleStatus {
+    /// May be played.
     Legal,
+    /// Holds no stone.
     Empty,
     /// Holds a single stone: a move needs at least two.
     Single,
@@ -125,9 +127,11 @@ pub fn sow(board: &mut Board, me: usize, hole: usize, capture: bool) -> Sowing {
 /// feeding) are decided.
 #[derive(Clone, Copy, Debug)]
 pub struct Analysis {
+    /// Whether each hole may be played, and if not why.
     pub status: [HoleStatus; HOLES],
     /// The board after each hole's move (meaningful where the hole holds two stones or more).
     pub after: [Board; HOLES],
+    /// What each hole's move did (meaningful where the hole holds two stones or more).
     pub sowing: [Sowing; HOLES],
 }
 

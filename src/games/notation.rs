@@ -24,11 +24,15 @@ use crate::games::variant::{Variant, VariantError};
 /// The shared fields of a position string, split and individually checked.
 #[derive(Clone, Debug)]
 pub struct PositionFields {
+    /// The game id (first field).
     pub variant: Variant,
     /// Stones per hole, per side (South, North), each from its owner's hole 1.
     pub rows: [[u8; MAX_HOLES]; 2],
+    /// Stones won so far, South's first.
     pub stores: [u32; 2],
+    /// The side to move.
     pub side: Side,
+    /// Full-move number (from 1).
     pub fullmove: u32,
 }
 

@@ -8,11 +8,14 @@ use std::fmt;
 /// A position string that could not be read: which field, and what was wrong with it.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct PositionError {
+    /// The name of the field that was wrong, as the messages spell it.
     pub field: &'static str,
+    /// What was wrong with it.
     pub message: String,
 }
 
 impl PositionError {
+    /// An error in `field`, explained by `message`.
     pub fn new(field: &'static str, message: impl Into<String>) -> Self {
         PositionError {
             field,
@@ -33,12 +36,23 @@ impl std::error::Error for PositionError {}
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum MoveError {
     /// The token is not a move in any notation of this game.
-    Malformed { token: String, why: String },
+    Malformed {
+        /// The token as read, shortened.
+        token: String,
+        /// What is wrong with it.
+        why: String,
+    },
     /// The token names a move that is not legal in this position.
-    Illegal { token: String, why: String },
+    Illegal {
+        /// The token as read, shortened.
+        token: String,
+        /// Why the move is not legal.
+        why: String,
+    },
 }
 
 impl MoveError {
+    /// A token that is not a move; the token is shortened for the message.
     pub fn malformed(token: &str, why: impl Into<String>) -> Self {
         MoveError::Malformed {
             token: shorten(token),
@@ -46,6 +60,7 @@ impl MoveError {
         }
     }
 
+    /// A move that is not legal here; the token is shortened for the message.
     pub fn illegal(token: &str, why: impl Into<String>) -> Self {
         MoveError::Illegal {
             token: shorten(token),

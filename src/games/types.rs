@@ -19,13 +19,17 @@ pub const MAX_RING: usize = 2 * MAX_HOLES;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
+    /// Moves first; UGI's `p1`.
     South,
+    /// Moves second; UGI's `p2`.
     North,
 }
 
 impl Side {
+    /// Both sides, South first: the order of per-side arrays.
     pub const BOTH: [Side; 2] = [Side::South, Side::North];
 
+    /// The opponent.
     #[inline]
     pub const fn other(self) -> Side {
         match self {
@@ -56,6 +60,7 @@ impl Side {
         }
     }
 
+    /// The lowercase word used in messages and records (`south`, `north`).
     pub const fn name(self) -> &'static str {
         match self {
             Side::South => "south",
@@ -75,10 +80,12 @@ impl fmt::Display for Side {
 pub enum Direction {
     /// Increasing ring index: from own hole 1 towards hole N and on to the opponent's row.
     Anticlockwise,
+    /// Decreasing ring index: from own hole N towards hole 1 and on to the opponent's row.
     Clockwise,
 }
 
 impl Direction {
+    /// The opposite direction.
     pub const fn reverse(self) -> Direction {
         match self {
             Direction::Anticlockwise => Direction::Clockwise,
@@ -113,6 +120,7 @@ impl Move {
         }
     }
 
+    /// Whether this is the forced pass.
     #[inline]
     pub const fn is_pass(self) -> bool {
         self.0 == Self::PASS.0
@@ -124,6 +132,7 @@ impl Move {
         (self.0 & 0x0F) as usize
     }
 
+    /// The direction a Giuthi move sows in; anticlockwise (meaningless) for the other games' moves.
     #[inline]
     pub const fn direction(self) -> Direction {
         if self.0 & Self::CLOCKWISE != 0 {
@@ -139,6 +148,8 @@ impl Move {
         self.0
     }
 
+    /// The move a [`Move::code`] stands for; any byte is accepted, so check legality before
+    /// playing it.
     #[inline]
     pub const fn from_code(code: u8) -> Move {
         Move(code)
@@ -159,6 +170,7 @@ impl Default for MoveList {
 }
 
 impl MoveList {
+    /// An empty list.
     #[inline]
     pub const fn new() -> Self {
         MoveList {
@@ -167,41 +179,49 @@ impl MoveList {
         }
     }
 
+    /// Appends a move; panics past [`MAX_RING`] moves, which no game generates.
     #[inline]
     pub fn push(&mut self, mv: Move) {
         self.moves[self.len as usize] = mv;
         self.len += 1;
     }
 
+    /// Empties the list, so it can be filled again without a new one.
     #[inline]
     pub fn clear(&mut self) {
         self.len = 0;
     }
 
+    /// The number of moves.
     #[inline]
     pub fn len(&self) -> usize {
         self.len as usize
     }
 
+    /// Whether the list has no move.
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// The moves, in generation order.
     #[inline]
     pub fn as_slice(&self) -> &[Move] {
         &self.moves[..self.len as usize]
     }
 
+    /// The moves, to reorder in place (move ordering).
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
         &mut self.moves[..self.len as usize]
     }
 
+    /// Whether `mv` is in the list.
     pub fn contains(&self, mv: Move) -> bool {
         self.as_slice().contains(&mv)
     }
 
+    /// The moves, in generation order.
     pub fn iter(&self) -> std::slice::Iter<'_, Move> {
         self.as_slice().iter()
     }
@@ -224,7 +244,9 @@ impl fmt::Debug for MoveList {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
+    /// That side won.
     Win(Side),
+    /// Neither side won.
     Draw,
 }
 
@@ -298,10 +320,13 @@ pub enum EndReason {
 /// The end of a game: who won, the final totals, and why.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Final {
+    /// Who won.
     pub outcome: Outcome,
     /// South's final total: stones captured plus any stones the rules give them at the end.
     pub south: u32,
+    /// North's final total, counted as South's.
     pub north: u32,
+    /// Which rule ended the game.
     pub reason: EndReason,
 }
 
@@ -316,6 +341,7 @@ impl Final {
         }
     }
 
+    /// The final total of `side`.
     pub fn total(&self, side: Side) -> u32 {
         match side {
             Side::South => self.south,

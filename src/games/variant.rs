@@ -13,9 +13,17 @@ use super::text::{parse_number, shorten};
 pub enum Variant {
     /// Toguz Kumalak on 2x9 (`toguz-kumalak`), 2x7 (`toguz-kumalak-7`) or 2x5 (`bestemshe`, no
     /// tuzdik); N stones a hole.
-    Toguz { holes: u8 },
+    Toguz {
+        /// Holes a row: 9, 7 or 5.
+        holes: u8,
+    },
     /// Giuthi with 5..10 holes a row and 4..9 seeds a hole (`giuthi` is 8x8).
-    Giuthi { holes: u8, seeds: u8 },
+    Giuthi {
+        /// Holes a row, 5..=10.
+        holes: u8,
+        /// Seeds a hole at the start, 4..=9.
+        seeds: u8,
+    },
     /// Modiar, 2x3 with 7 stones a hole.
     Modiar,
 }
@@ -45,10 +53,15 @@ impl fmt::Display for VariantError {
 impl std::error::Error for VariantError {}
 
 impl Variant {
+    /// Toguz Kumalak on 2x9 (`toguz-kumalak`).
     pub const TOGUZ: Variant = Variant::Toguz { holes: 9 };
+    /// Toguz Kumalak on 2x7 (`toguz-kumalak-7`).
     pub const TOGUZ7: Variant = Variant::Toguz { holes: 7 };
+    /// Bestemshe: Toguz Kumalak on 2x5 without tuzdik (`bestemshe`).
     pub const BESTEMSHE: Variant = Variant::Toguz { holes: 5 };
+    /// Giuthi on 2x8 with 8 seeds a hole (`giuthi`).
     pub const GIUTHI: Variant = Variant::Giuthi { holes: 8, seeds: 8 };
+    /// Modiar (`modiar`).
     pub const MODIAR: Variant = Variant::Modiar;
 
     /// Holes per row.

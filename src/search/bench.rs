@@ -49,10 +49,13 @@ pub const POSITIONS: &[(&str, u32)] = &[
 /// The result of one bench position.
 #[derive(Clone, Debug)]
 pub struct BenchResult {
+    /// The position string searched.
     pub position: String,
     /// The position's game is not available in this build (it failed to parse).
     pub skipped: Option<String>,
+    /// The move found, in the game's notation; `None` when skipped or the game is over.
     pub best: Option<String>,
+    /// The search's last report; `None` when skipped.
     pub info: Option<Info>,
 }
 

@@ -43,6 +43,8 @@ const MIN_CLOCK_NODES: u64 = 16;
 const LEVEL_FACTOR: f64 = 1.71;
 
 impl Strength {
+    /// The limits of `level`, clamped to 1..=[`MAX_LEVEL`]; [`MAX_LEVEL`] is unlimited and
+    /// noiseless.
     pub fn of_level(level: u32) -> Strength {
         let level = level.clamp(1, MAX_LEVEL);
         if level == MAX_LEVEL {

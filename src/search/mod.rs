@@ -46,6 +46,7 @@ const HELPER_STACK: usize = 16 << 20;
 /// Which player answers `go`: the real search, or one of the baseline sparring partners.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum Player {
+    /// The alpha-beta search, at the strength [`Options::level`] sets.
     #[default]
     Search,
     /// A uniformly random legal move from a generator seeded by [`Options::seed`].
@@ -71,9 +72,11 @@ impl std::str::FromStr for Player {
 pub struct Options {
     /// Transposition table size in MiB.
     pub hash_mb: usize,
+    /// Search threads (Lazy SMP); above 1 the result varies from run to run.
     pub threads: usize,
     /// Strength ladder 1..=MAX_LEVEL; MAX_LEVEL is full strength.
     pub level: u32,
+    /// Which player answers `go`.
     pub player: Player,
     /// Seeds the random player (and any randomness the search uses).
     pub seed: u64,
@@ -81,6 +84,7 @@ pub struct Options {
     pub move_overhead: Duration,
 }
 
+/// The full-strength level, the top of the ladder.
 pub const MAX_LEVEL: u32 = 20;
 
 impl Default for Options {
@@ -99,8 +103,11 @@ impl Default for Options {
 /// The mover's clock, as given by `go p1time .. p2time ..`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {
+    /// Time left on the mover's clock.
     pub remaining: Duration,
+    /// Time added after each move.
     pub increment: Duration,
+    /// Moves until the next time control, if the clock has one.
     pub moves_to_go: Option<u32>,
 }
 
@@ -108,10 +115,15 @@ pub struct Clock {
 /// sensible default (depth-limited).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
+    /// Deepest iteration to complete, in plies.
     pub depth: Option<u32>,
+    /// Nodes to search at most, all threads together.
     pub nodes: Option<u64>,
+    /// Time to spend on this move (the margin for delays comes off it).
     pub movetime: Option<Duration>,
+    /// The mover's clock, from which the search budgets its own time.
     pub clock: Option<Clock>,
+    /// Search until `stop`, whatever the other limits say.
     pub infinite: bool,
     /// When the `go` was read. A move's time counts from here, as Stockfish counts it from its
     /// `go`: on a loaded machine the search thread can start tens of milliseconds later, and that
@@ -156,20 +168,28 @@ impl std::fmt::Display for Score {
 /// Progress of a search, reported after each completed iteration and once at the end.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Info {
+    /// Plies of the last completed iteration.
     pub depth: u32,
+    /// Deepest ply reached, quiescence included.
     pub seldepth: u32,
+    /// The score of the best move.
     pub score: Score,
+    /// Nodes searched so far, all threads together.
     pub nodes: u64,
+    /// Time since the search started.
     pub elapsed: Duration,
     /// Transposition table use in permille.
     pub hashfull: u32,
+    /// The principal variation, the best move first.
     pub pv: Vec<Move>,
 }
 
 /// The result of a search: the move to play (None when the game is over) and the last info.
 #[derive(Clone, Debug)]
 pub struct SearchReport {
+    /// The move to play; `None` when the game is over.
     pub best: Option<Move>,
+    /// The last progress report.
     pub info: Info,
     /// Things the search could not do as asked and worked around (a helper thread that could not
     /// be started), for the front end to pass on (`info string warning ...`).
@@ -187,6 +207,8 @@ pub struct Searcher {
 }
 
 impl Searcher {
+    /// A searcher with its transposition table allocated (`options.hash_mb` MiB for the real
+    /// search, the smallest for the baseline players).
     pub fn new(options: Options) -> Self {
         let table = Self::table_for(&options);
         Searcher {
@@ -198,6 +220,7 @@ impl Searcher {
         }
     }
 
+    /// The options in use.
     pub fn options(&self) -> &Options {
         &self.options
     }
@@ -224,6 +247,7 @@ impl Searcher {
         self.features
     }
 
+    /// Turns search techniques on or off, for the searches to come.
     pub fn set_features(&mut self, features: Features) {
         self.features = features;
     }
@@ -233,6 +257,7 @@ impl Searcher {
         &self.weights
     }
 
+    /// Replaces the evaluation weights, for the searches to come.
     pub fn set_weights(&mut self, weights: Weights) {
         self.weights = weights;
     }

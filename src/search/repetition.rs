@@ -28,12 +28,14 @@ impl Repetitions {
         r
     }
 
+    /// Enters a position on the path (after a move).
     #[inline]
     pub fn push(&mut self, key: u64) {
         self.keys.push(key);
         self.filter[(key & FILTER_MASK) as usize] += 1;
     }
 
+    /// Leaves the last position entered (taking a move back).
     #[inline]
     pub fn pop(&mut self) {
         if let Some(key) = self.keys.pop() {

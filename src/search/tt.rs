@@ -16,6 +16,7 @@ pub enum Bound {
     Lower,
     /// At most the score (failed low).
     Upper,
+    /// The score is the true value (every move searched within the window).
     Exact,
 }
 
@@ -23,8 +24,11 @@ pub enum Bound {
 /// position is `tables::modiar::ModiarEntry`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct TtEntry {
+    /// The best move found, tried first when the position comes again.
     pub best: Option<Move>,
+    /// Remaining depth of the search that stored it, in plies.
     pub depth: i32,
+    /// What the score says about the true value.
     pub bound: Bound,
     /// Score with mate distances relative to this node (see `score_to_tt`).
     pub score: i32,

@@ -38,11 +38,13 @@ const FIRST_ITERATION_NODES: u64 = 20_000;
 /// What all threads of one search share (one value per `go`; the UGI job thread's flags are
 /// `ugi::worker::JobFlags`).
 pub struct SearchShared<'a> {
+    /// The transposition table, shared by every thread.
     pub tt: &'a TranspositionTable,
     /// Set by the caller (`stop`).
     pub external_stop: &'a AtomicBool,
     /// Set when the main thread has finished, to end the helpers.
     pub internal_stop: &'a AtomicBool,
+    /// When `go` started the search.
     pub started: Instant,
     /// Stop wherever the search is at this time.
     pub deadline: Option<Instant>,
@@ -56,10 +58,13 @@ pub struct SearchShared<'a> {
     pub max_nodes: Option<u64>,
     /// Each thread's node count, published every few hundred nodes.
     pub node_counts: &'a [AtomicU64],
+    /// The search techniques in use.
     pub features: Features,
+    /// The evaluation weights.
     pub weights: Weights,
     /// Evaluation noise amplitude (strength levels) and its seed.
     pub noise: i32,
+    /// Seeds the evaluation noise.
     pub seed: u64,
 }
 
@@ -74,6 +79,7 @@ impl SearchShared<'_> {
         lag_margin(self.main_lag()).saturating_sub(self.lag_kept)
     }
 
+    /// Nodes searched by every thread together, as last published.
     pub fn total_nodes(&self) -> u64 {
         self.node_counts
             .iter()
@@ -85,9 +91,13 @@ impl SearchShared<'_> {
 /// The result of the last completed (or usefully interrupted) iteration.
 #[derive(Clone, Debug, Default)]
 pub struct Completed {
+    /// Plies of the iteration.
     pub depth: u32,
+    /// Internal score (mate scores are `MATE - plies`) from the side to move's view.
     pub score: i32,
+    /// The principal variation, the best move first.
     pub pv: Vec<Move>,
+    /// Deepest ply reached, quiescence included.
     pub seldepth: u32,
 }
 
@@ -95,6 +105,7 @@ pub struct Completed {
 pub struct SearchThread<'a, G: Evaluate + Probe> {
     shared: &'a SearchShared<'a>,
     id: usize,
+    /// Nodes this thread has searched.
     pub nodes: u64,
     stopped: bool,
     /// When this thread last looked at the clock.
@@ -124,6 +135,8 @@ const HISTORY_MAX: i32 = 1 << 14;
 const DELTA_MARGIN: i32 = 200;
 
 impl<'a, G: Evaluate + Probe> SearchThread<'a, G> {
+    /// A thread's state for one search from `root`: `history` holds the game's repetition keys,
+    /// the root's last; `id` 0 is the main thread.
     pub fn new(shared: &'a SearchShared<'a>, id: usize, root: &G, history: &[u64]) -> Self {
         SearchThread {
             shared,
@@ -256,6 +269,7 @@ impl<'a, G: Evaluate + Probe> SearchThread<'a, G> {
         }
     }
 
+    /// Whether this thread has stopped (a limit was reached or `stop` was sent).
     pub fn stopped(&self) -> bool {
         self.stopped
     }

@@ -25,6 +25,7 @@ use crate::names::shown;
 /// One engine's row.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CrosstableRow {
+    /// The engine's name.
     pub name: String,
     /// All its games: wins, draws and losses.
     pub total: Wdl,
@@ -36,6 +37,7 @@ pub struct CrosstableRow {
 /// The crosstable of a run (no rows: no games).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Crosstable {
+    /// One row an engine, most points first.
     pub rows: Vec<CrosstableRow>,
 }
 

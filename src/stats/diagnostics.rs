@@ -13,7 +13,9 @@ use crate::games::Side;
 /// One engine's figures over all its games.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EngineDiagnostics {
+    /// The engine's name.
     pub name: String,
+    /// All its games, from its side.
     pub wdl: Wdl,
     /// Totals of all its moves.
     pub moves: MoveSummary,

@@ -316,12 +316,16 @@ pub fn figure(x: f64, digits: usize) -> String {
 /// Games of one player (or one side) won, drawn and lost.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Wdl {
+    /// Games won.
     pub wins: u64,
+    /// Games drawn.
     pub draws: u64,
+    /// Games lost.
     pub losses: u64,
 }
 
 impl Wdl {
+    /// Games counted (saturating).
     pub fn games(&self) -> u64 {
         count_sum(&[self.wins, self.draws, self.losses])
     }
@@ -361,6 +365,7 @@ impl Wdl {
         }
     }
 
+    /// Adds another count's games (saturating).
     pub fn merge(&mut self, other: &Wdl) {
         self.wins = self.wins.saturating_add(other.wins);
         self.draws = self.draws.saturating_add(other.draws);

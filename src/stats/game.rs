@@ -23,6 +23,7 @@ pub struct GameStats {
     pub south: String,
     /// The engine playing North.
     pub north: String,
+    /// Who won.
     pub outcome: Outcome,
     /// Why the game ended, one lowercase name per kind. The arena's names: `rules` (the game's
     /// own end), adjudications (`decided-score`, `max-plies`) and faults charged to the loser
@@ -141,10 +142,13 @@ pub struct MoveSummary {
     pub time_us: u64,
     /// Moves that reported a depth, and the sum of those depths.
     pub depth_moves: u64,
+    /// Sum of the reported depths, in plies.
     pub depth_sum: u64,
     /// Moves that reported a node count, the sum of those counts, and the time they took.
     pub nodes_moves: u64,
+    /// Sum of the reported node counts.
     pub nodes: u64,
+    /// Time of the moves that reported nodes, microseconds (the nodes per second divide by it).
     pub nodes_time_us: u64,
     /// Search figures the engine reported out of range, which the arena dropped instead of
     /// counting them above (see `protocol/arena.md`, Records).
@@ -168,6 +172,7 @@ impl MoveSummary {
         }
     }
 
+    /// Adds another summary's moves.
     pub fn merge(&mut self, other: &MoveSummary) {
         self.moves += other.moves;
         self.time_us += other.time_us;

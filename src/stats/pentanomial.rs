@@ -17,11 +17,17 @@ use crate::games::Side;
 /// bucket; they are kept apart for the WL/DD ratio.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pentanomial {
+    /// Pairs lost twice (0 of 2 points).
     pub ll: u64,
+    /// Pairs lost once and drawn once (½ of 2).
     pub ld: u64,
+    /// Pairs won once and lost once (1 of 2).
     pub wl: u64,
+    /// Pairs drawn twice (1 of 2).
     pub dd: u64,
+    /// Pairs won once and drawn once (1½ of 2).
     pub wd: u64,
+    /// Pairs won twice (2 of 2).
     pub ww: u64,
 }
 
@@ -50,6 +56,7 @@ impl Pentanomial {
         ]
     }
 
+    /// Pairs counted (saturating).
     pub fn pairs(&self) -> u64 {
         count_sum(&self.buckets())
     }
@@ -67,6 +74,7 @@ impl Pentanomial {
         }
     }
 
+    /// Adds another count's pairs (saturating).
     pub fn merge(&mut self, other: &Pentanomial) {
         for (mine, theirs) in [
             (&mut self.ll, other.ll),
@@ -144,6 +152,7 @@ pub struct PairTracker {
 }
 
 impl PairTracker {
+    /// A tracker of the games between `first` and `second`, counted from `first`'s side.
     pub fn new(first: &str, second: &str) -> PairTracker {
         PairTracker {
             first: first.to_string(),
@@ -156,10 +165,12 @@ impl PairTracker {
         }
     }
 
+    /// The player whose side the counts are from.
     pub fn first(&self) -> &str {
         &self.first
     }
 
+    /// Its opponent.
     pub fn second(&self) -> &str {
         &self.second
     }

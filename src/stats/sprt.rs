@@ -36,6 +36,7 @@ pub enum SprtModel {
 }
 
 impl SprtModel {
+    /// The name the `model=` setting and the summary use.
     pub fn name(self) -> &'static str {
         match self {
             SprtModel::Normalized => "normalized",
@@ -62,34 +63,48 @@ pub enum SprtError {
     UnknownKey(String),
     /// A value that is not a number.
     BadNumber {
+        /// The key whose value it is.
         key: String,
+        /// The value as given.
         value: String,
     },
+    /// A required key (`elo0=`, `elo1=`) not given.
     MissingKey(&'static str),
+    /// A `model=` value that names no model.
     Model(String),
     /// `elo0` must be below `elo1`.
     BoundsOrder {
+        /// The lower bound given.
         elo0: f64,
+        /// The upper bound given.
         elo1: f64,
     },
     /// alpha and beta each in (0, 1) with alpha + beta < 1.
     ErrorRates {
+        /// The alpha given.
         alpha: f64,
+        /// The beta given.
         beta: f64,
     },
     /// Elo bounds beyond what the model can test (normalized: |nElo| < 200; logistic: < 1000).
     BoundsRange {
+        /// The lower bound given.
         elo0: f64,
+        /// The upper bound given.
         elo1: f64,
     },
     /// A count list of the wrong length or with a non-integer.
     Counts {
+        /// What the list should be (the counts' names).
         expected: &'static str,
+        /// The list as given.
         given: String,
     },
     /// Counts adding up to more than [`MAX_COUNT`] (the sum, exact).
     CountsTooLarge {
+        /// The list as given.
         given: String,
+        /// Their sum.
         total: u128,
     },
 }
@@ -147,10 +162,12 @@ pub enum SprtDecision {
 }
 
 impl SprtDecision {
+    /// Whether the test has decided: nothing more to play.
     pub fn is_final(self) -> bool {
         self != SprtDecision::Continue
     }
 
+    /// The decision in words, for the printed summary.
     pub fn describe(self) -> &'static str {
         match self {
             SprtDecision::Continue => "continue (neither bound reached)",
@@ -163,12 +180,15 @@ impl SprtDecision {
 /// An SPRT: hypotheses, error rates and model.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SprtConfig {
+    /// The Elo difference H0 says (usually 0: no gain), in the units of `model`.
     pub elo0: f64,
+    /// The Elo difference H1 says (the gain looked for); above `elo0`.
     pub elo1: f64,
     /// Probability of accepting H1 when H0 holds.
     pub alpha: f64,
     /// Probability of accepting H0 when H1 holds.
     pub beta: f64,
+    /// What `elo0` and `elo1` measure.
     pub model: SprtModel,
 }
 
@@ -353,6 +373,7 @@ pub enum SprtTest {
 /// The moment a sequential test decided: its state when the LLR first crossed a bound.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SprtStop {
+    /// The test's state at that moment.
     pub status: SprtStatus,
     /// Games of the run recorded at that moment (the crossing game included).
     pub games: u64,
@@ -363,13 +384,18 @@ pub struct SprtStop {
 /// The state of an SPRT, for printing and the JSON summary.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SprtStatus {
+    /// The test.
     pub config: SprtConfig,
+    /// Wald's lower bound: accept H0 at or below it.
     #[serde(deserialize_with = "crate::stats::f64_or_null")]
     pub lower: f64,
+    /// Wald's upper bound: accept H1 at or above it.
     #[serde(deserialize_with = "crate::stats::f64_or_null")]
     pub upper: f64,
+    /// The log-likelihood ratio of the counts so far.
     #[serde(deserialize_with = "crate::stats::f64_or_null")]
     pub llr: f64,
+    /// What the LLR says against the bounds.
     pub decision: SprtDecision,
 }
 

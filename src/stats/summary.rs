@@ -31,12 +31,14 @@ pub struct SummaryOptions {
     /// Where a sequential test decided, if it did: the summary reports the decision, its LLR
     /// and its game count from that moment, not from the games that finished after it.
     pub sprt_stop: Option<SprtStop>,
+    /// How the ratings are fitted.
     pub rating: RatingOptions,
 }
 
 /// The SPRT of a run as the summary reports it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SprtSummary {
+    /// Whether the run stopped on the test (sequential) or not (fixed-sample).
     pub test: SprtTest,
     /// The verdict: a sequential test that decided reports its state at the decision; any
     /// other test its state over every recorded game.
@@ -98,11 +100,15 @@ impl SprtSummary {
 /// Two engines' results against each other.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MatchStats {
+    /// The player whose side the counts are from.
     pub first: String,
+    /// Its opponent.
     pub second: String,
     /// All games, from `first`'s side.
     pub wdl: Wdl,
+    /// Games with `first` as South, from its side.
     pub first_as_south: Wdl,
+    /// Games with `first` as North, from its side.
     pub first_as_north: Wdl,
     /// Completed pairs, from `first`'s side.
     pub pentanomial: Pentanomial,
@@ -115,6 +121,7 @@ pub struct MatchStats {
 }
 
 impl MatchStats {
+    /// The figures of a tracker's games, the Elo estimates included.
     pub fn from_tracker(t: &PairTracker) -> MatchStats {
         let wdl = t.wdl();
         let penta = t.pentanomial();
@@ -250,17 +257,23 @@ pub const CROSSTABLE_HEADING: &str =
 /// The whole run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
+    /// Games counted.
     pub games: u64,
+    /// The engines, in the order the user gave them, then the others as they appeared.
     pub players: Vec<String>,
     /// Every pairing that played, in `players` order.
     pub matches: Vec<MatchStats>,
     /// South's results over all games (the first-player advantage as counted).
     pub south: Wdl,
+    /// The SPRT of the first two engines, if one was asked for.
     pub sprt: Option<SprtSummary>,
     /// The joint rating fit, or why there is none.
     pub ratings: Option<RatingTable>,
+    /// Why there are no ratings, when there are none.
     pub rating_error: Option<String>,
+    /// Each engine's figures over all its games.
     pub engines: Vec<EngineDiagnostics>,
+    /// Games by why they ended (the termination names of [`super::game::GameStats`]).
     pub terminations: BTreeMap<String, u64>,
     /// Engines by engines, from `matches` (empty in summaries written before it).
     #[serde(default)]

@@ -34,7 +34,9 @@ pub fn escape(text: &str) -> String {
 /// One line of a chart.
 #[derive(Clone, Debug, Default)]
 pub struct Series {
+    /// The legend's name of the line.
     pub name: String,
+    /// The line's points, (x, y).
     pub points: Vec<(f64, f64)>,
     /// Interval around the line: (x, low, high).
     pub band: Vec<(f64, f64, f64)>,
@@ -43,8 +45,11 @@ pub struct Series {
 /// A line chart.
 #[derive(Clone, Debug, Default)]
 pub struct LineChart {
+    /// The x axis's label.
     pub x_label: String,
+    /// The y axis's label.
     pub y_label: String,
+    /// The lines, drawn in order.
     pub series: Vec<Series>,
     /// Horizontal reference lines with their labels (SPRT bounds, zero).
     pub rules: Vec<(f64, String)>,

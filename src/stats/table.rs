@@ -12,7 +12,10 @@ pub enum Layout {
     Right(usize),
     /// Left-aligned to the longest cell, at least `min` characters (names); `class="name"` cells
     /// in HTML.
-    Name { min: usize },
+    Name {
+        /// The narrowest the column is, in characters.
+        min: usize,
+    },
     /// Left-aligned and unpadded (a last column of free text); `class="name"` heading and cells
     /// in HTML.
     Free,
@@ -24,6 +27,7 @@ pub struct Column<R> {
     pub text: &'static str,
     /// Heading in the HTML table (HTML: entities allowed).
     pub html: &'static str,
+    /// How the column is aligned and padded.
     pub layout: Layout,
     /// What the text table puts before this column (after the previous one).
     pub gap: &'static str,
@@ -33,7 +37,9 @@ pub struct Column<R> {
 
 /// A table's columns, and what its text shows for a missing figure (HTML shows a dash).
 pub struct PrintedTable<R: 'static> {
+    /// The columns, left to right.
     pub columns: &'static [Column<R>],
+    /// What the text shows for a missing figure.
     pub missing: &'static str,
 }
 

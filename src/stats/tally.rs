@@ -63,6 +63,7 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// No games yet.
     pub fn new() -> Tally {
         Tally::default()
     }

@@ -10,8 +10,11 @@ use crate::games::{Final, Outcome, Side};
 /// side's worst to its best.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Decided {
+    /// The side loses with best play.
     Loss,
+    /// Neither side can force a win.
     Draw,
+    /// The side wins with best play.
     Win,
 }
 

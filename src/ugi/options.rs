@@ -22,13 +22,18 @@ use crate::ugi::wire::{OptionDecl, OptionKind};
 /// and (hidden tuning options) its search techniques and evaluation weights.
 #[derive(Clone, Debug)]
 pub struct EngineOptions {
+    /// The game `position startpos` starts.
     pub game: Variant,
+    /// The searcher's options (`Hash`, `Threads`, `Level`, `Player`, `Seed`, `MoveOverhead`).
     pub search: Options,
+    /// The search techniques the hidden `Use...` options switch.
     pub features: Features,
+    /// The evaluation weights the hidden `EvalFile` option reads.
     pub weights: Weights,
 }
 
 impl EngineOptions {
+    /// The defaults, playing `game`.
     pub fn new(game: Variant) -> Self {
         EngineOptions {
             game,
@@ -42,12 +47,17 @@ impl EngineOptions {
 /// What a successful `setoption` changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Changed {
+    /// The game: the position is reset to its start.
     Game,
+    /// A search setting: the next search uses it.
     Search,
 }
 
+/// `Hash`'s maximum, in MiB.
 pub const HASH_MAX_MB: u64 = 32_768;
+/// `Threads`'s maximum.
 pub const THREADS_MAX: u64 = 256;
+/// `MoveOverhead`'s maximum, in milliseconds.
 pub const MOVE_OVERHEAD_MAX_MS: u64 = 5_000;
 /// Spin values are signed 64-bit in most GUIs.
 pub const SEED_MAX: u64 = i64::MAX as u64;
@@ -122,6 +132,7 @@ pub fn declarations(current: &EngineOptions) -> Vec<OptionDecl> {
     ]
 }
 
+/// The `Player` option's word for `player`.
 pub fn player_name(player: Player) -> &'static str {
     match player {
         Player::Search => "search",

@@ -11,8 +11,11 @@ use std::io::{self, BufRead};
 pub enum Line<'a> {
     /// A complete line, without its `\n` (a trailing `\r` is kept: token splitting drops it).
     Text(&'a [u8]),
-    /// A line longer than the cap: its content was dropped; `len` is its full length in bytes.
-    TooLong { len: usize },
+    /// A line longer than the cap: its content was dropped.
+    TooLong {
+        /// The line's full length in bytes.
+        len: usize,
+    },
     /// End of input.
     Eof,
 }
@@ -25,6 +28,7 @@ pub struct LineReader<R> {
 }
 
 impl<R: BufRead> LineReader<R> {
+    /// A reader of lines of at most `cap` bytes from `inner`.
     pub fn new(inner: R, cap: usize) -> Self {
         LineReader {
             inner,

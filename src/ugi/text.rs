@@ -48,6 +48,7 @@ pub fn no_search_info() -> String {
         .to_string()
 }
 
+/// Why the game ended, in words: the end of [`final_text`]'s line.
 pub fn reason_text(reason: EndReason) -> &'static str {
     match reason {
         EndReason::MajorityInStore => "a store holds more than half of the stones",

@@ -25,7 +25,9 @@ use crate::sync::lock;
 
 /// The page, its script and the viewer's, served at these paths (besides the shared assets).
 pub const LIVE_HTML: &str = include_str!("assets/live.html");
+/// The live page's script, served at `/live.js`.
 pub const LIVE_JS: &str = include_str!("assets/live.js");
+/// The game viewer's script, served at `/viewer.js` and inlined in the HTML report.
 pub const VIEWER_JS: &str = include_str!("assets/viewer.js");
 
 /// Where the games the page shows come from.

@@ -49,7 +49,9 @@ const DRAIN: Duration = Duration::from_millis(500);
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Mover {
+    /// The person at the page.
     Person,
+    /// The engine.
     Engine,
 }
 
@@ -58,6 +60,7 @@ pub enum Mover {
 pub struct Analysis {
     /// The move it chose (its token, checked: an illegal one is in `note`, not here).
     pub best: Option<String>,
+    /// The depth it reported.
     pub depth: Option<u32>,
     /// `cp 35` or `mate -4`, from the mover's view, as the engine sent it (and the PGN keeps it).
     pub score: Option<String>,
@@ -66,6 +69,7 @@ pub struct Analysis {
     /// position read alike.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub score_view: Option<ScoreView>,
+    /// The nodes it reported.
     pub nodes: Option<u64>,
     /// The principal variation as the engine sent it (unchecked text: the page shows it as text).
     pub pv: Vec<String>,
@@ -98,7 +102,9 @@ pub struct PlayedMove {
     pub mv: String,
     /// Record notation (federation notation for Toguz Kumalak).
     pub notation: String,
+    /// The side that moved.
     pub side: Side,
+    /// Whether the person or the engine made it.
     pub by: Mover,
     /// The board after each lap of a Giuthi relay ([`super::game::lap_positions`]), for the
     /// page to step through; absent for a move of one lap and for the other games.
@@ -147,15 +153,21 @@ pub struct PlayState {
     pub position: String,
     /// Plies played.
     pub ply: usize,
+    /// The person's side.
     pub person: Side,
+    /// The side to move.
     pub to_move: Side,
+    /// Whose turn it is, or that the game is over.
     pub status: Status,
     /// The legal moves when the person is to move (empty otherwise).
     pub legal: Vec<LegalMove>,
+    /// The moves played, in order.
     pub moves: Vec<PlayedMove>,
     /// The engine playing and the engines to choose from (their names as given).
     pub engine: usize,
+    /// The engines of the command line, by name, in order; `engine` indexes them.
     pub engines: Vec<String>,
+    /// Whether the engine also searches the person's positions.
     pub analysis_on: bool,
     /// The engine's search of the person's position (analysis on, person to move).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -174,10 +186,15 @@ pub struct PlayState {
 /// Why a command was refused; the game is unchanged.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Refused {
+    /// A move sent while the engine is to move.
     NotYourTurn,
+    /// A move sent after the end of the game.
     GameOver,
+    /// A move the game refuses: why.
     Illegal(String),
+    /// Undo with no move of the person to take back.
     NothingToUndo,
+    /// An engine index past the command line's engines.
     NoSuchEngine(usize),
 }
 
@@ -238,6 +255,7 @@ impl PlayGame {
         &self.line
     }
 
+    /// The person's side.
     pub fn person(&self) -> Side {
         self.person
     }
@@ -643,11 +661,17 @@ pub fn start_engine(
 /// A command from the page.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
+    /// Play this move token.
     Move(String),
+    /// Take back to the person's previous turn.
     Undo,
+    /// Start again from the start, the sides kept.
     NewGame,
+    /// Swap sides.
     Flip,
+    /// Analysis on or off.
     Analysis(bool),
+    /// Play against the engine of this index.
     Engine(usize),
 }
 

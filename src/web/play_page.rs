@@ -17,6 +17,7 @@ use super::server::{Reply, Server, Site};
 
 /// The page's script (the board comes from `assets/board.js`).
 pub const PLAY_JS: &str = include_str!("assets/play.js");
+/// The path [`PLAY_JS`] is served at.
 pub const PLAY_JS_PATH: &str = "/play.js";
 
 /// The play page's site: the page, its script, the state (JSON and an event stream), the PGN,
@@ -27,6 +28,7 @@ pub struct PlaySite {
 }
 
 impl PlaySite {
+    /// The site of the game `worker` runs, with a fresh random token for its commands.
     pub fn new(worker: PlayWorker) -> PlaySite {
         let token = format!(
             "{:016x}{:016x}",

@@ -78,6 +78,7 @@ impl Default for RatingOptions {
 /// Why no ratings could be fitted.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum RatingError {
+    /// No rated game (games of a player against itself are not rated).
     NoGames,
     /// Some players never met any of the others, directly or through third players: their
     /// ratings cannot be compared. Each group is listed.
@@ -148,6 +149,7 @@ fn describe_groups(groups: &[Vec<String>]) -> String {
 /// One player's line of the table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlayerRating {
+    /// The player's name.
     pub name: String,
     /// Rating relative to the pool mean (0), in logistic-equivalent Elo.
     #[serde(deserialize_with = "crate::stats::f64_or_null")]
@@ -173,6 +175,7 @@ pub struct RatingTable {
     /// First-player (South) advantage in logistic-equivalent Elo, and its 95% half-width.
     #[serde(deserialize_with = "crate::stats::f64_or_null")]
     pub first_player_advantage: f64,
+    /// Half-width of the 95% interval of `first_player_advantage`.
     #[serde(deserialize_with = "crate::stats::f64_or_null")]
     pub first_player_advantage_error: f64,
     /// Share of decisive games South wins between equal players, 0..1.
@@ -184,6 +187,7 @@ pub struct RatingTable {
     /// The raw model parameters (BayesElo units): draw parameter and advantage.
     #[serde(deserialize_with = "crate::stats::f64_or_null")]
     pub draw_elo: f64,
+    /// The first-player advantage in the model's raw units (BayesElo).
     #[serde(deserialize_with = "crate::stats::f64_or_null")]
     pub advantage_elo_raw: f64,
     /// The factor raw model Elo is multiplied by for display.

@@ -22,6 +22,7 @@ pub struct Pairings {
 }
 
 impl Pairings {
+    /// No games yet.
     pub fn new() -> Pairings {
         Pairings::default()
     }
@@ -75,6 +76,7 @@ impl Pairings {
             .fold(0u64, |t, (_, _, c)| t.saturating_add(count_sum(c)))
     }
 
+    /// Players seen so far.
     pub fn players(&self) -> usize {
         self.names.len()
     }

@@ -160,6 +160,7 @@ impl<T> Ord for Keyed<T> {
 }
 
 impl<T> Window<T> {
+    /// A window of at most `limit` items (at least 2).
     pub fn new(limit: usize) -> Window<T> {
         Window {
             limit: limit.max(2),

@@ -37,6 +37,8 @@ impl Rules {
         }
     }
 
+    /// The rules a file's byte names; `None` for a byte of no known rules (a damaged or newer
+    /// file).
     pub fn of(byte: u8) -> Option<Rules> {
         match byte {
             0 => Some(Rules::Otau),
@@ -88,11 +90,14 @@ pub fn decided(rules: Rules, tables: &dyn TableProbe, pos: &Toguz) -> Option<(De
 /// Bestemshe as the proof search asks it: one rule set, one set of endgame tables.
 #[derive(Clone, Copy)]
 pub struct Bestemshe<'t> {
+    /// The rules the game is played by.
     pub rules: Rules,
+    /// The endgame tables that decide the leaves.
     pub tables: &'t dyn TableProbe,
 }
 
 impl<'t> Bestemshe<'t> {
+    /// The game under `rules`, its leaves decided by `tables`.
     pub fn new(rules: Rules, tables: &'t dyn TableProbe) -> Bestemshe<'t> {
         Bestemshe { rules, tables }
     }

@@ -28,7 +28,9 @@ const PROGRESS_BUDGET: u64 = 200_000;
 
 /// Bestemshe's solution as the engine uses it.
 pub struct Solution {
+    /// The endgame tables the proof rests on, which play also probes.
     pub tables: Tables,
+    /// The proof of the start's result.
     pub proof: Proof,
     /// The proof's move at every position of its tree with the winner to move.
     winner_moves: HashMap<u128, u8>,

@@ -16,9 +16,11 @@ pub use crate::tables::proof_search::tree::{ExtractError, ProofStats, VerifyErro
 /// A proof tree from a root: who wins it and the winner's moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Proof {
+    /// The rules the proof holds under.
     pub rules: Rules,
     /// The stones on the board up to which the endgame tables the leaves lean on reach.
     pub table_stones: u8,
+    /// The side the proof shows wins.
     pub winner: Side,
     /// The winner's moves (holes 0..5), depth first.
     pub moves: Vec<u8>,
@@ -115,6 +117,7 @@ pub fn load(path: &Path) -> Result<(Proof, RestsOn), file_format::Error> {
 /// A proof of a draw from the start: each side's proof that it holds the draw.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DrawProof {
+    /// The rules the proof holds under.
     pub rules: Rules,
     /// The stones on the board up to which the endgame tables the leaves lean on reach.
     pub table_stones: u8,
@@ -125,7 +128,9 @@ pub struct DrawProof {
 /// What a Bestemshe proof file holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Saved {
+    /// The start is won (by the proof's winner).
     Win(Proof),
+    /// The start is a draw.
     Draw(DrawProof),
 }
 

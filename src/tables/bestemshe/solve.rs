@@ -22,7 +22,9 @@ pub const DEFAULT_TABLE_STONES: usize = 28;
 
 /// What a solve of Bestemshe is asked (`otau solve --game bestemshe`'s options).
 pub struct SolveOptions {
+    /// The rules to solve under.
     pub rules: Rules,
+    /// Stones on the board up to which the endgame tables reach (see [`DEFAULT_TABLE_STONES`]).
     pub table_stones: usize,
     /// Transposition table of the proof search, in MiB.
     pub hash_mb: usize,
@@ -110,12 +112,18 @@ pub fn rests_on(rules: Rules, tables: &Tables) -> RestsOn {
 /// A proof from a root, read or found, and checked: a win (one tree), or a draw (each side's
 /// proof that it holds it), with what each check found.
 pub enum Checked {
+    /// The start is won.
     Win {
+        /// The proof of the win.
         proof: Proof,
+        /// What checking it found.
         stats: ProofStats,
     },
+    /// The start is a draw.
     Draw {
+        /// Each side's proof that it holds the draw.
         draw: DrawProof,
+        /// What checking each proof found, in the proof's order.
         stats: Vec<ProofStats>,
     },
 }
@@ -123,8 +131,11 @@ pub enum Checked {
 /// What [`solve_from`] did: the proof checked over the tables, and the figures the solve
 /// command prints.
 pub struct Solved {
+    /// The proof and what checking it found.
     pub checked: Checked,
+    /// The proof's file.
     pub proof_path: PathBuf,
+    /// The endgame tables the proof was checked over.
     pub tables: Tables,
     /// The searches run now, in order (none when the proof was read from its file).
     pub searches: Vec<SearchFigures>,

@@ -12,13 +12,17 @@ use crate::tables::retrograde::fixpoint::{self, Graph, NO_EXIT};
 /// Counts of one seed count's analysis.
 #[derive(Clone, Debug, Default)]
 pub struct LayerStats {
+    /// Seeds on the board.
     pub seeds: usize,
+    /// Boards of this seed count.
     pub positions: u64,
     /// Capture-free moves (the graph's edges, extra moves included).
     pub quiet_moves: u64,
     /// Positions whose two bounds differ (value rests on the endless-play convention).
     pub open: u64,
+    /// Rounds the bounds took to settle.
     pub rounds: u32,
+    /// Time this seed count took.
     pub elapsed: Duration,
 }
 

@@ -76,10 +76,15 @@ pub const UNFORCED: i8 = i8::MAX;
 /// Why a position is not solved.
 #[derive(Debug, PartialEq, Eq)]
 pub enum SolveError {
+    /// The game is not Giuthi.
     NotGiuthi(Variant),
+    /// More boards than the solver takes (see [`MAX_LAYER`]).
     TooLarge {
+        /// The game asked for.
         variant: Variant,
+        /// The seeds on the board asked for.
         seeds: usize,
+        /// Boards of the largest seed count.
         layer: u64,
     },
 }
@@ -139,8 +144,11 @@ pub struct GiuthiTable {
 /// A move's bounds for the mover who plays it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveBounds {
+    /// The move.
     pub mv: Move,
+    /// The margin the mover can force after it (see the module's documentation).
     pub lower: i32,
+    /// The margin the opponent can hold the mover to after it.
     pub upper: i32,
 }
 
@@ -163,6 +171,7 @@ impl GiuthiTable {
         Ok(GiuthiTable::build(variant, seeds, progress))
     }
 
+    /// The game (and so board size) the table solves.
     pub fn variant(&self) -> Variant {
         self.variant
     }

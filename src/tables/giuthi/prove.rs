@@ -25,6 +25,7 @@ use crate::tables::Decided;
 /// Giuthi as the proof search asks it: the game's rules, and a table of the same board size.
 #[derive(Clone, Copy)]
 pub struct GiuthiProof<'t> {
+    /// The solved boards that decide the leaves.
     pub table: &'t GiuthiTable,
 }
 
@@ -62,8 +63,11 @@ impl ProofGame for GiuthiProof<'_> {
 /// holds it), over the retrograde table of this size up to `table_seeds` seeds on the board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StartProof {
+    /// The game whose start is proven.
     pub variant: Variant,
+    /// Seeds on the board up to which the table the leaves lean on reaches.
     pub table_seeds: u8,
+    /// One tree for a win, two for a draw (one each side).
     pub trees: Vec<ProofTree>,
 }
 
@@ -205,10 +209,13 @@ pub fn verify_start(proof: &StartProof, table: &GiuthiTable) -> Result<Vec<Proof
 /// What [`solve_start`] did: the proofs checked over the table, and the figures the solve
 /// command prints.
 pub struct StartSolved {
+    /// The proofs, checked.
     pub proof: StartProof,
     /// What checking each tree found, in the proof's order.
     pub stats: Vec<ProofStats>,
+    /// The proof's file.
     pub proof_path: PathBuf,
+    /// The table the proofs were checked over.
     pub table: GiuthiTable,
     /// The searches run now, in order (none when the proof was read from its file).
     pub searches: Vec<SearchFigures>,

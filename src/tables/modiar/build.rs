@@ -19,6 +19,7 @@ use crate::tables::retrograde::fixpoint::{self, Graph, NOT_INCLUDED, NO_EXIT};
 /// other things: `ToguzBuildStats`).
 #[derive(Clone, Debug, Default)]
 pub struct ModiarBuildStats {
+    /// Time the solve took.
     pub elapsed: Duration,
     /// Entries whose bounds differ (value not forced).
     pub unforced: usize,

@@ -134,6 +134,8 @@ pub struct RealRule<'t> {
 }
 
 impl<'t> RealRule<'t> {
+    /// A solver over `table` that prunes by its game bounds (the usual one; see
+    /// [`RealRule::without_bounds`]).
     pub fn new(table: &'t ModiarTable) -> RealRule<'t> {
         RealRule {
             table,

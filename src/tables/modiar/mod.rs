@@ -64,8 +64,11 @@ use crate::games::{Game, Side};
 /// documentation); not a transposition table's `search::tt::TtEntry`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct ModiarEntry {
+    /// The mover's margin with best play (see the module's documentation).
     pub value: i32,
+    /// The margin the mover can force with captures counted at the smaller board's table value.
     pub lower: i32,
+    /// The margin the opponent can hold the mover to, the same way.
     pub upper: i32,
     /// Bounds that hold whatever rule ends an endless game, as long as it shares out the stones
     /// then on the board somehow: the mover secures at least `game_lower` even if every endless
@@ -73,6 +76,7 @@ pub struct ModiarEntry {
     /// most `game_upper` even if it gave them all to the mover. Where they meet, the value rests
     /// on no convention at all (the history-based repetition rule included).
     pub game_lower: i32,
+    /// See `game_lower`.
     pub game_upper: i32,
     /// The position lies on a cycle of positions whose value neither side can force.
     pub cyclic: bool,
@@ -111,6 +115,7 @@ impl std::fmt::Debug for ModiarTable {
 }
 
 impl ModiarTable {
+    /// Where the table came from (read, built and saved, or built only).
     pub fn provenance(&self) -> &Provenance {
         &self.provenance
     }

@@ -15,6 +15,7 @@ use std::time::Instant;
 /// What a legal move is worth by the table.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct MoveValue {
+    /// The move.
     pub mv: Move,
     /// Stones the move captures.
     pub captured: u32,

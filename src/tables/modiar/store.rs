@@ -18,9 +18,17 @@ pub enum Provenance {
     Saved(PathBuf),
     /// Built in this process and saved to this cache file, in place of a file that was refused
     /// (an older format, damaged): why.
-    Replaced { path: PathBuf, why: String },
+    Replaced {
+        /// The cache file.
+        path: PathBuf,
+        /// Why the file that was there was refused.
+        why: String,
+    },
     /// Built in this process and kept in memory only (no cache directory, or saving failed).
-    InMemory { why: String },
+    InMemory {
+        /// Why it was not saved.
+        why: String,
+    },
 }
 
 /// The table of this process (see [`ModiarTable::get`]).

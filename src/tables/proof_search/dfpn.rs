@@ -48,9 +48,11 @@ pub struct SearchStats {
     pub ends: u64,
     /// The current line's length, and the longest so far.
     pub line: usize,
+    /// The longest line so far.
     pub longest: usize,
     /// Entries written, and proofs or disproofs among them.
     pub stored: u64,
+    /// Of the entries written, the proofs and disproofs.
     pub settled: u64,
 }
 
@@ -62,6 +64,7 @@ pub struct Dfpn<'t, G: ProofGame> {
     mask: usize,
     /// Hashes of the positions on the current line.
     line: Vec<u64>,
+    /// The counters so far.
     pub stats: SearchStats,
     /// Expansions after which the search gives up (`u64::MAX`: never).
     budget: u64,
@@ -100,6 +103,7 @@ impl<'t, G: ProofGame> Dfpn<'t, G> {
         &self.game
     }
 
+    /// The side whose win is searched for.
     pub fn attacker(&self) -> Side {
         self.attacker
     }

@@ -66,8 +66,11 @@ pub struct SearchFigures {
     pub winner: Side,
     /// The win was proven (else disproven).
     pub proven: bool,
+    /// Expansions.
     pub nodes: u64,
+    /// Leaves the endgame tables decided.
     pub table_hits: u64,
+    /// Leaves at the end of the game.
     pub ends: u64,
     /// The search's and the extraction's time (and an earlier attacker's, after
     /// [`search_and_extract`]'s disproof).

@@ -62,6 +62,7 @@ impl Goal {
 /// A proof tree from a root: what it shows for whom, and the prover's moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProofTree {
+    /// What the tree shows: a win, or a hold of the draw.
     pub goal: Goal,
     /// The side the goal is shown for (the winner of a win).
     pub winner: Side,
@@ -76,15 +77,34 @@ const NO_REPETITION: u32 = u32::MAX;
 #[derive(Debug, PartialEq, Eq)]
 pub enum VerifyError {
     /// A move of the file is not legal where it is played.
-    IllegalMove { position: String, code: u8 },
+    IllegalMove {
+        /// The position string where it is played.
+        position: String,
+        /// The move's [`Move::code`].
+        code: u8,
+    },
     /// The file ends before the tree does.
-    Truncated { position: String },
+    Truncated {
+        /// The position string whose move is missing.
+        position: String,
+    },
     /// Bytes are left after the tree.
-    TrailingMoves { left: usize },
+    TrailingMoves {
+        /// How many.
+        left: usize,
+    },
     /// A leaf the rules or tables decide the other way.
-    WrongLeaf { position: String, result: Decided },
+    WrongLeaf {
+        /// The leaf's position string.
+        position: String,
+        /// Its result, for the side to move.
+        result: Decided,
+    },
     /// A line comes back to a position on itself.
-    Cycle { position: String },
+    Cycle {
+        /// The position string met twice.
+        position: String,
+    },
 }
 
 impl fmt::Display for VerifyError {
@@ -255,7 +275,10 @@ impl<G: ProofGame> Verifier<'_, G> {
 #[derive(Debug, PartialEq, Eq)]
 pub enum ExtractError {
     /// The search's proofs and re-searches up to the given depth found no acyclic proof tree.
-    NotProven { position: String },
+    NotProven {
+        /// The root's position string.
+        position: String,
+    },
 }
 
 impl fmt::Display for ExtractError {

@@ -52,10 +52,12 @@ impl Graph {
         }
     }
 
+    /// The number of positions (nodes of the graph).
     pub fn len(&self) -> usize {
         self.start.len() - 1
     }
 
+    /// Whether the graph has no position.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -157,6 +159,7 @@ pub const NO_EXIT: i16 = i16::MIN;
 
 /// The fixpoint of `W / 2` pairs of bounds (`[lower, upper, lower, upper, ...]`) over one graph.
 pub struct Fixpoint<const W: usize> {
+    /// The bounds of each position, as the fixpoint left them.
     pub bounds: Vec<[i8; W]>,
     /// The round each bound last changed in (0: never), at most 255.
     pub rounds: Vec<[u8; W]>,

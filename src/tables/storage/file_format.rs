@@ -104,37 +104,48 @@ impl fmt::Display for Kind {
 /// Why a table file could not be read or written, with the file it concerns.
 #[derive(Debug)]
 pub struct Error {
+    /// The file.
     pub path: PathBuf,
+    /// What is wrong with it.
     pub problem: Problem,
 }
 
 /// What is wrong with a table file.
 #[derive(Debug)]
 pub enum Problem {
+    /// Reading or writing failed.
     Io(std::io::Error),
     /// Shorter than its header says (or than a header).
     Truncated {
+        /// The file's size.
         bytes: u64,
+        /// The size it needs.
         expected: u64,
     },
     /// Longer than its header says.
     TooLong {
+        /// The file's size.
         bytes: u64,
+        /// The size its header says.
         expected: u64,
     },
     /// No table magic at the start.
     NotATable,
     /// A file of otau's first format (one header per kind, before the shared header).
     OldFormat {
+        /// What the old file holds, in words.
         holds: &'static str,
     },
     /// The shared header, another format version.
     Version {
+        /// The file's format version.
         found: u32,
     },
     /// Another kind of table than asked for.
     Kind {
+        /// The kind the file holds, in words.
         found: String,
+        /// The kind asked for.
         expected: Kind,
     },
     /// Parameters or payload size that this kind does not allow, or that were not asked for.
@@ -143,6 +154,7 @@ pub enum Problem {
     Checksum,
     /// A proof of format 2, which records no digest of the tables it rests on.
     NoDigest {
+        /// The file's format version.
         found: u32,
     },
 }
@@ -198,6 +210,7 @@ impl std::error::Error for Error {
 }
 
 impl Error {
+    /// An error about the file at `path`.
     pub fn new(path: &Path, problem: Problem) -> Error {
         Error {
             path: path.to_path_buf(),
@@ -274,7 +287,9 @@ impl fmt::Debug for Digest {
 /// built in memory at every run, a name for it) and its content's [`Digest`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RestsOn {
+    /// The name of the table's file.
     pub table: String,
+    /// The digest of the table's content.
     pub digest: Digest,
 }
 
@@ -332,6 +347,7 @@ pub struct DigestMismatch {
     pub proof: PathBuf,
     /// What the proof records.
     pub rests_on: RestsOn,
+    /// Where the tables at hand came from.
     pub tables: TablesFrom,
     /// The digest of the tables at hand.
     pub found: Digest,

@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 pub struct Slot<T>(OnceLock<Option<T>>);
 
 impl<T> Slot<T> {
+    /// An empty slot, for a `static`: nothing is read until the first use.
     pub const fn new() -> Slot<T> {
         Slot(OnceLock::new())
     }

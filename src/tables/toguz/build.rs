@@ -16,6 +16,7 @@ type Solved = (usize, u8, u8);
 /// What a Toguz endgame build did, for `otau tables` (Modiar's solve: `ModiarBuildStats`).
 #[derive(Clone, Debug, Default)]
 pub struct ToguzBuildStats {
+    /// Positions in the tables.
     pub positions: u64,
     /// Positions whose bounds differ (a value that depends on endless play).
     pub open: u64,

@@ -69,7 +69,9 @@ impl StuckRule {
 /// A table's answer for a position: bounds on the stones the side to move secures from the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StoneBounds {
+    /// Stones the side to move secures at least.
     pub low: u32,
+    /// Stones the side to move secures at most.
     pub high: u32,
 }
 
@@ -99,18 +101,22 @@ impl Tables {
         entry_width(self.max_stones) == 2
     }
 
+    /// Who takes the stones left when a side cannot move, as the tables were built.
     pub fn stuck_rule(&self) -> StuckRule {
         self.stuck
     }
 
+    /// The board size the tables are for.
     pub fn variant(&self) -> Variant {
         self.variant
     }
 
+    /// Stones on the board up to which the tables reach.
     pub fn max_stones(&self) -> usize {
         self.max_stones
     }
 
+    /// Bytes the tables take in memory.
     pub fn bytes(&self) -> usize {
         self.data.len()
     }

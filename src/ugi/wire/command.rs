@@ -16,23 +16,35 @@ use crate::games::notation::shorten;
 pub enum GuiCommand<'a> {
     /// `ugi`, or `uci` when `uci` is true (answered with `uciok`).
     Hello {
+        /// `uci` instead of `ugi`.
         uci: bool,
     },
+    /// `isready`, answered with `readyok`.
     IsReady,
+    /// `setoption name <name> [value <value>]`.
     SetOption {
+        /// The option's name, as written (names compare without case, spaces or underscores).
         name: String,
+        /// The words after `value`; `None` when there is no `value` (a button).
         value: Option<String>,
     },
     /// `uginewgame` / `ucinewgame`.
     NewGame,
+    /// `position startpos|fen ... [moves ...]`.
     Position(PositionCommand<'a>),
+    /// `go` with its limits.
     Go(GoCommand),
+    /// `stop`: end the search and send its best move.
     Stop,
+    /// `quit`.
     Quit,
+    /// `query <question>`, answered with `response <words>`.
     Query(Query<'a>),
     /// `d`: the board for humans.
     Display,
+    /// `perft <depth>`: leaf counts of the current position, by move.
     Perft(u32),
+    /// `eval`: the static evaluation of the current position.
     Eval,
     /// A blank line.
     Nothing,
@@ -47,9 +59,12 @@ pub enum Start<'a> {
     Fen(Vec<&'a str>),
 }
 
+/// `position`: where to start, then the moves played from there.
 #[derive(Debug, PartialEq, Eq)]
 pub struct PositionCommand<'a> {
+    /// Where to start.
     pub start: Start<'a>,
+    /// The move tokens after `moves`, as written.
     pub moves: Vec<&'a str>,
 }
 
@@ -57,25 +72,42 @@ pub struct PositionCommand<'a> {
 /// them once a flag has fallen) are kept here and clamped when the limits are built.
 #[derive(Debug, PartialEq, Eq, Default, Clone)]
 pub struct GoCommand {
+    /// South's (`p1`'s) time left.
     pub p1time: Option<i64>,
+    /// North's (`p2`'s) time left.
     pub p2time: Option<i64>,
+    /// South's increment a move.
     pub p1inc: Option<i64>,
+    /// North's increment a move.
     pub p2inc: Option<i64>,
+    /// Moves until the next time control.
     pub movestogo: Option<u32>,
+    /// Time for this move.
     pub movetime: Option<i64>,
+    /// Deepest iteration, in plies.
     pub depth: Option<u32>,
+    /// Nodes to search at most.
     pub nodes: Option<u64>,
+    /// Search until `stop`.
     pub infinite: bool,
 }
 
+/// The question of a `query` line.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Query<'a> {
+    /// `p1turn`: whether South is to move (`true`/`false`).
     P1Turn,
+    /// `gameover`: whether the game has ended.
     GameOver,
+    /// `result`: `p1win`, `p2win`, `draw`, or `none` while the game goes on.
     Result,
+    /// `fen`: the current position string.
     Fen,
+    /// `moves`: the legal moves, or `none`.
     Moves,
+    /// `islegal <move>`: whether the token is a legal move here.
     IsLegal(&'a str),
+    /// `score`: the totals, South's first (`82/70`).
     Score,
 }
 
@@ -92,7 +124,9 @@ impl fmt::Display for CommandError {
 /// A parsed line: the command and notes about tokens that were ignored.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Parsed<'a> {
+    /// The command.
     pub command: GuiCommand<'a>,
+    /// Tokens the command does not take, for a warning (`info string`).
     pub ignored: Vec<String>,
 }
 
@@ -219,6 +253,7 @@ impl PositionLine {
         self.text.push_str(mv);
     }
 
+    /// The command line so far.
     pub fn as_str(&self) -> &str {
         &self.text
     }

@@ -54,10 +54,14 @@ pub enum Reply {
     BadOption(BadOption),
     /// `ugiok`, or `uciok` when `uci` is true.
     UgiOk {
+        /// `uciok` instead of `ugiok`.
         uci: bool,
     },
+    /// `readyok`.
     ReadyOk,
+    /// `info ...`.
     Info(InfoLine),
+    /// `bestmove ...`.
     BestMove(BestMove),
     /// `response <words>`: the answer to a `query`.
     Response(String),
@@ -139,7 +143,9 @@ impl fmt::Display for Reply {
 /// after the move (UCI's `ponder <move>`, which UGI does not have).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BestMove {
+    /// The move as written; empty when none followed `bestmove`.
     pub token: String,
+    /// Words after the move (UCI's `ponder <move>`).
     pub extra: Vec<String>,
 }
 
@@ -168,15 +174,25 @@ impl fmt::Display for BestMove {
 /// An `info` field that takes one number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InfoKey {
+    /// `depth`: plies of the iteration.
     Depth,
+    /// `seldepth`: deepest ply reached.
     SelDepth,
+    /// `nodes`: nodes searched.
     Nodes,
+    /// `nps`: nodes a second.
     Nps,
+    /// `time`: milliseconds since `go`.
     Time,
+    /// `hashfull`: table use in permille.
     Hashfull,
+    /// `multipv`: which of several variations this is.
     MultiPv,
+    /// `tbhits`: endgame table probes that answered.
     TbHits,
+    /// `tthits`: transposition table hits.
     TtHits,
+    /// `currmovenumber`: the rank of the root move being searched.
     CurrMoveNumber,
 }
 
@@ -213,6 +229,7 @@ impl InfoKey {
         })
     }
 
+    /// The key's word on the wire.
     pub fn word(self) -> &'static str {
         match self {
             InfoKey::Depth => "depth",
@@ -232,7 +249,9 @@ impl InfoKey {
 /// `cp` or `mate`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScoreKind {
+    /// Centi-stones.
     Cp,
+    /// Plies to a win (negative: to a loss).
     Mate,
 }
 
@@ -260,7 +279,9 @@ impl fmt::Display for ScoreKind {
 /// `search::tt::Bound` also has `Exact`, which the wire says by sending neither).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScoreBound {
+    /// `lowerbound`: the true score is at least this.
     Lower,
+    /// `upperbound`: the true score is at most this.
     Upper,
 }
 
@@ -291,11 +312,15 @@ impl fmt::Display for ScoreBound {
 /// One field of an `info` line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum InfoField {
+    /// A field that takes one number: its key and the number (or what stood there instead).
     Number(InfoKey, Value<i64>),
     /// `score cp <n>` / `score mate <n>`, then any bounds.
     Score {
+        /// `cp` or `mate`, or what stood there instead.
         kind: Value<ScoreKind>,
+        /// The number, or what stood there instead.
         value: Value<i64>,
+        /// `lowerbound`/`upperbound` words after the number, as sent.
         bounds: Vec<ScoreBound>,
     },
     /// `currmove <move>`.
@@ -314,6 +339,7 @@ pub enum InfoField {
 /// words is `search::Info`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct InfoLine {
+    /// The fields, in the order sent.
     pub fields: Vec<InfoField>,
 }
 
@@ -447,10 +473,15 @@ impl fmt::Display for InfoLine {
 /// The type of an option.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OptionKind {
+    /// `check`: true or false.
     Check,
+    /// `spin`: a whole number within `min..=max`.
     Spin,
+    /// `combo`: one of `vars`.
     Combo,
+    /// `button`: no value.
     Button,
+    /// `string`: any words.
     String,
 }
 
@@ -471,18 +502,24 @@ impl OptionKind {
 /// check's default is `true` or `false`. Bounds are kept for spins only, vars for combos only.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OptionDecl {
+    /// The words between `name` and `type`.
     pub name: String,
+    /// The word after `type`.
     pub kind: OptionKind,
     /// The word after `default`.
     pub default: Option<String>,
+    /// A spin's least value.
     pub min: Option<i64>,
+    /// A spin's greatest value.
     pub max: Option<i64>,
+    /// A combo's choices, in order.
     pub vars: Vec<String>,
 }
 
 /// An `option` line that is no well-formed declaration.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BadOption {
+    /// The line as read.
     pub line: String,
     /// The words between `name` and `type`, when there are some.
     pub name: Option<String>,

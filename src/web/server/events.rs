@@ -32,6 +32,7 @@ pub struct Latest {
 }
 
 impl Latest {
+    /// No state yet (generation 0).
     pub fn new() -> Latest {
         Latest::default()
     }

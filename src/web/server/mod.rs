@@ -245,6 +245,7 @@ impl Server {
         })
     }
 
+    /// The address the server listens on (with the port the system chose, if port 0 was asked).
     pub fn addr(&self) -> SocketAddr {
         self.addr
     }

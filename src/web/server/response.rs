@@ -15,7 +15,9 @@ use super::{DRAIN_BYTES, DRAIN_DEADLINE};
 pub enum Reply {
     /// A page, script, style sheet or JSON document.
     Body {
+        /// The `Content-Type` header.
         content_type: &'static str,
+        /// The body.
         body: Cow<'static, str>,
     },
     /// A stream of Server-Sent Events, one `data:` line a state.
@@ -29,6 +31,7 @@ pub enum Reply {
 }
 
 impl Reply {
+    /// An HTML page.
     pub fn html(body: impl Into<Cow<'static, str>>) -> Reply {
         Reply::Body {
             content_type: "text/html; charset=utf-8",
@@ -36,6 +39,7 @@ impl Reply {
         }
     }
 
+    /// A script.
     pub fn js(body: &'static str) -> Reply {
         Reply::Body {
             content_type: "text/javascript; charset=utf-8",
@@ -43,6 +47,7 @@ impl Reply {
         }
     }
 
+    /// A style sheet.
     pub fn css(body: &'static str) -> Reply {
         Reply::Body {
             content_type: "text/css; charset=utf-8",
@@ -50,6 +55,7 @@ impl Reply {
         }
     }
 
+    /// A JSON document.
     pub fn json(body: String) -> Reply {
         Reply::Body {
             content_type: "application/json",
