@@ -191,3 +191,85 @@ fn a_round_entry_of_an_unpaired_player_is_an_absence_not_a_round() {
         assert_ne!(pairing.bye, Some(0));
     }
 }
+
+/// A Swiss of five built-in engines (a bye every round), with the caller's `extra` options.
+fn swiss_run<'a>(rounds: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = Vec::new();
+    for (name, cmd) in [
+        ("name=r1", "cmd=builtin:random"),
+        ("name=r2", "cmd=builtin:random"),
+        ("name=g1", "cmd=builtin:greedy"),
+        ("name=g2", "cmd=builtin:greedy"),
+        ("name=o", "cmd=builtin:otau"),
+    ] {
+        args.extend(["--engine", name, cmd]);
+    }
+    args.extend([
+        "--each",
+        "depth=1",
+        "--tournament",
+        "swiss",
+        "--rounds",
+        rounds,
+    ]);
+    args.extend(["--seed", "2", "-q"]);
+    args.extend(extra);
+    args
+}
+
+#[test]
+fn a_swiss_run_writes_its_trf_and_the_pair_command_reads_it_back() {
+    let dir = scratch("swiss-trf");
+    let (code, _, err) = arena(
+        &swiss_run("3", &["--trf", "t.trf", "--out", "r.jsonl"]),
+        &dir,
+    );
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(dir.join("t.trf")).unwrap();
+    let t = trf::read(&text).unwrap();
+    assert_eq!(
+        (t.players.len(), t.rounds_done(), t.total_rounds),
+        (5, 3, 3)
+    );
+    // Five players: each round has one bye, three rounds three different players' byes.
+    let byes = t
+        .players
+        .iter()
+        .filter(|p| p.rounds.iter().any(|r| r.paired && r.opponent.is_none()))
+        .count();
+    assert_eq!(byes, 3, "{text}");
+    // The pair command reads the file: every round is done, none is left to pair.
+    let (code, _, err) = arena(&["pair", "--trf", "t.trf"], &dir);
+    assert_ne!(code, 0);
+    assert!(err.contains("3 rounds done of 3"), "{err}");
+    // No temporary file is left beside it.
+    let stray: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".tmp."))
+        .collect();
+    assert!(stray.is_empty(), "{stray:?}");
+
+    // An input or records file is never the TRF; a run of another kind writes none.
+    let (code, _, err) = arena(&swiss_run("1", &["--trf", "r.jsonl"]), &dir);
+    assert_ne!(code, 0);
+    assert!(err.contains("--trf r.jsonl: holds the records"), "{err}");
+    let (code, _, err) = arena(
+        &[
+            "--engine",
+            "cmd=builtin:random",
+            "--engine",
+            "cmd=builtin:greedy",
+            "--each",
+            "depth=1",
+            "--trf",
+            "x.trf",
+            "-q",
+        ],
+        &dir,
+    );
+    assert_ne!(code, 0);
+    assert!(err.contains("a TRF is written by a Swiss only"), "{err}");
+    assert!(!dir.join("x.trf").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

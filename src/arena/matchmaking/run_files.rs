@@ -264,6 +264,17 @@ pub(crate) fn check_fresh(config: &RunConfig, opts: &RunOptions) -> Result<()> {
     fresh_checks(config, opts, false).map(|_| ())
 }
 
+/// `--trf`, refused unless the run is a Swiss.
+pub(crate) fn trf_output(config: &RunConfig, opts: &RunOptions) -> Result<Option<Named>> {
+    let Some(p) = &opts.trf else { return Ok(None) };
+    anyhow::ensure!(
+        config.tournament == crate::arena::pairing::TournamentKind::Swiss,
+        "--trf {}: a TRF is written by a Swiss only (add --tournament swiss)",
+        p.display()
+    );
+    Ok(Some(Named::new("--trf", p)))
+}
+
 /// The checks of a new run's outputs; with `create_dir` the log directory is created. Returns
 /// the PGN bytes to keep and the log directory if it was created.
 fn fresh_checks(
@@ -274,7 +285,8 @@ fn fresh_checks(
     let out = opts.out.as_ref().map(|p| Named::new("--out", p));
     let pgn = opts.pgn.as_ref().map(|p| Named::new("--pgn", p));
     let report = opts.report.as_ref().map(|p| Named::new("--report", p));
-    let mut all: Vec<Named> = [&out, &pgn, &report]
+    let trf = trf_output(config, opts)?;
+    let mut all: Vec<Named> = [&out, &pgn, &report, &trf]
         .into_iter()
         .flatten()
         .cloned()
@@ -411,7 +423,12 @@ pub(crate) fn open_resume(
     let config = &file.header.config;
     let pgn = opts.pgn.as_ref().map(|p| Named::new("the PGN", p));
     let report = opts.report.as_ref().map(|p| Named::new("the report", p));
-    let mut all: Vec<Named> = [&pgn, &report].into_iter().flatten().cloned().collect();
+    let trf = trf_output(config, &opts)?;
+    let mut all: Vec<Named> = [&pgn, &report, &trf]
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect();
     all.extend(logs(config, &opts.log_dir));
     all.extend(protocol_log(&opts));
     let mut ins = vec![Named::new("the records file", path)];

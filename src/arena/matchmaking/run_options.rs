@@ -20,6 +20,8 @@ pub struct RunOptions {
     pub pgn: Option<PathBuf>,
     /// An existing PGN gets this run's games after what it holds (else it is refused).
     pub pgn_append: bool,
+    /// `--trf`: a Swiss's TRF, rewritten whole after every round.
+    pub trf: Option<PathBuf>,
     /// The HTML report, written at the end of each session.
     pub report: Option<PathBuf>,
     /// Engine faults do not stop the run.
@@ -61,6 +63,7 @@ impl Default for RunOptions {
             out: None,
             pgn: None,
             pgn_append: false,
+            trf: None,
             report: None,
             recover: true,
             progress: ProgressMode::Quiet,

@@ -124,6 +124,12 @@ pub trait Pairing: Send + std::fmt::Debug {
 
     /// Its part of the summary event, (key, value): a knockout's `knockout` bracket.
     fn summary_json(&self) -> Option<(&'static str, serde_json::Value)>;
+
+    /// The rounds complete and the tournament as a FIDE TRF (`event` its name), for a kind that
+    /// writes one (`--trf`, a Swiss).
+    fn trf(&self, _event: &str) -> Option<(usize, String)> {
+        None
+    }
 }
 
 impl TournamentKind {

@@ -143,6 +143,9 @@ struct ArenaCli {
     /// Add the run's games to an existing --pgn file after what it holds.
     #[arg(long, requires = "pgn")]
     pgn_append: bool,
+    /// --tournament swiss: the tournament as a FIDE TRF, rewritten whole after every round.
+    #[arg(long, value_name = "FILE")]
+    trf: Option<PathBuf>,
     /// HTML report of the run, written at the end of each session.
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,

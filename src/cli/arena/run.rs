@@ -34,6 +34,7 @@ pub(super) fn run(cli: &ArenaCli) -> Result<ExitCode> {
         out: cli.out.clone(),
         pgn: cli.pgn.clone(),
         pgn_append: cli.pgn_append,
+        trf: cli.trf.clone(),
         report: cli.report.clone(),
         recover: cli.recover && !cli.no_recover,
         progress: ProgressMode::detect(cli.quiet),

@@ -2,6 +2,7 @@
 
 use crate::arena::game::openings::{Opening, OpeningBook};
 use crate::arena::pairing::{GameSpec, Pairing, Step};
+use crate::arena::system::files::{self, Named};
 use crate::games::Outcome;
 
 /// What the feed has for a worker.
@@ -21,12 +22,28 @@ pub(super) enum Next {
 pub(super) struct Feed {
     pairing: Box<dyn Pairing>,
     book: OpeningBook,
+    /// `--trf`: the file, the event's name, the rounds it holds.
+    trf: Option<(Named, String, usize)>,
 }
 
 impl Feed {
     /// The feed of `pairing`'s games, their openings from `book`.
     pub(super) fn new(pairing: Box<dyn Pairing>, book: OpeningBook) -> Feed {
-        Feed { pairing, book }
+        Feed {
+            pairing,
+            book,
+            trf: None,
+        }
+    }
+
+    /// Writes the pairing's TRF to `out` now, and again after every round it completes.
+    pub(super) fn write_trf(&mut self, out: Named, event: &str) -> anyhow::Result<()> {
+        let Some((rounds, text)) = self.pairing.trf(event) else {
+            return Ok(());
+        };
+        files::write_whole(&out, text.as_bytes(), false)?;
+        self.trf = Some((out, event.to_string(), rounds));
+        Ok(())
     }
 
     pub(super) fn next(&mut self) -> Next {
@@ -43,5 +60,17 @@ impl Feed {
     /// its result, which may make the next games.
     pub(super) fn finished(&mut self, spec: &GameSpec, result: Outcome) {
         self.pairing.record(spec, result);
+        let Some((out, event, written)) = &mut self.trf else {
+            return;
+        };
+        if let Some((rounds, text)) = self.pairing.trf(event) {
+            if rounds > *written {
+                // Whole, atomically (temporary file + rename): a reader finds a round's TRF.
+                match files::write_whole(out, text.as_bytes(), false) {
+                    Ok(()) => *written = rounds,
+                    Err(e) => eprintln!("warning: {e:#} (the run goes on)"),
+                }
+            }
+        }
     }
 }

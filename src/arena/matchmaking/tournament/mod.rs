@@ -48,6 +48,7 @@ use crate::arena::pairing::{Pairing, Recorded};
 use crate::arena::records::standings::Standings;
 use crate::arena::records::{Event, RunHeader, FORMAT};
 use crate::arena::system::console;
+use crate::arena::system::files::Named;
 use crate::arena::system::interrupt;
 use crate::games::Variant;
 use checks::check_config;
@@ -274,7 +275,10 @@ fn share<'a>(
     let variant: Variant = config.game.parse().map_err(anyhow::Error::msg)?;
     let book =
         OpeningBook::new(&config.openings, variant, config.seed).map_err(anyhow::Error::msg)?;
-    let feed = Feed::new(pairing, book);
+    let mut feed = Feed::new(pairing, book);
+    if let Some(p) = &opts.trf {
+        feed.write_trf(Named::new("--trf", p), &opts.event)?;
+    }
     if config.adjudication.tables {
         // Read (Toguz) or build (Modiar, ~10 s) the tables now, before the first game: the
         // referee only probes tables that are ready, and no game's clock waits on them.

@@ -364,6 +364,10 @@ impl Pairing for SwissRun {
         true
     }
 
+    fn trf(&self, event: &str) -> Option<(usize, String)> {
+        Some((self.tournament.rounds_done(), self.trf_text(event)))
+    }
+
     fn replay(
         &mut self,
         _: &GameSet,
