@@ -204,6 +204,8 @@ fn swiss_run<'a>(rounds: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     ] {
         args.extend(["--engine", name, cmd]);
     }
+    // The last engine's rating makes it pairing number 1.
+    args.push("rating=2400");
     args.extend([
         "--each",
         "depth=1",
@@ -231,6 +233,7 @@ fn a_swiss_run_writes_its_trf_and_the_pair_command_reads_it_back() {
         (t.players.len(), t.rounds_done(), t.total_rounds),
         (5, 3, 3)
     );
+    assert_eq!(t.players[0].name, "o", "{text}");
     // Five players: each round has one bye, three rounds three different players' byes.
     let byes = t
         .players
@@ -271,5 +274,13 @@ fn a_swiss_run_writes_its_trf_and_the_pair_command_reads_it_back() {
     assert_ne!(code, 0);
     assert!(err.contains("a TRF is written by a Swiss only"), "{err}");
     assert!(!dir.join("x.trf").exists());
+    let mut args = swiss_run("1", &[]);
+    *args.iter_mut().find(|a| **a == "rating=2400").unwrap() = "rating=4001";
+    let (code, _, err) = arena(&args, &dir);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("rating=4001: a whole number in 0..=4000"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -235,7 +235,7 @@ fn entry_keys(item: &Value) -> Result<(String, Keys), (String, String)> {
                 };
                 keys.push(("sandbox".into(), on));
             }
-            "memory" | "processes" | "cpus" => {
+            "memory" | "processes" | "cpus" | "rating" => {
                 let n = v
                     .as_u64()
                     .ok_or_else(|| fail(f, format!("a whole number, not {v}")))?;

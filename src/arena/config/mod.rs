@@ -46,6 +46,10 @@ pub struct EngineConfig {
     /// program is held to (absent in records written before, and when nothing is asked).
     #[serde(default, skip_serializing_if = "Confinement::is_none")]
     pub confine: Confinement,
+    /// `rating=N` (0..=4000): the engine's rating, a Swiss's initial ranking (higher first);
+    /// other tournaments keep it unused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<u32>,
 }
 
 /// How the arena greets an engine (`proto=`): every protocol here is UGI after the greeting.
@@ -181,6 +185,7 @@ impl EngineSpec {
             proto: Protocol::Ugi,
             stderr: None,
             confine: Confinement::default(),
+            rating: None,
         };
         for (k, v) in each.pairs.iter().chain(&self.pairs) {
             // A whole number in `min..=max`, or an error naming the key and the range.
@@ -211,6 +216,7 @@ impl EngineSpec {
                     e.limits.depth = Some(num(1, MoveLimits::MAX_DEPTH.into(), "")? as u32)
                 }
                 "proto" => e.proto = check_protocol(v)?,
+                "rating" => e.rating = Some(num(0, 4000, "")? as u32),
                 "stderr" if v.is_empty() => return Err("stderr=: give a file".into()),
                 "stderr" => e.stderr = Some(PathBuf::from(v)),
                 "restart" => {
@@ -241,7 +247,7 @@ impl EngineSpec {
                         return Err(format!(
                             "unknown engine key '{k}' (name, cmd, args, arg, dir, conf, proto, \
                              restart, option.NAME, tc, st, depth, plies, nodes, timemargin, \
-                             timeout, sandbox, memory, processes, cpus, overuse)"
+                             timeout, rating, sandbox, memory, processes, cpus, overuse)"
                         ))
                     }
                 },

@@ -158,6 +158,7 @@ mod tests {
             proto: Default::default(),
             stderr: None,
             confine: Default::default(),
+            rating: None,
         };
         let mut engines = vec![
             engine("./eng", None),

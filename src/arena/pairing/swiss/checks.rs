@@ -11,13 +11,13 @@ use crate::arena::pairing::schedule::{Shard, MAX_GAMES};
 pub const MAX_ROUNDS: u32 = 99;
 
 impl Rules {
-    /// A Swiss run's rules: its engines in command-line order (no ratings: the pairing numbers
-    /// are that order), `--rounds` rounds, one game a pairing or a game pair (`--games 2`), the
+    /// A Swiss run's rules: its engines ranked by `rating=` where given (else command-line
+    /// order), `--rounds` rounds, one game a pairing or a game pair (`--games 2`), the
     /// bye a win's points, the default tie-breaks.
     pub fn of(config: &RunConfig) -> Rules {
         Rules {
             names: config.engine_names(),
-            ratings: vec![None; config.engines.len()],
+            ratings: config.engines.iter().map(|e| e.rating).collect(),
             rounds: config.rounds,
             games_per_round: if config.games == Some(2) { 2 } else { 1 },
             bye_points: 10,
