@@ -284,3 +284,48 @@ fn a_swiss_run_writes_its_trf_and_the_pair_command_reads_it_back() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--rounds N --games 2` is a Swiss of game pairs (the form engine events play): each round's
+/// encounters are two games, one opening, colours swapped. Elsewhere `--rounds` and `--games`
+/// are two ways to say one size, and both at once are refused.
+#[test]
+fn a_swiss_of_game_pairs_takes_rounds_and_games_together() {
+    let dir = scratch("swiss-pairs");
+    let (code, _, err) = arena(&swiss_run("2", &["--games", "2", "--out", "r.jsonl"]), &dir);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(dir.join("r.jsonl")).unwrap();
+    let games: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["event"] == "game")
+        .collect();
+    // Five engines: two boards a round (and a bye), two games a board, two rounds.
+    assert_eq!(games.len(), 8, "{text}");
+    for pair in games.chunks(2) {
+        assert_eq!(pair[0]["pair"], pair[1]["pair"], "{text}");
+        assert_eq!(pair[0]["south"], pair[1]["north"], "{text}");
+        assert_eq!(pair[0]["opening"], pair[1]["opening"], "{text}");
+    }
+    let (code, _, err) = arena(
+        &[
+            "--engine",
+            "cmd=builtin:random",
+            "--engine",
+            "cmd=builtin:greedy",
+            "--each",
+            "depth=1",
+            "--rounds",
+            "2",
+            "--games",
+            "2",
+            "-q",
+        ],
+        &dir,
+    );
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("--rounds 2 and --games 2: give one of them"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -88,8 +88,9 @@ struct ArenaCli {
     /// Game id: toguz-kumalak, toguz-kumalak-7, bestemshe, giuthi, giuthi-<H>x<S>, modiar.
     #[arg(long, default_value = "toguz-kumalak")]
     game: String,
-    /// Total games (rounded up to whole pairs of games).
-    #[arg(long, conflicts_with = "rounds",
+    /// Total games (rounded up to whole pairs of games); with --tournament swiss, a round's form:
+    /// 1 (one game a pairing, the default) or 2 (a game pair, colours swapped).
+    #[arg(long,
           value_parser = clap::value_parser!(u64).range(1..=crate::arena::pairing::schedule::MAX_GAMES))]
     games: Option<u64>,
     /// Rounds: each pairing plays one opening twice per round, colours swapped.

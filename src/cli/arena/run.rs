@@ -145,6 +145,14 @@ fn build_config(cli: &ArenaCli) -> Result<RunConfig> {
         .map_err(anyhow::Error::msg)?
         .id();
     let openings = OpeningConfig::parse(&cli.openings).map_err(anyhow::Error::msg)?;
+    if let (Some(r), Some(g)) = (cli.rounds, cli.games) {
+        if cli.tournament != TournamentKind::Swiss {
+            anyhow::bail!(
+                "--rounds {r} and --games {g}: give one of them (--games N plays N games in all); \
+                 both only with --tournament swiss, where --games 1|2 is the form of a round"
+            );
+        }
+    }
     let rounds = match (cli.rounds, cli.games) {
         (Some(r), _) => r,
         (None, Some(g)) => rounds_for_games(cli.tournament, engines.len(), g),
