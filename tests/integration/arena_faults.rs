@@ -37,7 +37,7 @@ fn match_against(mode: &str, limits: &str, rounds: u32) -> Vec<GameRecord> {
     let games = RecordsFile::read(&dir.join("r.jsonl")).unwrap().games;
     // Every engine process (and helper) is gone and reaped.
     assert_eq!(
-        wait_gone(&tag, Duration::from_secs(3)),
+        wait_gone(&tag, Duration::from_secs(10)),
         Vec::<String>::new()
     );
     assert_eq!(

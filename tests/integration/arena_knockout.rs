@@ -341,7 +341,7 @@ fn a_knockout_resumed_after_kill_9_or_any_cut_ends_as_the_uninterrupted_one() {
         full.len()
     );
     assert_eq!(
-        wait_gone(&tag, Duration::from_secs(3)),
+        wait_gone(&tag, Duration::from_secs(10)),
         Vec::<String>::new()
     );
     let (code, out, err) = arena(&["--resume", "part.jsonl", "--quiet"], &dir);

@@ -84,7 +84,7 @@ fn every_failing_engine_is_named_with_its_reason() {
     assert!(!dir.join("r.jsonl").exists());
     // Every engine of the check is gone and reaped.
     assert_eq!(
-        wait_gone(&tag, Duration::from_secs(3)),
+        wait_gone(&tag, Duration::from_secs(10)),
         Vec::<String>::new()
     );
     assert_eq!(

@@ -171,7 +171,10 @@ fn groups_left(pid: u32) -> Vec<PathBuf> {
 
 /// Nothing the run started is left: no process carrying `tag`, no zombie, no control group.
 fn nothing_left(tag: &str) {
-    assert_eq!(wait_gone(tag, Duration::from_secs(5)), Vec::<String>::new());
+    assert_eq!(
+        wait_gone(tag, Duration::from_secs(10)),
+        Vec::<String>::new()
+    );
     assert_eq!(
         zombie_children(),
         Vec::<String>::new(),

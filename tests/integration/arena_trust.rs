@@ -48,7 +48,7 @@ fn play(name: &str, config: RunConfig, tag: &str, tweak: impl FnOnce(&mut RunOpt
     assert_eq!(report.standings.len(), scheduled);
     let games = RecordsFile::read(&dir.join("r.jsonl")).unwrap().games;
     assert_eq!(
-        wait_gone(tag, Duration::from_secs(3)),
+        wait_gone(tag, Duration::from_secs(10)),
         Vec::<String>::new(),
         "every engine process (and helper) is gone"
     );
@@ -155,7 +155,7 @@ fn a_70_kb_option_to_an_engine_that_reads_nothing_stalls_within_the_startup_time
     // Within the 1 s start-up timeout (not forever).
     assert!(wall < Duration::from_secs(10), "{wall:?}");
     assert_eq!(
-        wait_gone(&tag, Duration::from_secs(3)),
+        wait_gone(&tag, Duration::from_secs(10)),
         Vec::<String>::new()
     );
     assert_eq!(
@@ -309,7 +309,7 @@ fn a_stop_the_arena_cannot_catch_is_charged_to_nobody() {
         assert!(arena.wait().unwrap().success());
         assert_no_time_loss(&dir);
         assert_eq!(
-            wait_gone(&tag, Duration::from_secs(3)),
+            wait_gone(&tag, Duration::from_secs(10)),
             Vec::<String>::new()
         );
         let _ = std::fs::remove_dir_all(&dir);
@@ -352,7 +352,7 @@ fn ctrl_z_pauses_the_engines_too_and_sigcont_resumes_the_match() {
         assert!(arena.wait().unwrap().success());
         assert_no_time_loss(&dir);
         assert_eq!(
-            wait_gone(&tag, Duration::from_secs(3)),
+            wait_gone(&tag, Duration::from_secs(10)),
             Vec::<String>::new()
         );
         let _ = std::fs::remove_dir_all(&dir);
@@ -407,7 +407,7 @@ fn a_closed_output_ends_the_run_like_ctrl_c() {
         let records = RecordsFile::read(&dir.join("r.jsonl")).unwrap();
         assert!(!records.games.is_empty() && records.games.len() < 400);
         assert_eq!(
-            wait_gone(&tag, Duration::from_secs(3)),
+            wait_gone(&tag, Duration::from_secs(10)),
             Vec::<String>::new()
         );
         let _ = std::fs::remove_dir_all(&dir);

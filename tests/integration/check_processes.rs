@@ -65,7 +65,7 @@ fn nothing_the_engine_started_survives_the_check() {
         let out = cmd.args(&engine).output().unwrap();
         assert_eq!(out.status.code(), Some(1), "{front_end}");
         assert_eq!(
-            wait_gone(&tag, Duration::from_secs(3)),
+            wait_gone(&tag, Duration::from_secs(10)),
             Vec::<String>::new(),
             "{front_end}: the engine's helper outlived the check"
         );
@@ -99,7 +99,7 @@ fn kill_9_of_the_check_leaves_no_process() {
     arena.kill().unwrap(); // SIGKILL
     arena.wait().unwrap();
     assert_eq!(
-        wait_gone(&tag, Duration::from_secs(3)),
+        wait_gone(&tag, Duration::from_secs(10)),
         Vec::<String>::new(),
         "left after kill -9 of otau-arena --check"
     );

@@ -180,7 +180,9 @@ fn engine_crashes_and_stalls_end_the_game_within_their_deadlines() {
     g.engine_turns();
     let t = g.state().termination.unwrap();
     assert!(t.starts_with("time-loss: "), "{t}");
-    assert!(started.elapsed() < Duration::from_secs(5));
+    // The termination proves the deadline held; this bound only catches a hang (a loaded
+    // machine may delay the answer by seconds, never by a minute).
+    assert!(started.elapsed() < Duration::from_secs(60));
     let mut g = PlayGame::new(Variant::TOGUZ, vec![fake("crash-start")], STARTUP);
     g.person_move("1").unwrap();
     g.engine_turns();
@@ -306,12 +308,9 @@ fn a_full_queue_is_busy_not_a_wait() {
     let slow = engine(&["cmd=builtin:otau", "st=0.5"]);
     let w = PlayWorker::start(PlayGame::new(Variant::TOGUZ, vec![slow], STARTUP));
     w.wait_newer(0, STARTUP);
-    let started = std::time::Instant::now();
+    // No send waits: a send that waited for room would succeed in the end, so none would be
+    // busy. (No clock here: a loaded machine may pause this thread for any time.)
     let sent: Vec<Result<(), Busy>> = (0..12).map(|_| w.send(Command::Move("7".into()))).collect();
-    assert!(
-        started.elapsed() < Duration::from_millis(100),
-        "no send waits"
-    );
     let busy = sent.iter().filter(|r| r.is_err()).count();
     assert!((3..=4).contains(&busy), "{busy} busy of 12: {sent:?}");
 }
