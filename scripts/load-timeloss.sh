@@ -2,7 +2,10 @@
 # Time losses under load: starts HOGS CPU hogs (`yes > /dev/null`), then plays otau against
 # otau at a fixed time per move (`st=0.1`) and on a clock (`tc=2+0.02`), each with the arena's
 # and the engine's default margins, and counts the games lost on time; kills the hogs at the end
-# (and on Ctrl-C). The load average is sampled through the run.
+# (and on Ctrl-C). The load average is sampled through the run, and so is how late a 1 ms sleep
+# wakes up (a probe at the engines' priority): a move is lost on time whatever its margin when
+# the machine holds a process back for longer than the move, so the probe's tail says which
+# losses the machine made.
 #
 #   scripts/load-timeloss.sh [GAMES] [HOGS]       (defaults: 20 games a match, 8 hogs)
 #   OTAU=path/to/otau scripts/load-timeloss.sh    (another engine build, e.g. the one before a
@@ -26,9 +29,11 @@ otau=${OTAU:-$release/otau}
 work=$(mktemp -d)
 hog_pids=()
 sampler=
+probe=
 cleanup() {
     for p in "${hog_pids[@]}"; do kill "$p" 2>/dev/null || true; done
     [ -n "$sampler" ] && kill "$sampler" 2>/dev/null || true
+    [ -n "$probe" ] && kill "$probe" 2>/dev/null || true
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -39,6 +44,17 @@ for _ in $(seq "$hogs"); do
 done
 (while sleep 2; do cut -d' ' -f1 /proc/loadavg; done >"$work/load.txt") &
 sampler=$!
+if command -v python3 >/dev/null; then
+    # Wake-up lateness of a 1 ms sleep, in ms, one figure a wake-up, until the run ends.
+    python3 -c '
+import sys, time
+out = open(sys.argv[1], "w")
+while True:
+    a = time.monotonic(); time.sleep(0.001)
+    out.write("%.3f\n" % ((time.monotonic() - a - 0.001) * 1000))
+' "$work/wake.txt" &
+    probe=$!
+fi
 sleep 5 # let the load average climb before the first game
 echo "engine: $otau; $hogs hogs; $games games a match; $(nproc) cores"
 total=0
@@ -55,4 +71,7 @@ for tc in $tcs; do
     grep '"kind":"time-loss"' "$out" | grep -o '"detail":"[^"]*"' | sort | uniq -c | head -5 || true
 done
 awk '{ s += $1; if ($1 > m) m = $1 } END { if (NR) printf "load average (1 min): mean %.1f, max %.1f (%d samples)\n", s / NR, m, NR }' "$work/load.txt"
+if [ -s "$work/wake.txt" ]; then
+    sort -n "$work/wake.txt" | awk '{ v[NR] = $1 } END { printf "wake-up lateness of a 1 ms sleep: p99 %.1f ms, p99.9 %.1f ms, max %.1f ms (%d wake-ups)\n", v[int(NR * 0.99)], v[int(NR * 0.999)], v[NR], NR }'
+fi
 echo "time losses: $total"
