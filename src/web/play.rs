@@ -698,6 +698,9 @@ impl PlayWorker {
         let (tx, rx) = sync_channel(QUEUE);
         let state = Arc::new(Latest::new());
         let pgn = Arc::new(Mutex::new(String::new()));
+        // The first state is there before the worker runs: a page asking at once (a loaded
+        // machine may start the thread late) gets the game, never an empty answer.
+        show(&game, &state, &pgn);
         let (s, p) = (state.clone(), pgn.clone());
         let thread = std::thread::Builder::new()
             .name("otau-web-play".into())
@@ -753,12 +756,14 @@ impl Drop for PlayWorker {
 
 /// The worker's loop: one command at a time, the state published after the person's part and
 /// again after the engine's.
+/// Publishes the game's state and PGN.
+fn show(game: &PlayGame, state: &Latest, pgn: &Mutex<String>) {
+    *lock(pgn) = game.pgn();
+    state.publish(serde_json::to_string(&game.state()).expect("a state serialises"));
+}
+
 fn run(mut game: PlayGame, rx: &Receiver<Command>, state: &Latest, pgn: &Mutex<String>) {
-    let show = |game: &PlayGame| {
-        *lock(pgn) = game.pgn();
-        state.publish(serde_json::to_string(&game.state()).expect("a state serialises"));
-    };
-    show(&game);
+    let show = |game: &PlayGame| show(game, state, pgn);
     game.engine_turns();
     show(&game);
     while let Ok(command) = rx.recv() {

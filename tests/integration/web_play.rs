@@ -206,6 +206,16 @@ fn pgn_through_the_arenas_writer() {
     assert_eq!(p.moves.len(), g.state().ply);
 }
 
+/// The first state is published before the worker's thread runs: a page asking at once gets
+/// the game (on a loaded machine it once got an empty answer).
+#[test]
+fn the_first_state_is_there_when_the_worker_starts() {
+    let w = PlayWorker::start(PlayGame::new(Variant::TOGUZ, vec![otau(1)], STARTUP));
+    let (generation, json) = w.state();
+    assert!(generation >= 1, "{generation}");
+    assert!(json.contains("\"status\":\"person-to-move\""), "{json}");
+}
+
 #[test]
 fn the_worker_publishes_the_persons_move_and_the_answer() {
     let w = PlayWorker::start(PlayGame::new(Variant::TOGUZ, vec![otau(2)], STARTUP));
