@@ -19,7 +19,7 @@ const NAMES: [&str; 5] = ["<b>o</b>", "r&1", "r2", "g1", "g<2>"];
 
 /// A Swiss of [`NAMES`] (built-in players at depth 1, the first rated, so pairing number 1) over
 /// three rounds, then `extra`.
-fn builtin_swiss(extra: &[&str]) -> Vec<String> {
+pub(crate) fn builtin_swiss(extra: &[&str]) -> Vec<String> {
     let cmds = [
         "builtin:otau",
         "builtin:random",
@@ -61,7 +61,7 @@ fn escape(text: &str) -> String {
 }
 
 /// The summary event's `swiss` object of the records in `path`.
-fn summary_swiss(path: &Path) -> Value {
+pub(crate) fn summary_swiss(path: &Path) -> Value {
     let text = std::fs::read_to_string(path).unwrap();
     let summary: Value = text
         .lines()
@@ -71,9 +71,12 @@ fn summary_swiss(path: &Path) -> Value {
     summary["swiss"].clone()
 }
 
+/// A row of the standings: name, points, round cells, tie-break values.
+pub(crate) type Row = (String, String, Vec<String>, Vec<f64>);
+
 /// A row of the standings as every page must show it, from the JSON alone: name, points (one
 /// decimal), the round cells (`4w1`, `bye +`), the tie-breaks in the order `tiebreaks` lists.
-fn expected_rows(swiss: &Value) -> Vec<(String, String, Vec<String>, Vec<f64>)> {
+pub(crate) fn expected_rows(swiss: &Value) -> Vec<Row> {
     let rows = swiss["standings"].as_array().unwrap();
     let rank = |name: &str| {
         rows.iter()
@@ -195,7 +198,7 @@ fn check_report(html: &str, swiss: &Value, what: &str) {
 
 /// The standings the run printed (`standings::table`): per row the name, points, round cells and
 /// tie-break values, in its order.
-fn printed_rows(out: &str, rounds: usize) -> Vec<(String, String, Vec<String>, Vec<f64>)> {
+fn printed_rows(out: &str, rounds: usize) -> Vec<Row> {
     let mut lines = out
         .lines()
         .skip_while(|l| !l.trim_start().starts_with("Rank  Name"));
