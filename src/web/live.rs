@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 use super::assets;
 use super::game::{add_laps, game_summary, game_view, score_view, side_letter};
 use super::server::{query_values, EventSource, Latest, Reply, Site};
-use crate::arena::matchmaking::tournament::new_standings;
+use crate::arena::matchmaking::tournament::{new_standings, pairing};
 use crate::arena::output::live::{LiveGame, LiveInfo, LiveProgress, LiveState, Watch};
 use crate::arena::records::{GameRecord, RecordsFile};
 use crate::games::{AnyGame, Game, Side};
@@ -83,6 +83,10 @@ impl RunSite {
             ..LiveState::default()
         };
         state.set_summary(&standings.summary());
+        let pairing = pairing(&file.header.config, file.header.shard, &standings)?;
+        state.pairing = pairing
+            .summary_json()
+            .map(|(key, value)| (key, Arc::from(value.to_string())));
         let latest = Latest::new();
         latest.publish(state_json(&state));
         Ok(RunSite {
@@ -199,6 +203,11 @@ fn state_text(s: &LiveState, finished: &str) -> String {
     text.push_str(s.summary.as_deref().unwrap_or("null"));
     text.push_str(",\"summary_text\":");
     text.push_str(&Value::from(&*s.summary_text).to_string());
+    // The pairing's part (a Swiss's standings) under its key, as the summary event has it.
+    if let Some((key, part)) = &s.pairing {
+        text.push_str(&format!(",\"{key}\":"));
+        text.push_str(part);
+    }
     text.push_str(",\"finished\":");
     text.push_str(finished);
     text.push('}');

@@ -60,3 +60,4 @@ mod web_browser;
 mod web_live;
 mod web_play;
 mod web_server;
+mod web_swiss;

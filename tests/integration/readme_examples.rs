@@ -7,7 +7,7 @@
 //! | README example | covered by |
 //! |---|---|
 //! | the UGI session of `otau --game toguz-kumalak` | `the_readme_ugi_session_is_what_otau_answers` |
-//! | every indented `target/release/otau-arena ...` block (gauntlet, the fastchess/cutechess line, knockout, SPRT, openings from real play, `--live`, the `otau selfplay` arena line) | `the_readme_arena_examples_run_from_a_fresh_clone` (fewer games, shorter clocks; `./my-engine` is the test engine, `./otau-new`/`./otau-old` are `otau`) |
+//! | every indented `target/release/otau-arena ...` block (gauntlet, the fastchess/cutechess line, knockout, Swiss, SPRT, openings from real play, `--live`, the `otau selfplay` arena line) | `the_readme_arena_examples_run_from_a_fresh_clone` (fewer games, shorter clocks; `./my-engine` is the test engine, `./otau-new`/`./otau-old` are `otau`) |
 //! | `--resume sprt.jsonl`, `sprt --penta ...`, the shard recipe and `merge` (run locally, without GNU parallel), `report`, `ratings` | `the_readme_arena_examples_run_from_a_fresh_clone` |
 //! | `otau-arena --check ./my-engine` | `tests/integration/ugi_compliance.rs`, `tests/integration/scripts.rs` (the starter bot) |
 //! | the demo, `cargo run --release --bin otau-arena` | `the_readme_demo_runs` |
@@ -185,12 +185,16 @@ fn shortened(command: &[String]) -> Vec<String> {
 fn the_readme_arena_examples_run_from_a_fresh_clone() {
     let dir = fresh_clone("arena");
     let commands = readme_arena_commands();
-    assert_eq!(commands.len(), 7, "{commands:?}");
+    assert_eq!(commands.len(), 8, "{commands:?}");
     for command in &commands {
         let args = shortened(command);
         let text = run_arena(&args, &dir);
         if command.contains(&"knockout".to_string()) {
             assert!(text.contains("Winner: "), "{text}");
+        }
+        if command.contains(&"swiss".to_string()) {
+            // Its standings, with a cell a round (one round here).
+            assert!(text.contains("Rank  Name") && text.contains("R1"), "{text}");
         }
     }
     let readme = include_str!("../../README.md");

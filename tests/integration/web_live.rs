@@ -14,7 +14,9 @@ use otau::arena::records::RecordsFile;
 use serde_json::Value;
 
 /// Reads the child's stderr until the line naming the page's URL; the address in it.
-fn page_address(child: &mut Child) -> (SocketAddr, BufReader<std::process::ChildStderr>) {
+pub(super) fn page_address(
+    child: &mut Child,
+) -> (SocketAddr, BufReader<std::process::ChildStderr>) {
     let (addr, err, _) = page_address_and_before(child);
     (addr, err)
 }
@@ -41,7 +43,7 @@ fn page_address_and_before(
 }
 
 /// A GET (or another method) of `path`: the status and the body.
-fn request(addr: SocketAddr, method: &str, path: &str) -> (u16, String) {
+pub(super) fn request(addr: SocketAddr, method: &str, path: &str) -> (u16, String) {
     let mut s = TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
     write!(
@@ -57,7 +59,7 @@ fn request(addr: SocketAddr, method: &str, path: &str) -> (u16, String) {
 }
 
 /// An event-stream viewer on its own thread, reading every state until the stream ends.
-fn viewer(addr: SocketAddr) -> std::thread::JoinHandle<Vec<Value>> {
+pub(super) fn viewer(addr: SocketAddr) -> std::thread::JoinHandle<Vec<Value>> {
     let mut s = TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     write!(s, "GET /events HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
@@ -74,7 +76,7 @@ fn viewer(addr: SocketAddr) -> std::thread::JoinHandle<Vec<Value>> {
 }
 
 /// Waits for the child to exit (killing it after `limit`): its exit code.
-fn wait_exit(child: &mut Child, limit: Duration) -> i32 {
+pub(super) fn wait_exit(child: &mut Child, limit: Duration) -> i32 {
     let started = Instant::now();
     loop {
         if let Some(status) = child.try_wait().unwrap() {
@@ -350,6 +352,8 @@ fn no_page_script_writes_html_from_data() {
         ("board.js", otau::web::assets::BOARD_JS),
         ("live.js", otau::web::live::LIVE_JS),
         ("viewer.js", otau::web::live::VIEWER_JS),
+        ("crosstable.js", otau::web::assets::CROSSTABLE_JS),
+        ("swiss.js", otau::web::assets::SWISS_JS),
     ] {
         for sink in [
             "innerHTML",

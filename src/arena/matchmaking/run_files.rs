@@ -60,13 +60,15 @@ impl RunFiles {
     }
 
     /// The end of a session: the PGN's waiting games, and the report of every recorded game
-    /// (with `notes`, sections of text such as a knockout's bracket, and the game viewer when
-    /// `viewer` is given and the games are recorded).
+    /// (with the pairing's `notes`, sections of text such as a knockout's bracket, its `part` of
+    /// the summary (a Swiss's standings), and the game viewer when `viewer` is given and the
+    /// games are recorded).
     pub fn finish(
         &mut self,
         standings: &Standings,
         title: &str,
         notes: Vec<(String, String)>,
+        part: Option<(&str, serde_json::Value)>,
         viewer: Option<ReportViewer>,
     ) -> Result<()> {
         if let Some(problem) = self.protocol_log.as_ref().and_then(|l| l.finish()) {
@@ -87,6 +89,7 @@ impl RunFiles {
                 summary: standings.options(),
                 appendix,
                 notes,
+                pairing: part.map(|(k, v)| (k.to_string(), v)),
             };
             let page = match (standings.kept_games(), &records) {
                 (Some(games), _) => crate::stats::render_html(games, &options),

@@ -130,6 +130,9 @@ pub struct LiveState {
     /// once, shared by every state) and its text (as the run prints it at the end).
     pub summary: Option<Arc<str>>,
     pub summary_text: Arc<str>,
+    /// The pairing's part of the summary as JSON text, with its key (a Swiss's `swiss`
+    /// standings and crosstable: `Pairing::summary_json`), as its last result left it.
+    pub pairing: Option<(&'static str, Arc<str>)>,
     /// The run is over (the page stops expecting moves).
     pub ended: bool,
 }
@@ -334,6 +337,16 @@ impl Watch {
                 s.playing.clear();
             }
         });
+    }
+
+    /// The pairing's part of the summary (see [`LiveState::pairing`]) now: the state changes
+    /// only when it does (a Swiss's, when a round ends).
+    pub fn pairing(&self, part: Option<(&'static str, serde_json::Value)>) {
+        let part = part.map(|(key, value)| (key, Arc::<str>::from(value.to_string())));
+        if lock(&self.state).pairing == part {
+            return;
+        }
+        self.update(|s| s.pairing = part);
     }
 
     /// Whether the summary is due again.

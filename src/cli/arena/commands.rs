@@ -117,6 +117,7 @@ fn report_command(
         title,
         summary: merged.standings.options(),
         notes: pairing.notes(),
+        pairing: pairing.summary_json().map(|(k, v)| (k.to_string(), v)),
         appendix: web::report::viewer_section(&games),
     };
     // Written like every other results file: a reader never finds half a page.

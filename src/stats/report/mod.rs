@@ -2,9 +2,12 @@
 //! fetched), readable offline and attachable to a mail or an issue. Its only script is the game
 //! viewer a caller may append ([`ReportOptions::appendix`]).
 //!
-//! Sections: the summary text, the rating table, the crosstable, the Elo (with its 95% interval)
-//! as games accumulated, the SPRT's LLR path, the distribution of final stone margins, the
+//! Sections: the summary text, a Swiss's standings and crosstable (`swiss`) or the pairing's
+//! notes (a knockout's bracket), the rating table, the crosstable, the Elo (with its 95%
+//! interval) as games accumulated, the SPRT's LLR path, the distribution of final stone margins, the
 //! engines' figures and endings, and the list of games.
+
+mod swiss;
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -30,6 +33,10 @@ pub struct ReportOptions {
     pub appendix: String,
     /// Sections of preformatted text after the summary, (heading, text): a knockout's bracket.
     pub notes: Vec<(String, String)>,
+    /// The pairing's part of the summary event, (key, value) (`Pairing::summary_json` in the
+    /// arena): a Swiss's (`swiss`) is drawn as its standings and crosstable, in place of the
+    /// notes' text of them.
+    pub pairing: Option<(String, serde_json::Value)>,
 }
 
 /// The most games the page lists (and its viewer holds): the first and the last half of them by
@@ -85,7 +92,18 @@ pub fn render_summary_html<E>(
         "Summary",
         &format!("<pre>{}</pre>", escape(&summary.text())),
     );
-    for (i, (heading, text)) in options.notes.iter().enumerate() {
+    let swiss = match &options.pairing {
+        Some((key, value)) if key == "swiss" => Some(swiss::swiss_html(value)),
+        _ => None,
+    };
+    let notes = match &swiss {
+        Some(body) => {
+            section(&mut html, "swiss", "Swiss standings", body);
+            &[][..]
+        }
+        None => &options.notes[..],
+    };
+    for (i, (heading, text)) in notes.iter().enumerate() {
         section(
             &mut html,
             &format!("note-{i}"),
@@ -267,7 +285,8 @@ table{border-collapse:collapse;font-size:.9em}th,td{padding:.2em .6em;text-align
 th{background:#f2f2f2}tr:nth-child(even) td{background:#fafafa}.name{text-align:left}\
 pre{background:#f7f7f7;padding:.6em;overflow-x:auto}.note{color:#666}\
 .scroll{max-height:32em;overflow-y:auto}svg.chart{max-width:100%;height:auto}\
-table.crosstable td.self{background:#ddd}";
+table.crosstable td.self{background:#ddd}\
+table.swiss-standings td.round{font-family:monospace}.stopped{font-weight:bold}";
 
 fn section(html: &mut String, id: &str, heading: &str, body: &str) {
     let _ = write!(

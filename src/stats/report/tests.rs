@@ -89,6 +89,7 @@ fn two_engine_report_has_every_section() {
         },
         appendix: String::new(),
         notes: vec![("Knockout <1>".into(), "a & b".into())],
+        pairing: None,
     };
     let html = render_html(&games, &options);
     assert!(html.starts_with("<!DOCTYPE html>"));

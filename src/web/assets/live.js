@@ -175,6 +175,7 @@
     document.getElementById("summary-text").textContent = s.summary_text || "";
     drawPlaying(s.playing);
     drawStandings(s);
+    if (window.OtauSwiss) window.OtauSwiss.render(document.getElementById("swiss"), s.swiss);
     if (window.OtauCrosstable) window.OtauCrosstable.render(document.getElementById("crosstable"), s.summary && s.summary.crosstable);
     drawFinished(s);
     document.body.setAttribute("data-generation", String(s.generation));

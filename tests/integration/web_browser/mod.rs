@@ -13,6 +13,7 @@ use crate::support::browser::{get, screenshot_path, Browser, Served};
 use otau::arena::records::{GameRecord, TerminationKind};
 use otau::games::{AnyGame, Game, GameLine, Side, Variant};
 
+mod swiss_checks;
 mod viewer_checks;
 use viewer_checks::*;
 
@@ -689,6 +690,7 @@ fn pages_in_a_browser() {
     live_and_viewer(&b);
     giuthi_viewer_laps(&b);
     crosstable_and_graph(&b);
+    swiss_checks::swiss_standings(&b);
     // chromedriver and every Chromium process end with the browser.
     let group = b.driver_pid();
     assert!(!browser::group_members(group).is_empty());

@@ -1,6 +1,9 @@
 //! The queue of games still to play, each with its opening.
 
+use std::sync::Arc;
+
 use crate::arena::game::openings::{Opening, OpeningBook};
+use crate::arena::output::live::Watch;
 use crate::arena::pairing::{GameSpec, Pairing, Step};
 use crate::arena::system::files::{self, Named};
 use crate::games::Outcome;
@@ -24,6 +27,8 @@ pub(super) struct Feed {
     book: OpeningBook,
     /// `--trf`: the file, the event's name, the rounds it holds.
     trf: Option<(Named, String, usize)>,
+    /// `--live`: the page's state, told the pairing's standings (a Swiss's) as results come.
+    live: Option<Arc<Watch>>,
 }
 
 impl Feed {
@@ -33,7 +38,16 @@ impl Feed {
             pairing,
             book,
             trf: None,
+            live: None,
         }
+    }
+
+    /// Tells `live` the pairing's part of the summary now, and again after every result.
+    pub(super) fn show_live(&mut self, live: Option<Arc<Watch>>) {
+        if let Some(watch) = &live {
+            watch.pairing(self.pairing.summary_json());
+        }
+        self.live = live;
     }
 
     /// Writes the pairing's TRF to `out` now, and again after every round it completes.
@@ -60,6 +74,9 @@ impl Feed {
     /// its result, which may make the next games.
     pub(super) fn finished(&mut self, spec: &GameSpec, result: Outcome) {
         self.pairing.record(spec, result);
+        if let Some(watch) = &self.live {
+            watch.pairing(self.pairing.summary_json());
+        }
         let Some((out, event, written)) = &mut self.trf else {
             return;
         };

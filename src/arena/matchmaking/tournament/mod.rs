@@ -276,6 +276,7 @@ fn share<'a>(
     let book =
         OpeningBook::new(&config.openings, variant, config.seed).map_err(anyhow::Error::msg)?;
     let mut feed = Feed::new(pairing, book);
+    feed.show_live(opts.live.clone());
     if let Some(p) = &opts.trf {
         feed.write_trf(Named::new("--trf", p), &opts.event)?;
     }
@@ -381,7 +382,8 @@ fn complete(
         .out
         .as_ref()
         .map_or(String::new(), |p| p.display().to_string());
-    files.finish(&standings, &title, pairing.notes(), opts.report_viewer)?;
+    let (notes, part) = (pairing.notes(), pairing.summary_json());
+    files.finish(&standings, &title, notes, part, opts.report_viewer)?;
     Ok(RunReport {
         header,
         standings,

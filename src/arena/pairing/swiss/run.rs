@@ -327,6 +327,8 @@ impl SwissRun {
             "rounds_done": self.rounds_done(),
             "games_per_round": self.rules.games_per_round,
             "stopped": self.stopped,
+            // The tie-breaks in the order they rank (the rows' `tiebreaks` object has no order).
+            "tiebreaks": self.rules.tiebreaks.iter().map(|tb| tb.name()).collect::<Vec<_>>(),
             "standings": standings,
         })
     }
