@@ -26,7 +26,9 @@ pub const OFF_MOVE_ALLOWANCE: Duration = Duration::from_millis(50);
 /// used more than allowed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CpuUse {
+    /// CPU used on its own moves.
     pub on_move: Duration,
+    /// CPU used while the opponent was to move (pondering, or a runaway thread).
     pub off_move: Duration,
     /// Moves on which its CPU was measured.
     pub measured: u64,
@@ -37,6 +39,7 @@ pub struct CpuUse {
 }
 
 impl CpuUse {
+    /// Adds another game's figures: a run's totals are its games' sums.
     pub fn add(&mut self, other: &CpuUse) {
         self.on_move += other.on_move;
         self.off_move += other.off_move;
@@ -50,7 +53,10 @@ impl CpuUse {
 /// by side, in words.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MoveCpu {
+    /// Each side's CPU during the move, by side index (`None`: that side is not in a control
+    /// group).
     pub used: [Option<Duration>; 2],
+    /// Each overuse as the note, log line or termination detail says it.
     pub overuse: Vec<(Side, String)>,
 }
 
