@@ -75,7 +75,7 @@ impl Protocol {
 }
 
 /// How engines are paired.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TournamentKind {
     /// Every engine against every other.
@@ -84,10 +84,10 @@ pub enum TournamentKind {
     /// The first engine against each of the others.
     Gauntlet,
     /// A single-elimination bracket seeded in command-line order, --rounds pairs an encounter.
-    // (Its bracket: `knockout::Bracket`; the doc line above is the help text.)
+    // (Its bracket: `knockout::Bracket`; the help text: `crate::cli::arena`'s values.)
     Knockout,
     /// A Swiss by the FIDE Dutch system (C.04.3, 2025), --rounds rounds, --games 2 for game pairs.
-    // (Its pairing: `swiss::SwissRun`; the doc line above is the help text.)
+    // (Its pairing: `swiss::SwissRun`; the help text: `crate::cli::arena`'s values.)
     Swiss,
 }
 

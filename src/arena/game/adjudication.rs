@@ -18,7 +18,7 @@ pub const MAX_SCORE_CP: u32 = 100_000;
 
 /// `--adjudicate`: whether the tables end games. Off by default: Modiar is solved from its
 /// start, so with tables on every Modiar game would end before its first move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AdjudicateBy {
     /// Play on to the end (the default).
     None,

@@ -40,7 +40,7 @@ impl ProgressMode {
 
 /// `--output` (fastchess's `-output format=`): the form of the plain progress lines and of
 /// the results at the end.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum OutputFormat {
     /// fastchess's blocks (`Results of a vs b`, Elo and nElo, LOS, pentanomial counts).
     #[default]
