@@ -84,35 +84,51 @@ pub fn judge(
             t.measured += 1;
             if let Some(n) = cpus[i] {
                 let allowed = wall.saturating_mul(n as u32) + ON_MOVE_ALLOWANCE;
-                if used > allowed {
-                    t.over_cpus += 1;
-                    out.overuse.push((
-                        side,
-                        format!(
-                            "{side} used {} ms of CPU in a {} ms move, over its cpus={n}",
-                            used.as_millis(),
-                            wall.as_millis()
-                        ),
-                    ));
-                }
+                over(used, allowed, &mut t.over_cpus, &mut out, side, || {
+                    format!(
+                        "{side} used {} ms of CPU in a {} ms move, over its cpus={n}",
+                        used.as_millis(),
+                        wall.as_millis()
+                    )
+                });
             }
         } else {
             t.off_move += used;
-            if used > OFF_MOVE_ALLOWANCE {
-                t.on_opponents_time += 1;
-                out.overuse.push((
-                    side,
+            over(
+                used,
+                OFF_MOVE_ALLOWANCE,
+                &mut t.on_opponents_time,
+                &mut out,
+                side,
+                || {
                     format!(
                         "{side} used {} ms of CPU on the opponent's {} ms move (allowed {} ms)",
                         used.as_millis(),
                         wall.as_millis(),
                         OFF_MOVE_ALLOWANCE.as_millis()
-                    ),
-                ));
-            }
+                    )
+                },
+            );
         }
     }
     out
+}
+
+/// One allowance judged (the mover's `cpus=`, or the waiting engine's on the opponent's time):
+/// a use past `allowed` is counted in `count` and noted for `side` in the words of `why` (made
+/// only then: most moves use less).
+fn over(
+    used: Duration,
+    allowed: Duration,
+    count: &mut u64,
+    out: &mut MoveCpu,
+    side: Side,
+    why: impl FnOnce() -> String,
+) {
+    if used > allowed {
+        *count += 1;
+        out.overuse.push((side, why()));
+    }
 }
 
 /// One engine's line for the end of the run: `CPU of NAME: 1.20 s on its 60 moves (20.0 ms a
