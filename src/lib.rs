@@ -23,6 +23,10 @@
 //! - [`key_values`]: the one reader of `key=value` lists (option lists, a page's query);
 //! - [`ugi`]: the engine protocol front end and the protocol's typed messages ([`ugi::wire`]).
 
+// Every public item says why it is there (issue #30); `.ci/run`'s clippy -D warnings makes a
+// missing one an error.
+#![warn(missing_docs)]
+
 pub mod arena;
 pub mod cli;
 pub mod eval;

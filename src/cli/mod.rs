@@ -28,12 +28,13 @@ pub use tables::tables;
 pub use web::web;
 
 // The `otau` binary's command line (the arena's is `cli::arena`'s `ArenaCli`; a line a GUI sends
-// is `ugi::wire::GuiCommand`). Plain comments here: clap would print a doc comment as help.
+// is `ugi::wire::GuiCommand`). Plain comments here: clap prints a doc comment as help (the doc
+// line below is `otau --help`'s first line).
+/// Engine for two-row mancala games (Toguz Kumalak, Giuthi, Modiar)
 #[derive(Parser)]
 #[command(
     name = "otau",
     version,
-    about = "Engine for two-row mancala games (Toguz Kumalak, Giuthi, Modiar)",
     after_help = "Without a command, otau speaks UGI on stdin/stdout (protocol/ugi.md).\n\
 Memory: the transposition table (UGI option Hash, default 64 MiB) plus the tables in use: \
 the Toguz Kumalak endgame tables (57 MB for 2x9, once built by `otau tables`) and Modiar's \
@@ -43,15 +44,17 @@ pub struct OtauCli {
     /// Default game for `position startpos` (a game id such as toguz-kumalak, giuthi-6x4, modiar).
     #[arg(long, global = true, default_value = "toguz-kumalak")]
     pub game: Variant,
+    /// The subcommand; without one, `otau` speaks UGI.
     #[command(subcommand)]
     pub command: Option<OtauCommand>,
 }
 
-// `otau`'s subcommands; without one, `otau` speaks UGI.
+/// `otau`'s subcommands; without one, `otau` speaks UGI.
 #[derive(Subcommand)]
 pub enum OtauCommand {
     /// Counts move paths to a depth, per root move, then `nodes <count>`.
     Perft {
+        /// Plies to count to.
         #[arg(long, short, value_parser = clap::value_parser!(u32).range(..=crate::perft::MAX_DEPTH as i64))]
         depth: u32,
         /// A position string (its game id overrides --game).
@@ -93,8 +96,10 @@ pub enum OtauCommand {
     /// positional-eval, tables), weights=<file from otau tune>. The same match with more
     /// control: otau-arena --engine cmd=builtin:otau option.NAME=VALUE ... (README).
     Selfplay {
+        /// The first side, `key=value,...` (its name by default: a).
         #[arg(long, default_value = "name=a")]
         a: String,
+        /// The second side, `key=value,...` (its name by default: b).
         #[arg(long, default_value = "name=b")]
         b: String,
         /// Openings, each played twice with colours swapped.
@@ -103,10 +108,13 @@ pub enum OtauCommand {
         /// Random plies of each opening.
         #[arg(long, default_value_t = 6)]
         plies: u32,
+        /// Seeds the openings, so a match can be played again.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Games played at once.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
         concurrency: u64,
+        /// Plies after which a game is scored by the stones held.
         #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
         max_plies: u32,
         /// Keep only openings a depth-6 search scores within this many centi-stones.
@@ -141,8 +149,10 @@ pub enum OtauCommand {
         /// Plies skipped at the start of each game.
         #[arg(long, default_value_t = 6)]
         skip: usize,
+        /// Adam steps over all positions.
         #[arg(long, default_value_t = 2000)]
         epochs: usize,
+        /// The weight file to write (the engine's option EvalFile).
         #[arg(long)]
         out: Option<std::path::PathBuf>,
     },
@@ -158,6 +168,7 @@ pub enum OtauCommand {
         /// Engine thinking time per move, in milliseconds.
         #[arg(long, default_value_t = 1000)]
         movetime: u64,
+        /// Seeds the engine's randomness (its evaluation noise below full strength).
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },

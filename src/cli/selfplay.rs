@@ -95,21 +95,27 @@ pub fn contender(spec: &str) -> Result<Vec<String>, String> {
 /// One `otau selfplay` match.
 #[derive(Clone, Debug)]
 pub struct Selfplay {
+    /// The game both sides play.
     pub game: Variant,
     /// The two contender specs ([`contender`]).
     pub a: String,
+    /// The second contender's spec.
     pub b: String,
     /// Openings, each played twice with colours swapped.
     pub pairs: u32,
     /// Random plies of each opening.
     pub plies: u32,
+    /// Seeds the openings.
     pub seed: u64,
+    /// Games played at once.
     pub concurrency: usize,
+    /// Plies after which a game is scored by the stones held.
     pub max_plies: u32,
     /// Keep only openings a depth-6 search scores within this many centi-stones.
     pub balance: Option<u32>,
     /// The arena's records and PGN (the PGN is what `otau tune --pgn` reads).
     pub out: Option<PathBuf>,
+    /// The PGN of the games.
     pub pgn: Option<PathBuf>,
 }
 

@@ -10,6 +10,7 @@ pub struct TuneRun {
     pub pgn: Vec<std::path::PathBuf>,
     /// Plies skipped at the start of each game.
     pub skip: usize,
+    /// Adam steps over all positions (progress printed every hundredth).
     pub epochs: usize,
     /// The weight file to write (the engine's `EvalFile`), if any.
     pub out: Option<std::path::PathBuf>,

@@ -438,56 +438,85 @@ fn most_tagged(tag: String, running: std::sync::Arc<std::sync::atomic::AtomicBoo
     most
 }
 
+/// The set-up the limits tests share: the tools and control groups checked, the other sandbox
+/// tests kept out, a scratch folder, and the hostile engine making `attack` sandboxed under
+/// `limits` against the unconfined starter bot.
+struct LimitsRun {
+    tag: String,
+    dir: PathBuf,
+    engines: Vec<EngineConfig>,
+    _serial: std::sync::MutexGuard<'static, ()>,
+}
+
+impl LimitsRun {
+    fn new(name: &str, attack: &str, limits: &str) -> LimitsRun {
+        need_tools();
+        need_cgroups();
+        let serial = otau::sync::lock(&SERIAL);
+        let tag = tag(name);
+        let dir = scratch(name);
+        let bot = bot_dir(&dir, "hostile");
+        let hostile = engine(&hostile_keys(
+            "hostile",
+            &bot,
+            &[attack.to_string(), format!("tag:{tag}")],
+            &format!("depth=1 sandbox=on {limits}"),
+        ));
+        let engines = vec![hostile, starter(&dir)];
+        LimitsRun {
+            tag,
+            dir,
+            engines,
+            _serial: serial,
+        }
+    }
+
+    /// Plays the pair of games; the games, in order.
+    fn play(&self) -> Vec<GameRecord> {
+        play(&self.dir, self.engines.clone(), "r.jsonl")
+    }
+
+    /// The hostile engine's attacks that succeeded, from its stderr log.
+    fn succeeded(&self) -> Vec<String> {
+        attacks(&self.dir.join("logs/hostile.stderr.log")).0
+    }
+
+    /// Nothing the run started is left; the scratch folder goes.
+    fn end(self) {
+        nothing_left(&self.tag);
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
 #[test]
 fn a_fork_bomb_is_held_to_its_processes() {
-    need_tools();
-    need_cgroups();
-    let _serial = otau::sync::lock(&SERIAL);
-    let tag = tag("sandbox-forkbomb");
-    let dir = scratch("sandbox-forkbomb");
-    let bot = bot_dir(&dir, "hostile");
-    let attacks_list = ["forkbomb".to_string(), format!("tag:{tag}")];
-    let hostile = engine(&hostile_keys(
-        "hostile",
-        &bot,
-        &attacks_list,
-        "depth=1 sandbox=on processes=8 cpus=1 memory=256",
-    ));
+    let limits = LimitsRun::new(
+        "sandbox-forkbomb",
+        "forkbomb",
+        "processes=8 cpus=1 memory=256",
+    );
     let running = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
     let counter = {
-        let (tag, running) = (tag.clone(), running.clone());
+        let (tag, running) = (limits.tag.clone(), running.clone());
         std::thread::spawn(move || most_tagged(tag, running))
     };
-    let games = play(&dir, vec![hostile, starter(&dir)], "r.jsonl");
+    let games = limits.play();
     running.store(false, std::sync::atomic::Ordering::Relaxed);
     let most = counter.join().unwrap();
     // The engine's 8 and bubblewrap's 2 (each carries the tag in its command line).
     assert!(most <= 8 + 2, "{most} processes at once");
-    let (got, _) = attacks(&dir.join("logs/hostile.stderr.log"));
+    let got = limits.succeeded();
     assert_eq!(got.len(), 1, "the bomb went off: {got:?}");
     for g in &games {
         assert!(!g.termination.kind.is_fault(), "{:?}", g.termination);
     }
-    nothing_left(&tag);
-    let _ = std::fs::remove_dir_all(&dir);
+    limits.end();
 }
 
 #[test]
 fn ten_gigabytes_under_memory_256_lose_by_memory_limit() {
-    need_tools();
-    need_cgroups();
-    let _serial = otau::sync::lock(&SERIAL);
-    let tag = tag("sandbox-memory");
-    let dir = scratch("sandbox-memory");
-    let bot = bot_dir(&dir, "hostile");
-    let attacks_list = ["alloc:10240".to_string(), format!("tag:{tag}")];
-    let hostile = engine(&hostile_keys(
-        "hostile",
-        &bot,
-        &attacks_list,
-        "depth=1 sandbox=on memory=256",
-    ));
-    let games = play(&dir, vec![hostile, starter(&dir)], "r.jsonl");
+    let limits = LimitsRun::new("sandbox-memory", "alloc:10240", "memory=256");
+    let games = limits.play();
     for g in &games {
         let t = &g.termination;
         assert_eq!(t.kind, TerminationKind::MemoryLimit, "{t:?}");
@@ -497,28 +526,18 @@ fn ten_gigabytes_under_memory_256_lose_by_memory_limit() {
         );
         assert!(t.detail.contains("killed at its memory limit"), "{t:?}");
     }
-    let (got, _) = attacks(&dir.join("logs/hostile.stderr.log"));
-    assert_eq!(got, Vec::<String>::new(), "10 GB were never filled");
-    nothing_left(&tag);
-    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(
+        limits.succeeded(),
+        Vec::<String>::new(),
+        "10 GB were never filled"
+    );
+    limits.end();
 }
 
 #[test]
 fn sixty_four_busy_threads_under_cpus_1_use_one_core() {
-    need_tools();
-    need_cgroups();
-    let _serial = otau::sync::lock(&SERIAL);
-    let tag = tag("sandbox-cpus");
-    let dir = scratch("sandbox-cpus");
-    let bot = bot_dir(&dir, "hostile");
-    let attacks_list = ["threads:64".to_string(), format!("tag:{tag}")];
-    let hostile = engine(&hostile_keys(
-        "hostile",
-        &bot,
-        &attacks_list,
-        "depth=1 sandbox=on cpus=1",
-    ));
-    let games = play(&dir, vec![hostile, starter(&dir)], "r.jsonl");
+    let limits = LimitsRun::new("sandbox-cpus", "threads:64", "cpus=1");
+    let games = limits.play();
     for g in &games {
         assert!(!g.termination.kind.is_fault(), "{:?}", g.termination);
         // Held to one core on its moves, and its group's CPU recorded with every move (its own
@@ -532,7 +551,7 @@ fn sixty_four_busy_threads_under_cpus_1_use_one_core() {
     // The engine's own account of its CPU time (all its threads) against the wall time since
     // its threads started: one core's worth at most, whatever else the machine runs (a quota
     // is an upper bound; the slack is one CFS period and the report's own rounding).
-    let log = std::fs::read_to_string(dir.join("logs/hostile.stderr.log")).unwrap();
+    let log = std::fs::read_to_string(limits.dir.join("logs/hostile.stderr.log")).unwrap();
     let reports: Vec<(f64, f64)> = log
         .lines()
         .filter_map(|l| {
@@ -548,8 +567,7 @@ fn sixty_four_busy_threads_under_cpus_1_use_one_core() {
             "{cpu} s of CPU in {wall} s under cpus=1"
         );
     }
-    nothing_left(&tag);
-    let _ = std::fs::remove_dir_all(&dir);
+    limits.end();
 }
 
 /// Plays a pair of games of the hostile engine spinning a thread for a second after each of its

@@ -97,6 +97,38 @@ fn modules_import_only_from_the_layers_below() {
     );
 }
 
+/// Argv is read in one place: no module below `src/cli` names clap (its derives, its
+/// `ValueEnum`), so an arena type's command-line spelling lives in `src/cli` beside the rest of
+/// the command line (issue #30). Comments and strings do not count; tests do.
+#[test]
+fn no_clap_below_the_command_line() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut found = Vec::new();
+    collect(&src, &src, &mut found);
+    let mut wrong = Vec::new();
+    for (path, module) in &found {
+        if module.first().is_some_and(|m| m == "cli") {
+            continue;
+        }
+        let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let code = code_only(&text);
+        let bytes = code.as_bytes();
+        for (at, _) in code.match_indices("clap") {
+            let before = at.checked_sub(1).map(|k| bytes[k]);
+            let after = bytes.get(at + 4).copied();
+            if !before.is_some_and(is_ident) && !after.is_some_and(is_ident) {
+                let line = code[..at].matches('\n').count() + 1;
+                wrong.push(format!("{}:{line}", path.display()));
+            }
+        }
+    }
+    assert!(
+        found.len() > 20 && wrong.is_empty(),
+        "clap named below src/cli (move the command-line knowledge into src/cli):\n{}",
+        wrong.join("\n")
+    );
+}
+
 /// The parser itself, on a small text: the edges it must and must not see.
 #[test]
 fn the_scan_reads_groups_and_skips_comments_strings_and_tests() {

@@ -3,9 +3,12 @@
 
 use std::fmt;
 
+/// How one item came out: a failure fails the whole check, a skip does not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
+    /// The engine did what the protocol asks.
     Pass,
+    /// The engine did not; the item's detail says what it did instead.
     Fail,
     /// Not applicable to this engine (e.g. it has no `Game` option).
     Skip,
@@ -14,8 +17,11 @@ pub enum Status {
 /// One checked item.
 #[derive(Clone, Debug)]
 pub struct Item {
+    /// The item's fixed name, the one the report prints and [`ComplianceReport::item`] finds.
     pub name: &'static str,
+    /// How the item came out.
     pub status: Status,
+    /// What was sent and seen, so a failure can be mended without rerunning the check.
     pub detail: String,
 }
 
@@ -32,7 +38,9 @@ impl Item {
 /// The outcome of a whole check.
 #[derive(Clone, Debug)]
 pub struct ComplianceReport {
+    /// The engine as the command line named it.
     pub engine: String,
+    /// Every item checked, in the order checked (the later items assume the earlier ones).
     pub items: Vec<Item>,
     /// Why the check ended before its last item (the engine could not be started, did not
     /// complete the handshake, or stopped answering), if it did.
@@ -45,6 +53,7 @@ impl ComplianceReport {
         self.items.iter().all(|i| i.status != Status::Fail)
     }
 
+    /// The item of that name, if the check got that far (tests and callers ask for one by name).
     pub fn item(&self, name: &str) -> Option<&Item> {
         self.items.iter().find(|i| i.name == name)
     }

@@ -35,7 +35,7 @@ pub struct Confinement {
 }
 
 /// What follows an engine's CPU overuse (`crate::arena::engine::sandbox::cpu`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Overuse {
     /// Reported by engine and count at the end of the run.

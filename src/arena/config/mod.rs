@@ -19,16 +19,21 @@ use crate::arena::game::openings::OpeningConfig;
 /// One engine as the user described it with `--engine key=value ...`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EngineConfig {
+    /// `name=`: the engine in records, PGN tags and tables; unique within a run.
     pub name: String,
     /// A program path, or `builtin:otau|random|greedy` for an in-process player.
     pub cmd: String,
+    /// `args=`: the program's arguments, split as a shell would (quotes kept together).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub args: Vec<String>,
+    /// `dir=`: the directory the program starts in (the arena's own by default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dir: Option<PathBuf>,
     /// `option.Name=value`, sent with `setoption` after the handshake, in the order given.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub options: Vec<(String, String)>,
+    /// `tc=`, `st=`, `depth=`, `nodes=`, `timemargin=`, `timeout=`: what each `go` allows the
+    /// engine, and how late a reply may come.
     pub limits: MoveLimits,
     /// `restart=on`: a fresh process for every game (cutechess-cli's and fastchess's key; by
     /// default an engine is kept for its next game).
@@ -70,7 +75,7 @@ impl Protocol {
 }
 
 /// How engines are paired.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TournamentKind {
     /// Every engine against every other.
@@ -79,18 +84,21 @@ pub enum TournamentKind {
     /// The first engine against each of the others.
     Gauntlet,
     /// A single-elimination bracket seeded in command-line order, --rounds pairs an encounter.
-    // (Its bracket: `knockout::Bracket`; the doc line above is the help text.)
+    // (Its bracket: `knockout::Bracket`; the help text: `crate::cli::arena`'s values.)
     Knockout,
     /// A Swiss by the FIDE Dutch system (C.04.3, 2025), --rounds rounds, --games 2 for game pairs.
-    // (Its pairing: `swiss::SwissRun`; the doc line above is the help text.)
+    // (Its pairing: `swiss::SwissRun`; the help text: `crate::cli::arena`'s values.)
     Swiss,
 }
 
 /// The built-in players, run in process.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Builtin {
+    /// `builtin:otau`: the engine's own search, at the engine's limits.
     Otau,
+    /// `builtin:random`: a legal move picked at random, the floor any engine must beat.
     Random,
+    /// `builtin:greedy`: the move that wins the most stones at once, one step above random.
     Greedy,
 }
 
@@ -147,6 +155,7 @@ impl EngineConfig {
 /// An engine spec not yet complete: `--each` keys apply first, the engine's own keys override.
 #[derive(Clone, Debug, Default)]
 pub struct EngineSpec {
+    /// The `key=value` pairs in the order given (a later one overrides an earlier one).
     pub pairs: Vec<(String, String)>,
 }
 
@@ -443,14 +452,19 @@ pub fn split_args(s: &str) -> Result<Vec<String>, String> {
 pub struct RunConfig {
     /// Game id.
     pub game: String,
+    /// The engines, in command-line order (the order schedules and seeds are built from).
     pub engines: Vec<EngineConfig>,
+    /// `--tournament`: who meets whom.
     pub tournament: TournamentKind,
     /// Rounds: each pairing plays one opening twice per round, colours swapped.
     pub rounds: u32,
     /// `--games`: total games cut from the schedule (rounded up to whole pairs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub games: Option<u64>,
+    /// `--seed`: the one source of every random choice of the run (openings, their order), so a run
+    /// can be repeated.
     pub seed: u64,
+    /// `--openings`: where the games start.
     pub openings: OpeningConfig,
     /// `--max-plies`: games still running after this many plies are scored by stones held.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -20,9 +20,11 @@ pub struct ProgramStamp {
     pub engine: String,
     /// The program file, absolute (a program found on `PATH`: where it was found).
     pub path: PathBuf,
+    /// The file's size in bytes: with the modification time, what tells a replaced program.
     pub size: u64,
     /// Modification time: seconds and nanoseconds since the Unix epoch.
     pub mtime_s: i64,
+    /// The nanoseconds of the modification time (a rebuild within the same second still shows).
     pub mtime_ns: u32,
 }
 

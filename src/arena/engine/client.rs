@@ -89,6 +89,7 @@ pub(crate) fn pv_prefix(moves: &str, max_bytes: usize) -> &str {
 /// The engine's last `info` before its `bestmove`, as far as it said.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SearchInfo {
+    /// The last `info depth` in range.
     pub depth: Option<u32>,
     /// The last score in range, from the mover's view (kept typed: an engine sends many info
     /// lines per move, and only the last one is written down, by [`SearchInfo::score_text`]).
@@ -96,6 +97,7 @@ pub struct SearchInfo {
     /// Whether that score was only a bound (`lowerbound`/`upperbound` after it): kept with it
     /// in the records and the PGN, and never taken for a score by adjudication.
     pub bound: Option<ScoreBound>,
+    /// The last `info nodes` in range.
     pub nodes: Option<u64>,
     /// The principal variation of the last `info` that had one, its moves as sent (unchecked
     /// words, at most [`MAX_PV_BYTES`]; copied into one reused buffer, so keeping it costs the
@@ -173,6 +175,7 @@ impl SearchInfo {
 pub struct Thought {
     /// The move token as sent (not yet checked).
     pub token: String,
+    /// What the engine said about its search before the move.
     pub info: SearchInfo,
     /// Measured by the arena from writing `go` to the arrival of `bestmove`.
     pub elapsed: Duration,
@@ -183,6 +186,8 @@ pub struct Thought {
 pub enum ThinkError {
     /// No `bestmove` by the deadline.
     Late(Duration),
+    /// The engine failed otherwise (crashed, wrote nonsense, closed its output): the game is lost
+    /// by it.
     Fault(Fault),
 }
 
@@ -334,6 +339,8 @@ impl EngineSession {
         Ok(undeclared)
     }
 
+    /// `isready` ... `readyok` within `timeout`: afterwards every earlier command has been taken
+    /// in, and no late `bestmove` of an earlier search can be read as the next one's.
     pub fn fence(&mut self, timeout: Duration) -> Result<(), Fault> {
         self.fence_lines(timeout).map(|_| ())
     }

@@ -43,7 +43,9 @@ const FINISH_WAIT: Duration = Duration::from_secs(2);
 /// Which way a line went.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Direction {
+    /// A line the arena wrote to the engine.
     ToEngine,
+    /// A line the engine wrote to the arena.
     FromEngine,
 }
 

@@ -18,7 +18,7 @@ pub const MAX_SCORE_CP: u32 = 100_000;
 
 /// `--adjudicate`: whether the tables end games. Off by default: Modiar is solved from its
 /// start, so with tables on every Modiar game would end before its first move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AdjudicateBy {
     /// Play on to the end (the default).
     None,
@@ -30,8 +30,12 @@ pub enum AdjudicateBy {
 /// winner's too) beyond `score` for `movecount` consecutive own moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ResignRule {
+    /// Consecutive own moves the score must stay beyond `score`.
     pub movecount: u32,
+    /// The score (centi-stones, from the engine's view) beyond which the engine is taken to be
+    /// lost.
     pub score: u32,
+    /// Also require the winner's score beyond `score` (both engines agree).
     #[serde(default)]
     pub twosided: bool,
 }
@@ -40,8 +44,11 @@ pub struct ResignRule {
 /// S for M consecutive moves each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DrawRule {
+    /// The full move before which no draw is adjudicated.
     pub movenumber: u32,
+    /// Consecutive moves of each engine the scores must stay within `score`.
     pub movecount: u32,
+    /// The largest |score| (centi-stones) still counted as level.
     pub score: u32,
 }
 
@@ -49,8 +56,10 @@ pub struct DrawRule {
 /// they existed read as all off).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AdjudicationRules {
+    /// `--resign`, when given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resign: Option<ResignRule>,
+    /// `--draw`, when given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub draw: Option<DrawRule>,
     /// `--maxmoves N`: a game still running after N full moves (2N plies from the opening's

@@ -14,7 +14,9 @@ use serde::{Deserialize, Serialize};
 pub struct TimeControl {
     /// Moves per period (`40/60`): the base time is added again after each period.
     pub moves: Option<u32>,
+    /// The time at the start (and added again each period), in ms.
     pub base_ms: u64,
+    /// The time added after each move, in ms.
     pub inc_ms: u64,
 }
 
@@ -141,13 +143,16 @@ fn seconds_text(ms: u64) -> String {
 /// nodes (the engine stops at the first limit it reaches).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct MoveLimits {
+    /// `tc=`: the clock, when the game is timed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tc: Option<TimeControl>,
     /// `st=`: fixed time per move, in ms.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub movetime_ms: Option<u64>,
+    /// `depth=`: plies the engine searches.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<u32>,
+    /// `nodes=`: nodes the engine searches.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nodes: Option<u64>,
     /// Lateness forgiven before a time loss, in ms.
@@ -267,6 +272,7 @@ pub struct SideClock {
 }
 
 impl SideClock {
+    /// A full clock for `tc` (no clock when `None`).
     pub fn new(tc: Option<TimeControl>) -> SideClock {
         SideClock {
             tc,
@@ -275,6 +281,7 @@ impl SideClock {
         }
     }
 
+    /// The time control this clock runs on.
     pub fn tc(&self) -> Option<TimeControl> {
         self.tc
     }

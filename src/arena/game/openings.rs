@@ -33,6 +33,7 @@ pub enum OpeningPolicy {
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum FileOrder {
+    /// In file order, from the `start=` entry on.
     #[default]
     Sequential,
     /// Shuffled once by the run's seed.
@@ -75,16 +76,19 @@ pub struct OpeningConfig {
     /// `plies` beside `file` (the walk's length, unused): resuming them must keep whole entries.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub book_plies: Option<u32>,
+    /// How the openings are made (a random walk, balanced walks, or a file).
     pub policy: OpeningPolicy,
     /// Balanced: the largest |score| accepted, in centi-stones.
     pub margin_cp: i32,
     /// Balanced: the depth of the judging search.
     pub depth: u32,
+    /// `file=`: where the openings come from, instead of random walks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file: Option<PathBuf>,
     /// The file's format; from its extension when not given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<BookFormat>,
+    /// `order=`: the file's entries in order or shuffled.
     pub order: FileOrder,
     /// The file's entry pair 0 plays, 1-based (after `order=random`'s shuffle, as fastchess).
     #[serde(default = "first_entry")]
@@ -216,7 +220,9 @@ impl OpeningConfig {
 /// An opening: a start position and the moves played from it before the engines take over.
 #[derive(Clone, Debug)]
 pub struct Opening {
+    /// The position the opening starts from (a game's start, or a book's position).
     pub start: AnyGame,
+    /// The moves played from it, both engines' alike.
     pub moves: Vec<Move>,
 }
 

@@ -18,7 +18,9 @@ use crate::ugi::wire::{GoCommand, InfoLine, PositionLine, Start};
 /// Adjudication rules beyond the game's own.
 #[derive(Clone, Copy, Debug)]
 pub struct Adjudication {
+    /// `--max-plies`: past this many plies the stones held decide.
     pub max_plies: Option<u32>,
+    /// A player with more than half of all stones in their store has won: the game stops there.
     pub decided_score: bool,
     /// `--resign`, `--draw`, `--maxmoves`, `--adjudicate tables`.
     pub rules: AdjudicationRules,
@@ -27,17 +29,24 @@ pub struct Adjudication {
 /// How long to wait after `stop` for a late `bestmove`, and for `readyok`.
 #[derive(Clone, Copy, Debug)]
 pub struct Waits {
+    /// After `stop`: how long a late `bestmove` may take before the engine counts as broken.
     pub drain: Duration,
+    /// After `isready`: how long `readyok` may take.
     pub ping: Duration,
 }
 
 /// A finished game, before it gets its place in the schedule.
 #[derive(Debug)]
 pub struct GameEnd {
+    /// The engines' moves, as the records write them.
     pub moves: Vec<MoveRecord>,
+    /// The position string at the end.
     pub final_position: String,
+    /// Who won.
     pub result: Outcome,
+    /// How and why the game ended.
     pub termination: Termination,
+    /// Stones each side is credited with (south, north), when stones decided it.
     pub totals: Option<[u32; 2]>,
     /// Engines (by side) that must be restarted before their next game.
     pub faulted: [bool; 2],
@@ -227,6 +236,7 @@ pub fn play(
 /// An engine's move on time, not yet checked with the rules ([`play_reply`]).
 #[derive(Debug)]
 pub struct Answer {
+    /// The `bestmove` and what the engine said with it.
     pub thought: Thought,
     /// The think as charged to the clock, in ms.
     pub used_ms: u64,
@@ -236,8 +246,11 @@ pub struct Answer {
 /// for afterwards.
 #[derive(Debug)]
 pub struct Lost {
+    /// What the turn's loss goes down as.
     pub kind: TerminationKind,
+    /// The details for the records (the bad token, the exit status, ...).
     pub detail: String,
+    /// Whether the engine can play its next game as it is.
     pub engine: After,
 }
 
@@ -256,6 +269,7 @@ pub enum After {
 /// Why a turn has no move.
 #[derive(Debug)]
 pub enum TurnError {
+    /// The mover lost the game by this turn.
     Lost(Lost),
     /// The user interrupted the run: the game has no result.
     Interrupted,

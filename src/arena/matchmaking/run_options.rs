@@ -13,10 +13,13 @@ use crate::arena::records::GameRecord;
 /// How to run (not part of the run's identity: may differ when resuming).
 #[derive(Clone, Debug)]
 pub struct RunOptions {
+    /// `--concurrency`: games played at once.
     pub concurrency: usize,
+    /// `--shard K/N`: the part of the schedule this process plays.
     pub shard: Option<Shard>,
     /// JSON-lines records.
     pub out: Option<PathBuf>,
+    /// `--pgn`: the games as PGN, appended as they end.
     pub pgn: Option<PathBuf>,
     /// An existing PGN gets this run's games after what it holds (else it is refused).
     pub pgn_append: bool,
@@ -26,6 +29,7 @@ pub struct RunOptions {
     pub report: Option<PathBuf>,
     /// Engine faults do not stop the run.
     pub recover: bool,
+    /// How much is printed while the run goes on.
     pub progress: ProgressMode,
     /// Plain progress: the head-to-head results every this many games.
     pub rating_interval: u64,

@@ -33,10 +33,13 @@ pub(crate) const MAX_PV_BYTES: usize = 200;
 /// An engine's latest search figures in the game it is playing, from its `info` lines.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LiveInfo {
+    /// The latest `info depth`.
     pub depth: Option<i64>,
     /// `cp 35` or `mate -4`, from the mover's view.
     pub score: Option<String>,
+    /// The latest `info nodes`.
     pub nodes: Option<i64>,
+    /// The latest `info nps`.
     pub nps: Option<i64>,
     /// The principal variation, protocol tokens separated by spaces (cut to [`MAX_PV_BYTES`]).
     pub pv: String,
@@ -84,7 +87,9 @@ pub struct LiveGame {
     pub index: u64,
     /// The otau game id.
     pub game: String,
+    /// The engine playing South.
     pub south: String,
+    /// The engine playing North.
     pub north: String,
     /// The position now, as the records write positions.
     pub position: String,
@@ -104,7 +109,9 @@ pub struct LiveGame {
 /// line shows them: `crate::arena::output::progress`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LiveProgress {
+    /// Games done of the slice (this run or shard), earlier sessions included.
     pub done: u64,
+    /// Games in the slice.
     pub total: u64,
     /// Games a second, once a game of this session finished.
     pub rate: Option<f64>,
@@ -115,20 +122,24 @@ pub struct LiveProgress {
 /// Everything the page shows, as of generation `generation`.
 #[derive(Clone, Debug, Default)]
 pub struct LiveState {
+    /// Bumped on every change: a viewer asks for a state newer than the one it has.
     pub generation: u64,
     /// The run's title (its records file).
     pub title: String,
+    /// The games being played, by index.
     pub playing: BTreeMap<u64, LiveGame>,
     /// The newest finished games, oldest first (at most [`KEPT_FINISHED`]).
     pub finished: VecDeque<Arc<GameRecord>>,
     /// Games finished since the page started (the list changes when this does).
     pub finished_count: u64,
+    /// Where the run stands.
     pub progress: LiveProgress,
     /// The first pairing's score, Elo and LLR in one line (`results::Standings::headline`).
     pub headline: String,
     /// The run's summary (`stats::Summary` as JSON text, as the records' summary event: made
     /// once, shared by every state) and its text (as the run prints it at the end).
     pub summary: Option<Arc<str>>,
+    /// The summary as the run prints it at the end (in the `--output` format).
     pub summary_text: Arc<str>,
     /// The pairing's part of the summary as JSON text, with its key (a Swiss's `swiss`
     /// standings and crosstable: `Pairing::summary_json`), as its last result left it.
@@ -138,6 +149,7 @@ pub struct LiveState {
 }
 
 impl LiveState {
+    /// Keeps the run's summary, as JSON once for every viewer, and its text.
     pub fn set_summary(&mut self, summary: &Summary) {
         self.summary = Some(summary_json(summary));
         self.summary_text = summary.text().into();
@@ -166,6 +178,7 @@ impl std::fmt::Debug for Watch {
 }
 
 impl Watch {
+    /// An empty state for the run titled `title`.
     pub fn new(title: &str) -> Watch {
         let w = Watch::default();
         lock(&w.state).title = title.to_string();
@@ -179,16 +192,16 @@ impl Watch {
         s.generation += 1;
     }
 
-    /// A copy of the state once it is newer than generation `seen`, waiting at most `wait`.
-    ///
-    /// The viewer looks every [`POLL`] rather than being woken: the run changes its state a
-    /// thousand times a second, and a wake-up for each (a system call) was most of what
-    /// watching cost it.
     /// The generation of the newest state.
     pub fn generation(&self) -> u64 {
         lock(&self.state).generation
     }
 
+    /// A copy of the state once it is newer than generation `seen`, waiting at most `wait`.
+    ///
+    /// The viewer looks every [`POLL`] rather than being woken: the run changes its state a
+    /// thousand times a second, and a wake-up for each (a system call) was most of what
+    /// watching cost it.
     pub fn newer_than(&self, seen: u64, wait: Duration) -> Option<LiveState> {
         let deadline = Instant::now() + wait;
         loop {

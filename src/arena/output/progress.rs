@@ -10,6 +10,7 @@ use crate::arena::system::console;
 use crate::arena::records::standings::Standings;
 use crate::arena::records::GameRecord;
 
+/// How much the run prints while it goes on (`--progress`, `--quiet`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum ProgressMode {
     /// One line rewritten in place.
@@ -39,7 +40,7 @@ impl ProgressMode {
 
 /// `--output` (fastchess's `-output format=`): the form of the plain progress lines and of
 /// the results at the end.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum OutputFormat {
     /// fastchess's blocks (`Results of a vs b`, Elo and nElo, LOS, pentanomial counts).
     #[default]
@@ -59,6 +60,8 @@ impl OutputFormat {
     }
 }
 
+/// The progress shown while a run goes on: counts the games as they end and prints them as the mode
+/// says.
 pub struct Progress {
     mode: ProgressMode,
     format: OutputFormat,
@@ -75,6 +78,8 @@ pub struct Progress {
 }
 
 impl Progress {
+    /// `total` games to play; in plain mode, the results after every `table_every` games (0: only
+    /// at the end).
     pub fn new(mode: ProgressMode, total: u64, table_every: u64) -> Progress {
         Progress {
             mode,

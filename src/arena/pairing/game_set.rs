@@ -9,6 +9,7 @@ pub struct GameSet {
 }
 
 impl GameSet {
+    /// No game recorded.
     pub fn new() -> GameSet {
         GameSet::default()
     }
@@ -25,16 +26,19 @@ impl GameSet {
         fresh
     }
 
+    /// Whether game `index` is recorded.
     pub fn contains(&self, index: u64) -> bool {
         self.words
             .get((index / 64) as usize)
             .is_some_and(|w| w & (1 << (index % 64)) != 0)
     }
 
+    /// The number of games recorded.
     pub fn len(&self) -> u64 {
         self.len
     }
 
+    /// True when no game is recorded.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

@@ -44,12 +44,14 @@ pub struct GameSpec {
     pub encounter: Option<u32>,
     /// Engine indices.
     pub south: usize,
+    /// Engine index of North.
     pub north: usize,
 }
 
 /// What a pairing has for a worker.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Step {
+    /// A game that can be played now.
     Game(GameSpec),
     /// Every game that can be played now is being played: the next depend on their results.
     Wait,
@@ -61,11 +63,17 @@ pub enum Step {
 /// place (round, encounter) its record names.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Recorded {
+    /// 0-based game number in the whole run.
     pub index: u64,
+    /// Engine index of South.
     pub south: usize,
+    /// Engine index of North.
     pub north: usize,
+    /// The game's result.
     pub result: Outcome,
+    /// 0-based round.
     pub round: u32,
+    /// A knockout's encounter within the round (None otherwise).
     pub encounter: Option<u32>,
 }
 
@@ -104,6 +112,7 @@ pub trait Pairing: Send + std::fmt::Debug {
     /// take.
     fn len(&self) -> u64;
 
+    /// True when the run has no game (too few engines).
     fn is_empty(&self) -> bool {
         self.len() == 0
     }

@@ -44,6 +44,8 @@ pub struct Schedule {
 }
 
 impl Schedule {
+    /// The schedule of `kind` for `engines` engines: `rounds` rounds of every pairing, cut to
+    /// `games` (whole pairs) when given.
     pub fn new(kind: TournamentKind, engines: usize, rounds: u32, games: Option<u64>) -> Schedule {
         let pairings = pairings(kind, engines);
         let mut pairs = u64::from(rounds).saturating_mul(pairings.len() as u64);
@@ -58,6 +60,7 @@ impl Schedule {
         self.pairs.saturating_mul(2)
     }
 
+    /// True when the schedule has no game (fewer than two engines).
     pub fn is_empty(&self) -> bool {
         self.pairs == 0
     }
@@ -291,11 +294,14 @@ pub fn rounds_for_games(kind: TournamentKind, engines: usize, games: u64) -> u32
 /// are complete and merging shards gives the single run's statistics).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct Shard {
+    /// This shard's number, 1-based (`k` of `k/n`).
     pub k: u32,
+    /// The number of shards.
     pub n: u32,
 }
 
 impl Shard {
+    /// Whether pair `pair` is this shard's.
     pub fn contains(&self, pair: u64) -> bool {
         pair % self.n as u64 == (self.k - 1) as u64
     }

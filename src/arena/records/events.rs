@@ -29,6 +29,7 @@ mod pgn_result {
     }
 }
 
+/// Where a game started: the engines' moves follow these.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct OpeningRecord {
     /// The position the opening starts from.
@@ -37,6 +38,7 @@ pub struct OpeningRecord {
     pub moves: Vec<String>,
 }
 
+/// One engine move with what the engine said about it.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct MoveRecord {
     /// Protocol token (`5`, `3a`, `pass`).
@@ -47,10 +49,13 @@ pub struct MoveRecord {
     /// Arena-measured think time; only in timed games.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_ms: Option<u64>,
+    /// The engine's last `info score`, as sent (`cp 35`, `win 7`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<String>,
+    /// The engine's last `info depth`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<u32>,
+    /// The engine's last `info nodes`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nodes: Option<u64>,
     /// `info` values the engine sent for this move that were not numbers in range
@@ -78,7 +83,9 @@ fn is_zero<T: Default + PartialEq>(n: &T) -> bool {
 /// `stats::GameStats`, made by `results::game_stats`).
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct GameRecord {
+    /// The game's number in the whole schedule (all shards): the records' key, unique per run.
     pub index: u64,
+    /// The game pair it belongs to: games 2P and 2P+1 share one opening, colours swapped.
     pub pair: u64,
     /// The schedule's round; a knockout's: its round of the bracket (0 is the first).
     pub round: u32,
@@ -86,17 +93,22 @@ pub struct GameRecord {
     /// in records written before knockouts).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub encounter: Option<u32>,
+    /// The game's id (`toguz`, `modiar`, ...), as in [`RunConfig`]'s `game`.
     pub game: String,
     /// Engine names by side.
     pub south: String,
+    /// The engine playing North.
     pub north: String,
+    /// Where the game started.
     pub opening: OpeningRecord,
+    /// The engines' moves, in order (the opening's moves are in `opening`).
     pub moves: Vec<MoveRecord>,
     /// The position string at the end.
     pub final_position: String,
     /// Who won, written as PGN's result string.
     #[serde(with = "pgn_result")]
     pub result: Outcome,
+    /// How the game ended, and who is to blame for a fault.
     pub termination: Termination,
     /// Stones each side is credited with at the end (south, north), when stones decided it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -116,12 +128,16 @@ impl GameRecord {
 /// The first line of a records file.
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 pub struct RunHeader {
+    /// The records format ([`crate::arena::records::FORMAT`]): a file of another format is refused,
+    /// never misread.
     pub format: u32,
     /// Arena version that wrote the file.
     pub arena: String,
+    /// The whole run as configured: `--resume` and `merge` rebuild it from this.
     pub config: RunConfig,
     /// Games in the whole schedule (all shards).
     pub scheduled: u64,
+    /// The part of the schedule this file plays (`--shard K/N`); absent for a whole run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
     /// Every other output of the run, so that `--resume` goes on writing them all (absent in
@@ -139,6 +155,7 @@ pub struct RunHeader {
 /// absolute otherwise.
 #[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
 pub struct RecordedOutputs {
+    /// The PGN file (`--pgn`), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pgn: Option<PathBuf>,
     /// Bytes the PGN held before the run (`--pgn-append`): the run's games follow them.
@@ -153,11 +170,16 @@ pub struct RecordedOutputs {
     pub log_dir: PathBuf,
 }
 
+/// One line of a records file, told apart by its `event` key.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "lowercase")]
 pub enum Event {
+    /// The first line: what the run is.
     Run(Box<RunHeader>),
+    /// One finished game.
     Game(Box<GameRecord>),
+    /// The statistics of every game so far, written when a session ends (for readers other than the
+    /// arena; the arena recomputes them from the games).
     Summary(serde_json::Value),
 }
 

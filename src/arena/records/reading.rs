@@ -48,6 +48,7 @@ pub(super) fn check_records_path(path: &Path) -> Result<()> {
 /// game at a time.
 #[derive(Debug)]
 pub struct RecordsFile {
+    /// The first line: the run the games belong to.
     pub header: RunHeader,
     /// Games by index (a game recorded twice keeps its first record).
     pub games: BTreeMap<u64, GameRecord>,
@@ -65,6 +66,7 @@ pub struct RecordsFile {
 /// bit each), where its valid lines end, whether it ends with a summary.
 #[derive(Debug)]
 pub struct RecordsScan {
+    /// The first line: the run the games belong to.
     pub header: RunHeader,
     /// The games recorded.
     pub done: GameSet,
@@ -119,6 +121,7 @@ fn each_line(path: &Path, mut f: impl FnMut(usize, &[u8]) -> Result<bool>) -> Re
 }
 
 impl RecordsFile {
+    /// Reads the whole file into memory (fails as [`RecordsFile::scan`] does).
     pub fn read(path: &Path) -> Result<RecordsFile> {
         let mut games = BTreeMap::new();
         let mut order = Vec::new();

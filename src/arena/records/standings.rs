@@ -77,10 +77,15 @@ fn move_sides(g: &GameRecord) -> Vec<Side> {
 /// `crate::arena::pairing::Pairing::replay`): its engines, result and place.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KeptResult {
+    /// The engine that played South.
     pub south: String,
+    /// The engine that played North.
     pub north: String,
+    /// The result.
     pub outcome: Outcome,
+    /// The round it was played in.
     pub round: u32,
+    /// A knockout's encounter within its round (see [`crate::arena::records::GameRecord`]).
     pub encounter: Option<u32>,
 }
 
@@ -115,6 +120,7 @@ pub struct Standings {
 }
 
 impl Standings {
+    /// No games yet; `sprt` when the first two engines' head-to-head is a sequential test.
     pub fn new(players: Vec<String>, sprt: Option<SprtConfig>) -> Standings {
         let first_pairing =
             (players.len() >= 2).then(|| PairTracker::new(&players[0], &players[1]));
@@ -214,14 +220,17 @@ impl Standings {
         &self.done
     }
 
+    /// Whether game `index` was counted (a resumption skips it).
     pub fn contains(&self, index: u64) -> bool {
         self.done.contains(index)
     }
 
+    /// The number of games counted.
     pub fn len(&self) -> u64 {
         self.done.len()
     }
 
+    /// True before the first game is counted.
     pub fn is_empty(&self) -> bool {
         self.done.is_empty()
     }
@@ -237,6 +246,7 @@ impl Standings {
         &self.tally
     }
 
+    /// What a summary needs besides the counts: the players, the SPRT and rating settings.
     pub fn options(&self) -> SummaryOptions {
         SummaryOptions {
             players: self.players.clone(),

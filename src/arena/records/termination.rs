@@ -42,6 +42,7 @@ pub enum TerminationKind {
 }
 
 impl TerminationKind {
+    /// The kind's name in records, PGN and tables (stable: records files hold it).
     pub fn name(self) -> &'static str {
         match self {
             TerminationKind::Rules => "rules",
@@ -76,8 +77,10 @@ impl TerminationKind {
     }
 }
 
+/// How and why a game ended.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct Termination {
+    /// What ended it.
     pub kind: TerminationKind,
     /// For a fault: the side whose engine failed (and lost). Absent if both failed to start.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -64,10 +64,12 @@ impl RecordWriter {
             .with_context(|| format!("{}: cannot cut its torn last line", self.path.display()))
     }
 
+    /// The file written (for messages).
     pub fn path(&self) -> &Path {
         &self.path
     }
 
+    /// Appends one event as a line and flushes it, so a kill loses at most the line being written.
     pub fn write(&mut self, event: &Event) -> Result<()> {
         self.file
             .write_all(&event_line(event)?)

@@ -32,11 +32,14 @@ use rustix::fs::Access;
 /// A file a command reads or writes, with what the user called it (`--pgn`, `the input`).
 #[derive(Clone, Debug)]
 pub struct Named {
+    /// What the user called the file, the first word of every message about it.
     pub what: String,
+    /// The path as given.
     pub path: PathBuf,
 }
 
 impl Named {
+    /// A file called `what` at `path`.
     pub fn new(what: impl Into<String>, path: impl Into<PathBuf>) -> Named {
         Named {
             what: what.into(),
@@ -129,6 +132,7 @@ pub enum Target {
     Regular(u64),
     /// A FIFO, a device, `/dev/stdout`: written directly, never renamed over.
     Stream,
+    /// A directory: refused as an output, naming it.
     Directory,
 }
 
@@ -147,6 +151,8 @@ fn fd_path(path: &Path) -> Option<i32> {
     n.parse().ok()
 }
 
+/// What is at `path` now, so an output is written the right way (a stream directly, a file through
+/// a rename) or refused.
 pub fn target(path: &Path) -> std::io::Result<Target> {
     if fd_path(path).is_some() {
         return Ok(Target::Stream);
@@ -628,10 +634,12 @@ pub struct Created {
 }
 
 impl Created {
+    /// A file the start-up created: removed again if it fails.
     pub fn file(&mut self, path: &Path) {
         self.files.push(path.to_path_buf());
     }
 
+    /// A directory the start-up created: removed again (if empty) if it fails.
     pub fn dir(&mut self, path: &Path) {
         self.dirs.push(path.to_path_buf());
     }

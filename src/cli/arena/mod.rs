@@ -11,6 +11,7 @@ pub mod fake_engine;
 pub mod fastchess;
 mod pair;
 mod run;
+mod values;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

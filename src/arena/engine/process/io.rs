@@ -45,7 +45,12 @@ pub enum SendError {
     /// The engine's input is closed (it exited, or closed stdin).
     Closed(io::Error),
     /// The deadline passed with `unwritten` of `total` bytes still not taken by the engine.
-    Timeout { unwritten: usize, total: usize },
+    Timeout {
+        /// Bytes the engine had not taken when the deadline passed.
+        unwritten: usize,
+        /// Bytes of the whole message.
+        total: usize,
+    },
     /// The user pressed Ctrl-C.
     Interrupted,
 }
@@ -65,8 +70,11 @@ impl std::fmt::Display for SendError {
 /// What an engine process is: a command line with a working directory.
 #[derive(Clone, Debug)]
 pub struct Spawn<'a> {
+    /// The program: a path, or a name looked up on `PATH`.
     pub program: &'a str,
+    /// Its arguments, passed as they are (no shell).
     pub args: &'a [String],
+    /// The directory it starts in (the arena's own when `None`).
     pub dir: Option<&'a Path>,
     /// Where stderr is appended; `None` discards it.
     pub log: Option<&'a Path>,

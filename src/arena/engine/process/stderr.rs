@@ -20,6 +20,7 @@ pub struct LogBudget {
 }
 
 impl LogBudget {
+    /// A budget of `limit` bytes, shared by whoever holds the `Arc`.
     pub fn new(limit: u64) -> Arc<LogBudget> {
         Arc::new(LogBudget {
             limit,
@@ -41,6 +42,7 @@ impl LogBudget {
         (granted, reached)
     }
 
+    /// The cap in bytes (named in the line that says the log was cut).
     pub fn limit(&self) -> u64 {
         self.limit
     }

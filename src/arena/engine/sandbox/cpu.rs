@@ -26,7 +26,9 @@ pub const OFF_MOVE_ALLOWANCE: Duration = Duration::from_millis(50);
 /// used more than allowed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CpuUse {
+    /// CPU used on its own moves.
     pub on_move: Duration,
+    /// CPU used while the opponent was to move (pondering, or a runaway thread).
     pub off_move: Duration,
     /// Moves on which its CPU was measured.
     pub measured: u64,
@@ -37,6 +39,7 @@ pub struct CpuUse {
 }
 
 impl CpuUse {
+    /// Adds another game's figures: a run's totals are its games' sums.
     pub fn add(&mut self, other: &CpuUse) {
         self.on_move += other.on_move;
         self.off_move += other.off_move;
@@ -50,7 +53,10 @@ impl CpuUse {
 /// by side, in words.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MoveCpu {
+    /// Each side's CPU during the move, by side index (`None`: that side is not in a control
+    /// group).
     pub used: [Option<Duration>; 2],
+    /// Each overuse as the note, log line or termination detail says it.
     pub overuse: Vec<(Side, String)>,
 }
 
@@ -78,35 +84,51 @@ pub fn judge(
             t.measured += 1;
             if let Some(n) = cpus[i] {
                 let allowed = wall.saturating_mul(n as u32) + ON_MOVE_ALLOWANCE;
-                if used > allowed {
-                    t.over_cpus += 1;
-                    out.overuse.push((
-                        side,
-                        format!(
-                            "{side} used {} ms of CPU in a {} ms move, over its cpus={n}",
-                            used.as_millis(),
-                            wall.as_millis()
-                        ),
-                    ));
-                }
+                over(used, allowed, &mut t.over_cpus, &mut out, side, || {
+                    format!(
+                        "{side} used {} ms of CPU in a {} ms move, over its cpus={n}",
+                        used.as_millis(),
+                        wall.as_millis()
+                    )
+                });
             }
         } else {
             t.off_move += used;
-            if used > OFF_MOVE_ALLOWANCE {
-                t.on_opponents_time += 1;
-                out.overuse.push((
-                    side,
+            over(
+                used,
+                OFF_MOVE_ALLOWANCE,
+                &mut t.on_opponents_time,
+                &mut out,
+                side,
+                || {
                     format!(
                         "{side} used {} ms of CPU on the opponent's {} ms move (allowed {} ms)",
                         used.as_millis(),
                         wall.as_millis(),
                         OFF_MOVE_ALLOWANCE.as_millis()
-                    ),
-                ));
-            }
+                    )
+                },
+            );
         }
     }
     out
+}
+
+/// One allowance judged (the mover's `cpus=`, or the waiting engine's on the opponent's time):
+/// a use past `allowed` is counted in `count` and noted for `side` in the words of `why` (made
+/// only then: most moves use less).
+fn over(
+    used: Duration,
+    allowed: Duration,
+    count: &mut u64,
+    out: &mut MoveCpu,
+    side: Side,
+    why: impl FnOnce() -> String,
+) {
+    if used > allowed {
+        *count += 1;
+        out.overuse.push((side, why()));
+    }
 }
 
 /// One engine's line for the end of the run: `CPU of NAME: 1.20 s on its 60 moves (20.0 ms a

@@ -2,10 +2,14 @@
 
 use std::time::Duration;
 
+/// What a session cost, printed at its end so a slowdown of the arena itself shows.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Cost {
+    /// Plies played.
     pub plies: u64,
+    /// Wall time of the session.
     pub wall: Duration,
+    /// The arena's own CPU time (its threads, not the engines').
     pub arena_cpu: Duration,
 }
 

@@ -7,11 +7,13 @@ use crate::arena::records::RunHeader;
 /// What a run produced.
 #[derive(Debug)]
 pub struct RunReport {
+    /// The records' header: the run as configured.
     pub header: RunHeader,
     /// Every game of this run's slice recorded so far (resumed ones included).
     pub standings: Standings,
     /// Games of this slice still unplayed (interrupted or stopped).
     pub missing: u64,
+    /// The user stopped the run (Ctrl-C): what is missing can be resumed.
     pub interrupted: bool,
     /// Why the run stopped early, if it did: a fault under `--no-recover`.
     pub stopped: Option<String>,

@@ -240,6 +240,7 @@ impl Bracket {
         Ok(())
     }
 
+    /// What fixes the bracket: its field in seed order, its encounters' length, its seed.
     pub fn rules(&self) -> &Rules {
         &self.rules
     }

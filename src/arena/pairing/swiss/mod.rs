@@ -36,11 +36,14 @@ pub use run::{Rules, SwissRun};
 /// A side: White moves first.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Colour {
+    /// Moves first.
     White,
+    /// Moves second.
     Black,
 }
 
 impl Colour {
+    /// The other colour.
     pub fn flip(self) -> Colour {
         match self {
             Colour::White => Colour::Black,
@@ -52,8 +55,11 @@ impl Colour {
 /// A player's result in a round, as the TRF scores it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Score {
+    /// A win: over the board, by forfeit, or the pairing-allocated bye.
     Win,
+    /// A draw.
     Draw,
+    /// A loss: over the board, by forfeit, or a round not paired.
     Loss,
 }
 
@@ -62,7 +68,9 @@ pub enum Score {
 pub struct Round {
     /// The opponent's index in [`Tournament::players`]; None for a bye or an absence.
     pub opponent: Option<usize>,
+    /// The colour played; None when no game was played.
     pub colour: Option<Colour>,
+    /// The round's result for this player.
     pub score: Score,
     /// The game was played over the board (not a forfeit, bye or absence).
     pub played: bool,
@@ -95,10 +103,12 @@ impl Round {
     }
 }
 
+/// One player as the pairing knows them: name, rating and rounds so far.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Player {
     /// The name written in a TRF (not read by the pairing).
     pub name: String,
+    /// The rating: the initial ranking orders by it, higher first.
     pub rating: u32,
     /// Rounds in order; a round missing at the end is an absence. A player with an entry for
     /// the round being paired is not paired in it (a requested bye or an absence).
@@ -108,10 +118,15 @@ pub struct Player {
 /// Points in tenths (a win 10, a draw 5), as the TRF writes them with one decimal.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Points {
+    /// A win's points.
     pub win: u32,
+    /// A draw's points.
     pub draw: u32,
+    /// A loss over the board.
     pub loss: u32,
+    /// A loss by forfeit.
     pub forfeit_loss: u32,
+    /// A round not paired (an absence, a zero-point bye).
     pub zero_bye: u32,
     /// The pairing-allocated bye: a win's points by the handbook's default.
     pub pairing_bye: u32,
@@ -148,10 +163,12 @@ impl Points {
 /// order (index 0 is pairing number 1).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Tournament {
+    /// The players, in pairing-number order.
     pub players: Vec<Player>,
     /// Rounds the tournament will have (the last round lets top scorers meet with the same
     /// absolute colour preference).
     pub total_rounds: u32,
+    /// What each result is worth.
     pub points: Points,
     /// The colour of pairing number 1 in round 1 (the odd numbers' colour against the even).
     pub initial_colour: Colour,
@@ -181,10 +198,13 @@ impl Tournament {
 /// (higher scores first), and the player with the pairing-allocated bye.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct RoundPairing {
+    /// The pairs, (white, black) by player index.
     pub pairs: Vec<(usize, usize)>,
+    /// The player with the pairing-allocated bye (an odd number of players), if any.
     pub bye: Option<usize>,
 }
 
+/// Why a round could not be paired.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum PairingError {
     /// No pairing satisfies the absolute criteria (no rematch, colour limits, one bye each).

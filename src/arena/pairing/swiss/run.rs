@@ -29,11 +29,13 @@ pub struct Rules {
     pub names: Vec<String>,
     /// Engine ratings where given (command-line order).
     pub ratings: Vec<Option<u32>>,
+    /// `--rounds`: rounds the Swiss has.
     pub rounds: u32,
     /// 1: one game a pairing; 2: a game pair, colours swapped.
     pub games_per_round: u32,
     /// The pairing-allocated bye's points, in tenths (10: a win's).
     pub bye_points: u32,
+    /// `--tiebreaks`: the order ties in points are broken by.
     pub tiebreaks: Vec<TieBreak>,
 }
 
@@ -109,6 +111,7 @@ impl SwissRun {
         run
     }
 
+    /// What fixes the run (the records header holds it; a resumption checks it).
     pub fn rules(&self) -> &Rules {
         &self.rules
     }

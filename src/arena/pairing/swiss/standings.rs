@@ -15,14 +15,21 @@ use super::{Colour, Score, Tournament};
 /// A tie-break, as `--tiebreaks` names it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum TieBreak {
+    /// The sum of the opponents' points (an unplayed round: the player's own).
     Buchholz,
+    /// Buchholz without the least of its terms.
     BuchholzCut1,
+    /// The points of each opponent beaten, half of each drawn.
     SonnebornBerger,
+    /// Among the players level on everything before it: their points against each other.
     DirectEncounter,
+    /// Games won over the board.
     Wins,
 }
 
 impl TieBreak {
+    /// The tie-breaks when `--tiebreaks` is not given: Buchholz cut 1, Buchholz, Sonneborn-Berger,
+    /// wins.
     pub const DEFAULT: [TieBreak; 4] = [
         TieBreak::BuchholzCut1,
         TieBreak::Buchholz,
@@ -41,6 +48,7 @@ impl TieBreak {
         }
     }
 
+    /// The column heading in the standings (a few letters, so the table stays narrow).
     pub fn short(self) -> &'static str {
         match self {
             TieBreak::Buchholz => "Buch",
@@ -78,7 +86,9 @@ impl TieBreak {
 /// A player's line of the standings. Points in tenths, Sonneborn-Berger in hundredths.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Standing {
+    /// The player's index.
     pub player: usize,
+    /// Points, in tenths.
     pub points: u32,
     /// The tie-breaks' values, in the order asked.
     pub values: Vec<u64>,
