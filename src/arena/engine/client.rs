@@ -390,7 +390,7 @@ impl EngineSession {
         let deadline = started + allowed;
         let go = go.to_string();
         let lines = [position.as_str(), go.as_str()];
-        self.send_lines(&lines, deadline)
+        self.send_lines_since(&lines, started, deadline)
             .map_err(ThinkError::Fault)?;
         let mut info = SearchInfo::default();
         loop {
@@ -573,10 +573,20 @@ impl EngineSession {
     }
 
     fn send_lines(&mut self, lines: &[&str], deadline: Instant) -> Result<(), Fault> {
+        self.send_lines_since(lines, pause::now(), deadline)
+    }
+
+    /// [`EngineSession::send_lines`], the write begun at `started` (the caller's look at the
+    /// clock just before: a look is a cost every ply).
+    fn send_lines_since(
+        &mut self,
+        lines: &[&str],
+        started: Instant,
+        deadline: Instant,
+    ) -> Result<(), Fault> {
         if crate::arena::system::interrupt::requested() {
             return Err(Fault::Interrupted);
         }
-        let started = pause::now();
         self.write(lines, deadline).map_err(|e| {
             let last = lines.last().copied().unwrap_or_default();
             let what = last.split_ascii_whitespace().next().unwrap_or_default();

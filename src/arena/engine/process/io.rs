@@ -27,6 +27,9 @@ pub const EXIT_POLL: Duration = Duration::from_millis(25);
 pub const EXIT_GRACE: Duration = Duration::from_millis(20);
 /// The bound of [`EngineIo::send`] and [`EngineIo::send_all`], which take no deadline.
 pub const DEFAULT_WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+/// The most an engine's outgoing buffer keeps allocated between writes (a long game's
+/// `position` line fits; a larger write, a huge option value, is freed after it).
+const KEPT_OUTGOING: usize = 64 * 1024;
 
 /// Why [`EngineIo::recv`] returned no line.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -95,6 +98,10 @@ enum Peer {
 /// its output lines, both used by the game's own thread with deadlines.
 pub struct EngineIo {
     writer: Option<File>,
+    /// The bytes of the lines [`EngineIo::send_by`] writes, kept from one write to the next so
+    /// that a ply allocates nothing to send (shrunk back after an outsize write: at most
+    /// [`KEPT_OUTGOING`] stays allocated).
+    outgoing: Vec<u8>,
     reader: LineReader,
     peer: Peer,
     closed: bool,
@@ -148,6 +155,7 @@ impl EngineIo {
         }
         Ok(EngineIo {
             writer: Some(non_blocking(OwnedFd::from(stdin))?),
+            outgoing: Vec::new(),
             reader: LineReader::new(OwnedFd::from(stdout))?,
             peer: Peer::Child {
                 child,
@@ -175,6 +183,7 @@ impl EngineIo {
             .spawn(move || engine(BufReader::new(to_engine_r), from_engine_w))?;
         Ok(EngineIo {
             writer: Some(non_blocking(OwnedFd::from(to_engine_w))?),
+            outgoing: Vec::new(),
             reader: LineReader::new(OwnedFd::from(from_engine_r))?,
             peer: Peer::Thread(Some(thread)),
             closed: false,
@@ -214,11 +223,21 @@ impl EngineIo {
     /// slices, so neither an engine that stops reading nor one that exited behind a helper that
     /// keeps its input open can hold the write past the deadline, and Ctrl-C is noticed.
     pub(crate) fn send_by(&mut self, lines: &[&str], deadline: Instant) -> Result<(), SendError> {
-        let mut buf = Vec::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+        let mut buf = std::mem::take(&mut self.outgoing);
+        buf.clear();
         for line in lines {
             buf.extend_from_slice(line.as_bytes());
             buf.push(b'\n');
         }
+        let sent = self.write_by(&buf, deadline);
+        if buf.capacity() <= KEPT_OUTGOING {
+            self.outgoing = buf;
+        }
+        sent
+    }
+
+    /// [`EngineIo::send_by`]'s write of `buf`, whole, by `deadline`.
+    fn write_by(&mut self, buf: &[u8], deadline: Instant) -> Result<(), SendError> {
         let mut done = 0;
         while done < buf.len() {
             let w = self.writer.as_mut().ok_or_else(|| {
@@ -306,15 +325,8 @@ impl EngineIo {
             } else {
                 None
             };
-            if let Some((at, line)) = self.reader.next_line() {
-                if exit_cutoff.is_some_and(|c| at > c) {
-                    return self.close();
-                }
-                if at > deadline {
-                    return Err(RecvError::Timeout);
-                }
-                self.last_arrival = at;
-                return Ok(line);
+            if let Some(got) = self.take_line(exit_cutoff, deadline) {
+                return got;
             }
             let until = exit_cutoff.map_or(deadline, |c| c.min(deadline));
             let slice = until.saturating_duration_since(now).min(EXIT_POLL);
@@ -337,6 +349,11 @@ impl EngineIo {
             match self.reader.fill(stamp) {
                 Fill::Read => {
                     self.looked_at = now;
+                    // The line is handed over at once, on the look just taken (a new look at
+                    // the clock, Ctrl-C and the process would change nothing for it).
+                    if let Some(got) = self.take_line(exit_cutoff, deadline) {
+                        return got;
+                    }
                     continue;
                 }
                 Fill::Eof => return self.close(),
@@ -357,6 +374,24 @@ impl EngineIo {
                 );
             }
         }
+    }
+
+    /// The next whole line read, if any, judged against the engine's exit (lines read later
+    /// than `exit_cutoff` are not the engine's) and the `deadline`.
+    fn take_line(
+        &mut self,
+        exit_cutoff: Option<Instant>,
+        deadline: Instant,
+    ) -> Option<Result<Incoming, RecvError>> {
+        let (at, line) = self.reader.next_line()?;
+        if exit_cutoff.is_some_and(|c| at > c) {
+            return Some(self.close());
+        }
+        if at > deadline {
+            return Some(Err(RecvError::Timeout));
+        }
+        self.last_arrival = at;
+        Some(Ok(line))
     }
 
     fn close(&mut self) -> Result<Incoming, RecvError> {
