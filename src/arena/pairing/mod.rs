@@ -168,6 +168,22 @@ impl TournamentKind {
     }
 }
 
+/// The numbers a knockout's and a Swiss's `check_numbers` read (engines, `--rounds`, `--games`,
+/// `--tiebreak-pairs`, whether `--sprt` is given), unpacked from the configuration in this one
+/// place.
+pub type NumbersCheck = fn(usize, u32, Option<u64>, Option<u32>, bool) -> Result<(), String>;
+
+/// `check` on the configuration's numbers: a bracket kind's `check_values`.
+pub fn check_numbers_of(config: &RunConfig, check: NumbersCheck) -> Result<(), String> {
+    check(
+        config.engines.len(),
+        config.rounds,
+        config.games,
+        config.tiebreak_pairs,
+        config.sprt.is_some(),
+    )
+}
+
 /// A run's values: the configuration's own ([`RunConfig::check_values`]) and its tournament
 /// kind's, checked on the command line's and on what `--resume` reads back.
 pub fn check(config: &RunConfig) -> Result<(), String> {

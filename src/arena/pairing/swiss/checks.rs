@@ -28,13 +28,7 @@ impl Rules {
 
 /// A Swiss run's values, checked on the command line's and on what `--resume` reads back.
 pub fn check_values(config: &RunConfig) -> Result<(), String> {
-    check_numbers(
-        config.engines.len(),
-        config.rounds,
-        config.games,
-        config.tiebreak_pairs,
-        config.sprt.is_some(),
-    )
+    crate::arena::pairing::check_numbers_of(config, check_numbers)
 }
 
 /// A Swiss cannot be split into shards: each round is paired from the results of the rounds
