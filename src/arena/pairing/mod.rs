@@ -65,6 +65,8 @@ pub struct Recorded {
     pub south: usize,
     pub north: usize,
     pub result: Outcome,
+    /// Ended before its first move (`Termination::unplayed`): a forfeit to a Swiss.
+    pub unplayed: bool,
     pub round: u32,
     pub encounter: Option<u32>,
 }
@@ -79,8 +81,9 @@ pub trait Pairing: Send + std::fmt::Debug {
     /// The next game to hand out, in game order; recorded games are not handed out again.
     fn next(&mut self) -> Step;
 
-    /// A game it handed out has ended with `result` (and is on its way to the records).
-    fn record(&mut self, game: &GameSpec, result: Outcome);
+    /// A game it handed out has ended with `result` (and is on its way to the records);
+    /// `unplayed`: before its first move, an engine never ready for it (a Swiss's forfeit).
+    fn record(&mut self, game: &GameSpec, result: Outcome, unplayed: bool);
 
     /// Whether its next games depend on the results: then the records reader and the standings
     /// keep each game's engines, place and result (a few dozen bytes a game) for
@@ -124,6 +127,12 @@ pub trait Pairing: Send + std::fmt::Debug {
 
     /// Its part of the summary event, (key, value): a knockout's `knockout` bracket.
     fn summary_json(&self) -> Option<(&'static str, serde_json::Value)>;
+
+    /// The most games it can hand out at once, when its rounds hold fewer than the run (a
+    /// Swiss's round: the next is paired when it ends); None when any worker may get a game.
+    fn most_at_once(&self) -> Option<u64> {
+        None
+    }
 
     /// The rounds complete and the tournament as a FIDE TRF (`event` its name), for a kind that
     /// writes one (`--trf`, a Swiss).

@@ -80,6 +80,8 @@ pub struct KeptResult {
     pub south: String,
     pub north: String,
     pub outcome: Outcome,
+    /// Ended before its first move (`Termination::unplayed`).
+    pub unplayed: bool,
     pub round: u32,
     pub encounter: Option<u32>,
 }
@@ -185,6 +187,7 @@ impl Standings {
                     south: record.south.clone(),
                     north: record.north.clone(),
                     outcome: record.outcome,
+                    unplayed: g.termination.unplayed,
                     round: g.round,
                     encounter: g.encounter,
                 },
