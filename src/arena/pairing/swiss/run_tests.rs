@@ -173,8 +173,7 @@ fn a_forfeit_is_no_game_played_and_the_trf_writes_it_as_plus_and_minus() {
     let lines: Vec<&str> = trf.split('\r').filter(|l| l.starts_with("001")).collect();
     assert_eq!(lines.len(), 2);
     for line in &lines {
-        let results: Vec<char> = line[91..]
-            .as_bytes()
+        let results: Vec<char> = line.as_bytes()[91..]
             .chunks(10)
             .map(|c| c[7] as char)
             .collect();
