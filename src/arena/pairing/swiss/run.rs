@@ -9,6 +9,10 @@
 //!   that moves first.
 //! - **The bye**: an odd field's pairing-allocated bye scores `bye_points` (tenths; a win's
 //!   points by the handbook's default).
+//! - **Forfeits**: a game recorded unplayed (an engine never ready for it) is FIDE's forfeit:
+//!   the winner scores a win, nobody when both were out; the round is not played (no colour,
+//!   no encounter: the two may meet again). An encounter of two games is a forfeit only when
+//!   neither was played.
 //! - **Numbering**: games are numbered densely round after round (a round's games in board
 //!   order, a pair's two games together), so game N is the same game at any concurrency; the
 //!   pairings depend only on the results, and `--resume` replays them identically.
