@@ -324,6 +324,8 @@ impl SwissRun {
                             "result": match r.score { Score::Win => 1.0, Score::Draw => 0.5, Score::Loss => 0.0 },
                             "bye": r.opponent.is_none() && r.paired,
                             "forfeit": r.opponent.is_some() && !r.played,
+                            // Over the board (false for a forfeit, the bye, an absence).
+                            "played": r.played,
                         })
                     })
                     .collect();

@@ -185,6 +185,7 @@ fn a_forfeit_is_no_game_played_and_the_trf_writes_it_as_plus_and_minus() {
     assert_eq!(back.players, run.tournament().players);
     let json = run.summary_json().unwrap().1;
     assert_eq!(json["standings"][0]["rounds"][0]["forfeit"], true);
+    assert_eq!(json["standings"][0]["rounds"][0]["played"], false);
 }
 
 #[test]
