@@ -160,6 +160,7 @@ impl Selfplay {
             max_crashes: DEFAULT_MAX_CRASHES,
             sprt: None,
             tiebreak_pairs: None,
+            swiss: Default::default(),
         };
         crate::arena::pairing::check(&config)?;
         Ok(config)

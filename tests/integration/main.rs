@@ -25,6 +25,7 @@ mod arena_protocol_log;
 mod arena_runs;
 mod arena_sandbox;
 mod arena_swiss;
+mod arena_swiss_runs;
 mod arena_trust;
 mod arena_values;
 mod check_processes;

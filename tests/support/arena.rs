@@ -96,6 +96,7 @@ pub fn config(engines: Vec<EngineConfig>, rounds: u32, seed: u64) -> RunConfig {
         max_crashes: 3,
         sprt: None,
         tiebreak_pairs: None,
+        swiss: Default::default(),
     }
 }
 

@@ -490,6 +490,66 @@ pub struct RunConfig {
     /// draw (given only for a knockout; absent in records written before knockouts).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tiebreak_pairs: Option<u32>,
+    /// A Swiss's `--tiebreaks` and `--bye-score` (absent when both are the defaults, as in
+    /// records written before them).
+    #[serde(default, skip_serializing_if = "SwissOptions::is_default")]
+    pub swiss: SwissOptions,
+}
+
+/// A Swiss's own options, kept in the records' header so that `--resume` ranks and scores as
+/// the run began.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SwissOptions {
+    /// `--tiebreaks`: the tie-breaks in order, by their long names (`buchholz-cut1`); empty for
+    /// the default order. A Swiss checks and reads them (`swiss::standings::TieBreak`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tiebreaks: Vec<String>,
+    /// `--bye-score`: the pairing-allocated bye's points (None: a win's, FIDE's default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bye_score: Option<ByeScore>,
+}
+
+impl SwissOptions {
+    /// Nothing asked: the records header leaves the options out (older readers match it).
+    pub fn is_default(&self) -> bool {
+        *self == SwissOptions::default()
+    }
+}
+
+/// The pairing-allocated bye's points, as a game's: `--bye-score 1` (a win's, the handbook's
+/// default), `0.5` or `0`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ByeScore {
+    /// A win's points: the handbook's default.
+    Win,
+    /// Half a point.
+    Draw,
+    /// No point: the bye only spares a round.
+    Loss,
+}
+
+impl ByeScore {
+    /// `1`, `0.5` or `0` (also `1.0`, `0.0`, `win`, `draw`, `loss`).
+    pub fn parse(text: &str) -> Result<ByeScore, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "1" | "1.0" | "win" => Ok(ByeScore::Win),
+            "0.5" | ".5" | "draw" => Ok(ByeScore::Draw),
+            "0" | "0.0" | "loss" => Ok(ByeScore::Loss),
+            _ => Err(format!(
+                "{text:?}: the bye's points, 1 (a win's, the default), 0.5 (a draw's) or 0"
+            )),
+        }
+    }
+
+    /// In tenths of a point (a win 10).
+    pub fn tenths(self) -> u32 {
+        match self {
+            ByeScore::Win => 10,
+            ByeScore::Draw => 5,
+            ByeScore::Loss => 0,
+        }
+    }
 }
 
 /// `--max-crashes` by default: three crashes in a row are a crash loop.
@@ -551,6 +611,14 @@ impl RunConfig {
         }
         if self.max_crashes == 0 {
             return Err(format!("--max-crashes 0: 1..={}", u32::MAX));
+        }
+        if self.tournament != TournamentKind::Swiss {
+            if !self.swiss.tiebreaks.is_empty() {
+                return Err("--tiebreaks: only for --tournament swiss".into());
+            }
+            if self.swiss.bye_score.is_some() {
+                return Err("--bye-score: only for --tournament swiss".into());
+            }
         }
         Ok(())
     }

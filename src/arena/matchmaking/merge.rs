@@ -180,6 +180,7 @@ pub fn write_outputs(
             pgn: pgn.as_ref().map(|p| files::to_record(&o.path, &p.path)),
             pgn_start: 0,
             report: None,
+            trf: None,
             event: event.to_string(),
             log_dir: files::to_record(&o.path, Path::new("otau-arena-logs")),
         });

@@ -330,6 +330,7 @@ pub(crate) fn open_fresh(header: &mut RunHeader, opts: &RunOptions) -> Result<Ru
                 pgn: opts.pgn.as_ref().map(|p| files::to_record(&o.path, p)),
                 pgn_start: keep,
                 report: opts.report.as_ref().map(|p| files::to_record(&o.path, p)),
+                trf: opts.trf.as_ref().map(|p| files::to_record(&o.path, p)),
                 event: opts.event.clone(),
                 log_dir: files::to_record(&o.path, &opts.log_dir),
             });
@@ -419,6 +420,22 @@ pub(crate) fn open_resume(
         opts.pgn = pgn;
         keep = o.pgn_start;
         opts.report = o.report.as_ref().map(|p| files::from_record(path, p));
+        if let Some(recorded) = o.trf.as_ref().map(|p| files::from_record(path, p)) {
+            if let Some(given) = opts
+                .trf
+                .as_ref()
+                .filter(|g| !files::same_file(&recorded, g))
+            {
+                bail!(
+                    "--trf {}: the run recorded in {} writes its TRF to {}, and --resume goes \
+                     on writing it (leave out --trf)",
+                    given.display(),
+                    path.display(),
+                    recorded.display()
+                );
+            }
+            opts.trf = Some(recorded);
+        }
         opts.event = o.event.clone();
         opts.log_dir = files::from_record(path, &o.log_dir);
     }

@@ -71,6 +71,8 @@ pub struct Recorded {
     pub north: usize,
     /// The game's result.
     pub result: Outcome,
+    /// Ended before its first move (`Termination::unplayed`): a forfeit to a Swiss.
+    pub unplayed: bool,
     /// 0-based round.
     pub round: u32,
     /// A knockout's encounter within the round (None otherwise).
@@ -87,8 +89,9 @@ pub trait Pairing: Send + std::fmt::Debug {
     /// The next game to hand out, in game order; recorded games are not handed out again.
     fn next(&mut self) -> Step;
 
-    /// A game it handed out has ended with `result` (and is on its way to the records).
-    fn record(&mut self, game: &GameSpec, result: Outcome);
+    /// A game it handed out has ended with `result` (and is on its way to the records);
+    /// `unplayed`: before its first move, an engine never ready for it (a Swiss's forfeit).
+    fn record(&mut self, game: &GameSpec, result: Outcome, unplayed: bool);
 
     /// Whether its next games depend on the results: then the records reader and the standings
     /// keep each game's engines, place and result (a few dozen bytes a game) for
@@ -134,6 +137,12 @@ pub trait Pairing: Send + std::fmt::Debug {
     /// Its part of the summary event, (key, value): a knockout's `knockout` bracket.
     fn summary_json(&self) -> Option<(&'static str, serde_json::Value)>;
 
+    /// The most games it can hand out at once, when its rounds hold fewer than the run (a
+    /// Swiss's round: the next is paired when it ends); None when any worker may get a game.
+    fn most_at_once(&self) -> Option<u64> {
+        None
+    }
+
     /// The rounds complete and the tournament as a FIDE TRF (`event` its name), for a kind that
     /// writes one (`--trf`, a Swiss).
     fn trf(&self, _event: &str) -> Option<(usize, String)> {
@@ -175,6 +184,22 @@ impl TournamentKind {
             _ => Ok(()),
         }
     }
+}
+
+/// The numbers a knockout's and a Swiss's `check_numbers` read (engines, `--rounds`, `--games`,
+/// `--tiebreak-pairs`, whether `--sprt` is given), unpacked from the configuration in this one
+/// place.
+pub type NumbersCheck = fn(usize, u32, Option<u64>, Option<u32>, bool) -> Result<(), String>;
+
+/// `check` on the configuration's numbers: a bracket kind's `check_values`.
+pub fn check_numbers_of(config: &RunConfig, check: NumbersCheck) -> Result<(), String> {
+    check(
+        config.engines.len(),
+        config.rounds,
+        config.games,
+        config.tiebreak_pairs,
+        config.sprt.is_some(),
+    )
 }
 
 /// A run's values: the configuration's own ([`RunConfig::check_values`]) and its tournament

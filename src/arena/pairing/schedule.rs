@@ -233,7 +233,7 @@ impl Pairing for FixedSchedule {
         }
     }
 
-    fn record(&mut self, game: &GameSpec, _: Outcome) {
+    fn record(&mut self, game: &GameSpec, _: Outcome, _: bool) {
         self.done.insert(game.index);
     }
 
@@ -440,7 +440,7 @@ mod tests {
             );
             let mut handed = Vec::new();
             while let Step::Game(g) = p.next() {
-                p.record(&g, Outcome::Draw);
+                p.record(&g, Outcome::Draw, false);
                 handed.push(g);
             }
             assert_eq!(p.next(), Step::Done);

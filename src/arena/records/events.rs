@@ -164,6 +164,10 @@ pub struct RecordedOutputs {
     /// The HTML report, rewritten at the end of each session.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub report: Option<PathBuf>,
+    /// A Swiss's `--trf`, rewritten after every round (absent in files of older arenas, whose
+    /// resume takes it from the command line).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trf: Option<PathBuf>,
     /// The PGN `Event` tag.
     pub event: String,
     /// The engines' stderr logs.

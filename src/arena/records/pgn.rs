@@ -438,6 +438,7 @@ mod tests {
                 side: None,
                 reason: None,
                 detail: "{odd} detail".into(),
+                unplayed: false,
             },
             totals: None,
         }

@@ -207,6 +207,7 @@ impl RecordsFile {
                                         south: engine(&g.south),
                                         north: engine(&g.north),
                                         result: g.result,
+                                        unplayed: g.termination.unplayed,
                                         round: g.round,
                                         encounter: g.encounter,
                                     },

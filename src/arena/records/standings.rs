@@ -83,6 +83,8 @@ pub struct KeptResult {
     pub north: String,
     /// The result.
     pub outcome: Outcome,
+    /// Ended before its first move (`Termination::unplayed`).
+    pub unplayed: bool,
     /// The round it was played in.
     pub round: u32,
     /// A knockout's encounter within its round (see [`crate::arena::records::GameRecord`]).
@@ -191,6 +193,7 @@ impl Standings {
                     south: record.south.clone(),
                     north: record.north.clone(),
                     outcome: record.outcome,
+                    unplayed: g.termination.unplayed,
                     round: g.round,
                     encounter: g.encounter,
                 },

@@ -91,6 +91,16 @@ pub struct Termination {
     /// Human-readable details (the bad token, the exit status, ...).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub detail: String,
+    /// The game ended before its first move: an engine never became ready for it (it failed to
+    /// start or to answer its new game, or was out of the run). A Swiss scores it as a forfeit,
+    /// not a game played; the other kinds as any loss. Absent (false) in every other game, and
+    /// in records written before Swiss forfeits.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub unplayed: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl Termination {
@@ -101,6 +111,7 @@ impl Termination {
             side: None,
             reason: None,
             detail: String::new(),
+            unplayed: false,
         }
     }
 
@@ -111,6 +122,7 @@ impl Termination {
             side: Some(side),
             reason: None,
             detail,
+            unplayed: false,
         }
     }
 

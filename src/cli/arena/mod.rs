@@ -105,6 +105,14 @@ struct ArenaCli {
     /// then a draw seeded by --seed decides (default 2; 0..=1000).
     #[arg(long, value_name = "PAIRS")]
     tiebreak_pairs: Option<u32>,
+    /// Swiss: the tie-breaks after points, in order, by FIDE's abbreviations (C.07): bh-c1
+    /// (Buchholz cut-1), bh (Buchholz), sb (Sonneborn-Berger), de (direct encounter), won (games
+    /// won), win (rounds won, played or not); default bh-c1,bh,sb,won.
+    #[arg(long, value_name = "LIST")]
+    tiebreaks: Option<String>,
+    /// Swiss: the pairing-allocated bye's points: 1 (a win's, FIDE's default), 0.5 or 0.
+    #[arg(long, value_name = "POINTS", value_parser = crate::arena::config::ByeScore::parse)]
+    bye_score: Option<crate::arena::config::ByeScore>,
     /// Games played at once (1..=1024).
     #[arg(long, default_value_t = 1, value_parser = concurrency_range())]
     concurrency: usize,
@@ -161,7 +169,7 @@ struct ArenaCli {
         "engines", "each", "game", "games", "rounds", "tournament", "seed", "openings",
         "max_plies", "no_decided_score", "resign", "draw", "maxmoves", "adjudicate", "out", "shard", "sprt", "max_start_failures",
         "startup_timeout", "pgn_append", "report", "log_dir", "event", "max_crashes", "config",
-        "tiebreak_pairs",
+        "tiebreak_pairs", "tiebreaks", "bye_score",
     ])]
     resume: Option<PathBuf>,
     /// Play only slice k of n of the schedule (whole pairs of games).

@@ -10,7 +10,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 
 use crate::arena::config::engines_file::{self, EnginesFile};
-use crate::arena::config::{EngineSpec, RunConfig};
+use crate::arena::config::{EngineSpec, RunConfig, SwissOptions};
 use crate::arena::engine::sandbox::cpu;
 use crate::arena::game::adjudication::{AdjudicateBy, AdjudicationRules, DrawRule, ResignRule};
 use crate::arena::game::openings::OpeningConfig;
@@ -18,6 +18,7 @@ use crate::arena::matchmaking::tournament::{self, RunOptions, RunReport};
 use crate::arena::output::live::Watch;
 use crate::arena::output::progress::{OutputFormat, ProgressMode};
 use crate::arena::pairing::schedule::rounds_for_games;
+use crate::arena::pairing::swiss::standings::TieBreak;
 use crate::arena::pairing::TournamentKind;
 use crate::arena::system::console;
 use crate::web::{self, live::RunSite};
@@ -199,6 +200,17 @@ fn build_config(cli: &ArenaCli) -> Result<RunConfig> {
                     .unwrap_or(crate::arena::pairing::knockout::DEFAULT_TIEBREAK_PAIRS),
             ),
             _ => cli.tiebreak_pairs,
+        },
+        swiss: SwissOptions {
+            tiebreaks: match &cli.tiebreaks {
+                Some(list) => TieBreak::parse_list(list)
+                    .map_err(anyhow::Error::msg)?
+                    .iter()
+                    .map(|t| t.name().to_string())
+                    .collect(),
+                None => Vec::new(),
+            },
+            bye_score: cli.bye_score,
         },
     };
     crate::arena::pairing::check(&config).map_err(anyhow::Error::msg)?;

@@ -71,9 +71,9 @@ impl Feed {
     }
 
     /// A game of this session has ended (and is on its way to the records): the pairing learns
-    /// its result, which may make the next games.
-    pub(super) fn finished(&mut self, spec: &GameSpec, result: Outcome) {
-        self.pairing.record(spec, result);
+    /// its result and whether it was `unplayed`, which may make the next games.
+    pub(super) fn finished(&mut self, spec: &GameSpec, result: Outcome, unplayed: bool) {
+        self.pairing.record(spec, result, unplayed);
         if let Some(watch) = &self.live {
             watch.pairing(self.pairing.summary_json());
         }

@@ -25,15 +25,19 @@ pub(super) fn disqualified(health: &Health, seats: [usize; 2], record: &mut Game
                 "both engines are out: {} {}; {} {}",
                 record.south, out[0].1, record.north, out[1].1
             );
+            record.termination.unplayed = true;
             true
         }
     }
 }
 
-/// `side` loses the game by `kind`, for the reason `detail`.
+/// `side` loses the game, unplayed (before its first move), by `kind`, for the reason `detail`.
 pub(super) fn lose(record: &mut GameRecord, side: Side, kind: TerminationKind, detail: String) {
     record.result = Outcome::Win(side.other());
-    record.termination = Termination::fault(kind, side, detail);
+    record.termination = Termination {
+        unplayed: true,
+        ..Termination::fault(kind, side, detail)
+    };
 }
 
 /// The termination a fault before the first move is recorded as.

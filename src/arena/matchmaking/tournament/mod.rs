@@ -197,6 +197,7 @@ pub fn pairing(
             south,
             north,
             result: kept.outcome,
+            unplayed: kept.unplayed,
             round: kept.round,
             encounter: kept.encounter,
         });
@@ -275,6 +276,15 @@ fn share<'a>(
     let variant: Variant = config.game.parse().map_err(anyhow::Error::msg)?;
     let book =
         OpeningBook::new(&config.openings, variant, config.seed).map_err(anyhow::Error::msg)?;
+    if let Some(most) = pairing.most_at_once() {
+        if opts.concurrency as u64 > most {
+            eprintln!(
+                "otau-arena: note: --concurrency {} is more than the {most} game(s) of a round: \
+                 the other workers wait (each round is paired when the one before ends)",
+                opts.concurrency
+            );
+        }
+    }
     let mut feed = Feed::new(pairing, book);
     feed.show_live(opts.live.clone());
     if let Some(p) = &opts.trf {

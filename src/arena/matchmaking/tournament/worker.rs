@@ -48,13 +48,13 @@ pub(super) fn worker(shared: &RunState<'_>, tx: Sender<Msg>) {
                     // Before the next game is taken: --no-recover plays no game after a fault.
                     shared.stop.store(true, Ordering::SeqCst);
                 }
-                let result = record.result;
+                let (result, unplayed) = (record.result, record.termination.unplayed);
                 // Sent before the feed learns the result: the pairing's next games made from it
                 // (a knockout's next wave) can then never be recorded before this game.
                 if tx.send(Msg::Game(Box::new(record))).is_err() {
                     break;
                 }
-                lock(&shared.feed).finished(&spec, result);
+                lock(&shared.feed).finished(&spec, result, unplayed);
                 shared.feed_changed.notify_all();
             }
             None => break, // interrupted: the game is dropped unrecorded

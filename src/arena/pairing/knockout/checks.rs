@@ -12,13 +12,7 @@ pub const MAX_TIEBREAK_PAIRS: u32 = 1000;
 
 /// A knockout's values, checked on the command line's and on what `--resume` reads back.
 pub fn check_values(config: &RunConfig) -> Result<(), String> {
-    check_numbers(
-        config.engines.len(),
-        config.rounds,
-        config.games,
-        config.tiebreak_pairs,
-        config.sprt.is_some(),
-    )
+    crate::arena::pairing::check_numbers_of(config, check_numbers)
 }
 
 /// A knockout cannot be split into shards: its later rounds depend on the results of the

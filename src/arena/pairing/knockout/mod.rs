@@ -446,7 +446,7 @@ impl Pairing for Bracket {
         self.next_game()
     }
 
-    fn record(&mut self, game: &GameSpec, result: Outcome) {
+    fn record(&mut self, game: &GameSpec, result: Outcome, _: bool) {
         // The bracket handed this very game out: it fits.
         let _ = self.record_game(game.index, game.south, game.north, result);
     }

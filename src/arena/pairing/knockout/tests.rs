@@ -14,6 +14,7 @@ fn recorded(g: &GameSpec, result: Outcome) -> Recorded {
         south: g.south,
         north: g.north,
         result,
+        unplayed: false,
         round: g.round,
         encounter: g.encounter,
     }

@@ -13,28 +13,33 @@ pub const MAX_ROUNDS: u32 = 99;
 impl Rules {
     /// A Swiss run's rules: its engines ranked by `rating=` where given (else command-line
     /// order), `--rounds` rounds, one game a pairing or a game pair (`--games 2`), the
-    /// bye a win's points, the default tie-breaks.
+    /// bye's points (`--bye-score`, a win's by default), the tie-breaks (`--tiebreaks`, else
+    /// [`TieBreak::DEFAULT`]).
     pub fn of(config: &RunConfig) -> Rules {
         Rules {
             names: config.engine_names(),
             ratings: config.engines.iter().map(|e| e.rating).collect(),
             rounds: config.rounds,
             games_per_round: if config.games == Some(2) { 2 } else { 1 },
-            bye_points: 10,
-            tiebreaks: TieBreak::DEFAULT.to_vec(),
+            bye_points: config.swiss.bye_score.map_or(10, |b| b.tenths()),
+            tiebreaks: if config.swiss.tiebreaks.is_empty() {
+                TieBreak::DEFAULT.to_vec()
+            } else {
+                // Checked by `check_values` on the command line's and on a resumed header.
+                TieBreak::parse_list(&config.swiss.tiebreaks.join(","))
+                    .unwrap_or_else(|_| TieBreak::DEFAULT.to_vec())
+            },
         }
     }
 }
 
 /// A Swiss run's values, checked on the command line's and on what `--resume` reads back.
 pub fn check_values(config: &RunConfig) -> Result<(), String> {
-    check_numbers(
-        config.engines.len(),
-        config.rounds,
-        config.games,
-        config.tiebreak_pairs,
-        config.sprt.is_some(),
-    )
+    crate::arena::pairing::check_numbers_of(config, check_numbers)?;
+    if !config.swiss.tiebreaks.is_empty() {
+        TieBreak::parse_list(&config.swiss.tiebreaks.join(","))?;
+    }
+    Ok(())
 }
 
 /// A Swiss cannot be split into shards: each round is paired from the results of the rounds

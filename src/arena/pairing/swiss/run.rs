@@ -9,6 +9,10 @@
 //!   that moves first.
 //! - **The bye**: an odd field's pairing-allocated bye scores `bye_points` (tenths; a win's
 //!   points by the handbook's default).
+//! - **Forfeits**: a game recorded unplayed (an engine never ready for it) is FIDE's forfeit:
+//!   the winner scores a win, nobody when both were out; the round is not played (no colour,
+//!   no encounter: the two may meet again). An encounter of two games is a forfeit only when
+//!   neither was played.
 //! - **Numbering**: games are numbered densely round after round (a round's games in board
 //!   order, a pair's two games together), so game N is the same game at any concurrency; the
 //!   pairings depend only on the results, and `--resume` replays them identically.
@@ -61,7 +65,8 @@ struct Current {
     start: u64,
     pairing: RoundPairing,
     handed: Vec<bool>,
-    results: Vec<Option<Outcome>>,
+    /// Each game's result and whether it was unplayed (a forfeit).
+    results: Vec<Option<(Outcome, bool)>>,
 }
 
 /// A Swiss run: the tournament so far and the round being played.
@@ -213,7 +218,7 @@ impl SwissRun {
         }
         let c = self.current.as_mut().expect("checked");
         if c.results[k].is_none() {
-            c.results[k] = Some(g.result);
+            c.results[k] = Some((g.result, g.unplayed));
             c.handed[k] = true;
             if c.results.iter().all(Option::is_some) {
                 self.end_round();
@@ -226,40 +231,49 @@ impl SwissRun {
     fn end_round(&mut self) {
         let Some(c) = self.current.take() else { return };
         let per = self.rules.games_per_round as usize;
-        let flip = |s: Score| match s {
-            Score::Win => Score::Loss,
-            Score::Loss => Score::Win,
-            Score::Draw => Score::Draw,
-        };
         for (board, &(white, black)) in c.pairing.pairs.iter().enumerate() {
-            // White's half-points over the board's games (White is South in the first).
-            let mut half = 0;
+            // White's and Black's half-points over the board's games (White is South in the
+            // first); the encounter is played if any of its games was.
+            let mut half = [0; 2];
+            let mut played = false;
             for k in 0..per {
                 let white_side = if k == 0 { Side::South } else { Side::North };
-                half += match c.results[board * per + k].unwrap_or(Outcome::Draw) {
-                    Outcome::Win(side) if side == white_side => 2,
-                    Outcome::Win(_) => 0,
-                    Outcome::Draw => 1,
-                };
+                let (outcome, unplayed) =
+                    c.results[board * per + k].unwrap_or((Outcome::Draw, false));
+                played |= !unplayed;
+                match outcome {
+                    Outcome::Win(side) if side == white_side => half[0] += 2,
+                    Outcome::Win(_) => half[1] += 2,
+                    // An unplayed game without a winner: both engines were out.
+                    Outcome::Draw if unplayed => {}
+                    Outcome::Draw => {
+                        half[0] += 1;
+                        half[1] += 1;
+                    }
+                }
             }
-            let score = match half.cmp(&per) {
-                std::cmp::Ordering::Greater => Score::Win,
-                std::cmp::Ordering::Equal => Score::Draw,
-                std::cmp::Ordering::Less => Score::Loss,
+            let (white_score, black_score) = match half[0].cmp(&half[1]) {
+                std::cmp::Ordering::Greater => (Score::Win, Score::Loss),
+                std::cmp::Ordering::Less => (Score::Loss, Score::Win),
+                // A forfeit level on points (both out): both lose it, as a double forfeit.
+                std::cmp::Ordering::Equal if !played => (Score::Loss, Score::Loss),
+                std::cmp::Ordering::Equal => (Score::Draw, Score::Draw),
             };
+            // A forfeit keeps the colours paired (the TRF writes them) but is no game played:
+            // neither the colour history nor the encounters count it.
             let game = |opponent: usize, colour: Colour, score: Score| Round {
                 opponent: Some(opponent),
                 colour: Some(colour),
                 score,
-                played: true,
+                played,
                 paired: true,
             };
             self.tournament.players[white]
                 .rounds
-                .push(game(black, Colour::White, score));
+                .push(game(black, Colour::White, white_score));
             self.tournament.players[black]
                 .rounds
-                .push(game(white, Colour::Black, flip(score)));
+                .push(game(white, Colour::Black, black_score));
         }
         if let Some(bye) = c.pairing.bye {
             self.tournament.players[bye]
@@ -296,7 +310,7 @@ impl SwissRun {
                 for (tb, v) in self.rules.tiebreaks.iter().zip(&row.values) {
                     let value = if *tb == TieBreak::SonnebornBerger {
                         *v as f64 / 100.0
-                    } else if *tb == TieBreak::Wins {
+                    } else if matches!(tb, TieBreak::Wins | TieBreak::RoundsWon) {
                         *v as f64
                     } else {
                         *v as f64 / 10.0
@@ -312,6 +326,9 @@ impl SwissRun {
                             "colour": r.colour.map(|c| if c == Colour::White { "white" } else { "black" }),
                             "result": match r.score { Score::Win => 1.0, Score::Draw => 0.5, Score::Loss => 0.0 },
                             "bye": r.opponent.is_none() && r.paired,
+                            "forfeit": r.opponent.is_some() && !r.played,
+                            // Over the board (false for a forfeit, the bye, an absence).
+                            "played": r.played,
                         })
                     })
                     .collect();
@@ -329,6 +346,7 @@ impl SwissRun {
             "rounds": self.rules.rounds,
             "rounds_done": self.rounds_done(),
             "games_per_round": self.rules.games_per_round,
+            "bye_points": f64::from(self.rules.bye_points) / 10.0,
             "stopped": self.stopped,
             // The tie-breaks in the order they rank (the rows' `tiebreaks` object has no order).
             "tiebreaks": self.rules.tiebreaks.iter().map(|tb| tb.name()).collect::<Vec<_>>(),
@@ -352,12 +370,13 @@ impl Pairing for SwissRun {
         }
     }
 
-    fn record(&mut self, game: &GameSpec, result: Outcome) {
+    fn record(&mut self, game: &GameSpec, result: Outcome, unplayed: bool) {
         let recorded = Recorded {
             index: game.index,
             south: game.south,
             north: game.north,
             result,
+            unplayed,
             round: game.round,
             encounter: game.encounter,
         };
@@ -367,6 +386,10 @@ impl Pairing for SwissRun {
 
     fn follows_results(&self) -> bool {
         true
+    }
+
+    fn most_at_once(&self) -> Option<u64> {
+        Some((self.rules.names.len() / 2) as u64 * u64::from(self.rules.games_per_round))
     }
 
     fn trf(&self, event: &str) -> Option<(usize, String)> {

@@ -32,7 +32,7 @@ fn play(run: &mut SwissRun, concurrency: usize) -> Vec<(GameSpec, Outcome)> {
         } else {
             Outcome::Win(Side::North)
         };
-        run.record(&g, result);
+        run.record(&g, result, false);
         out.push((g, result));
     }
     out
@@ -93,6 +93,7 @@ fn the_same_results_make_the_same_pairings_at_any_concurrency_and_after_replay()
             south: g.south,
             north: g.north,
             result: *r,
+            unplayed: false,
             round: g.round,
             encounter: g.encounter,
         })
@@ -140,4 +141,75 @@ fn a_field_that_cannot_be_paired_stops_with_the_reason() {
     let why = run.stopped().expect("stopped");
     assert!(why.contains("no pairing"), "{why}");
     assert!(run.notes()[0].1.contains("Stopped"));
+}
+
+/// Plays every game `run` hands out, one at a time, South winning unplayed (North never
+/// ready): the games handed out.
+fn forfeit_all(run: &mut SwissRun) -> Vec<GameSpec> {
+    let mut games = Vec::new();
+    while let Step::Game(g) = run.next() {
+        run.record(&g, Outcome::Win(Side::South), true);
+        games.push(g);
+    }
+    games
+}
+
+#[test]
+fn a_forfeit_is_no_game_played_and_the_trf_writes_it_as_plus_and_minus() {
+    // Two engines, three rounds: played, round 2 would be a rematch (the run stops there);
+    // forfeited, the engines are paired again every round.
+    let mut played = SwissRun::new(rules(2, 3, 1));
+    assert_eq!(play(&mut played, 1).len(), 1);
+    assert!(played.stopped().is_some());
+    let mut run = SwissRun::new(rules(2, 3, 1));
+    let games = forfeit_all(&mut run);
+    assert_eq!(games.len(), 3);
+    assert_eq!(run.stopped(), None);
+    assert_eq!(run.rounds_done(), 3);
+    for player in &run.tournament().players {
+        assert!(player.rounds.iter().all(|r| !r.played && r.paired));
+    }
+    let trf = run.trf_text("t");
+    let lines: Vec<&str> = trf.split('\r').filter(|l| l.starts_with("001")).collect();
+    assert_eq!(lines.len(), 2);
+    for line in &lines {
+        let results: Vec<char> = line.as_bytes()[91..]
+            .chunks(10)
+            .map(|c| c[7] as char)
+            .collect();
+        assert_eq!(results.len(), 3, "{line}");
+        assert!(results.iter().all(|&c| c == '+' || c == '-'), "{line}");
+    }
+    // The TRF reads back as the same tournament.
+    let back = trf::read(&trf).unwrap();
+    assert_eq!(back.players, run.tournament().players);
+    let json = run.summary_json().unwrap().1;
+    assert_eq!(json["standings"][0]["rounds"][0]["forfeit"], true);
+    assert_eq!(json["standings"][0]["rounds"][0]["played"], false);
+}
+
+#[test]
+fn an_encounter_is_a_forfeit_only_if_none_of_its_games_was_played() {
+    // A game pair: the first game forfeited, the second played: a played encounter.
+    let mut run = SwissRun::new(rules(2, 2, 2));
+    let Step::Game(first) = run.next() else {
+        panic!()
+    };
+    let Step::Game(second) = run.next() else {
+        panic!()
+    };
+    run.record(&first, Outcome::Win(Side::South), true);
+    run.record(&second, Outcome::Win(Side::South), false);
+    let rounds = &run.tournament().players[0].rounds;
+    assert!(rounds[0].played && rounds[0].score == Score::Draw);
+    // Played: no rematch in round 2.
+    assert!(run.stopped().is_some());
+    // Both engines out (unplayed, no winner): both lose by forfeit.
+    let mut run = SwissRun::new(rules(2, 1, 1));
+    let Step::Game(g) = run.next() else { panic!() };
+    run.record(&g, Outcome::Draw, true);
+    for p in &run.tournament().players {
+        assert_eq!(p.rounds[0].score, Score::Loss);
+        assert!(!p.rounds[0].played);
+    }
 }

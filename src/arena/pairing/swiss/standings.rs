@@ -8,7 +8,12 @@
 //! - Sonneborn-Berger: the points of each opponent beaten, half of each drawn (games played).
 //! - Direct encounter: among the players level on everything before it, the points scored in
 //!   their games against each other.
-//! - Wins: games won over the board.
+//! - Games won (WON): games won over the board.
+//! - Wins (WIN): rounds that scored a win's points, played or not (a forfeit won, a bye worth
+//!   a win).
+//!
+//! `--tiebreaks` names them by the regulations' abbreviations (`bh-c1,bh,sb,de,won,win`, any
+//! case) or by the long names the JSON keys use; the default is [`TieBreak::DEFAULT`].
 
 use super::{Colour, Score, Tournament};
 
@@ -23,11 +28,23 @@ pub enum TieBreak {
     SonnebornBerger,
     /// Among the players level on everything before it: their points against each other.
     DirectEncounter,
-    /// Games won over the board.
+    /// Games won over the board (C.07's WON; the JSON's `wins`).
     Wins,
+    /// Rounds scored as a win, played or not (C.07's WIN).
+    RoundsWon,
 }
 
 impl TieBreak {
+    /// Every tie-break, in the order the help lists them.
+    pub const ALL: [TieBreak; 6] = [
+        TieBreak::BuchholzCut1,
+        TieBreak::Buchholz,
+        TieBreak::SonnebornBerger,
+        TieBreak::DirectEncounter,
+        TieBreak::Wins,
+        TieBreak::RoundsWon,
+    ];
+
     /// The tie-breaks when `--tiebreaks` is not given: Buchholz cut 1, Buchholz, Sonneborn-Berger,
     /// wins.
     pub const DEFAULT: [TieBreak; 4] = [
@@ -45,6 +62,19 @@ impl TieBreak {
             TieBreak::SonnebornBerger => "sonneborn-berger",
             TieBreak::DirectEncounter => "direct-encounter",
             TieBreak::Wins => "wins",
+            TieBreak::RoundsWon => "rounds-won",
+        }
+    }
+
+    /// FIDE's abbreviation (C.07): the usual `--tiebreaks` word.
+    pub fn code(self) -> &'static str {
+        match self {
+            TieBreak::Buchholz => "bh",
+            TieBreak::BuchholzCut1 => "bh-c1",
+            TieBreak::SonnebornBerger => "sb",
+            TieBreak::DirectEncounter => "de",
+            TieBreak::Wins => "won",
+            TieBreak::RoundsWon => "win",
         }
     }
 
@@ -56,26 +86,31 @@ impl TieBreak {
             TieBreak::SonnebornBerger => "SB",
             TieBreak::DirectEncounter => "DE",
             TieBreak::Wins => "Wins",
+            TieBreak::RoundsWon => "RWins",
         }
     }
 
-    /// A comma-separated list: `buchholz-cut1,buchholz,sonneborn-berger,wins`.
+    /// A comma-separated list (`--tiebreaks bh-c1,bh,sb,de,won`): each an abbreviation or a
+    /// long name, any case, none twice, at least one. The error names the word and every valid
+    /// one.
     pub fn parse_list(text: &str) -> Result<Vec<TieBreak>, String> {
-        let all = [
-            TieBreak::Buchholz,
-            TieBreak::BuchholzCut1,
-            TieBreak::SonnebornBerger,
-            TieBreak::DirectEncounter,
-            TieBreak::Wins,
-        ];
         let mut out = Vec::new();
-        for word in text.split(',').map(str::trim).filter(|w| !w.is_empty()) {
-            let Some(&tb) = all.iter().find(|t| t.name() == word) else {
-                let names: Vec<&str> = all.iter().map(|t| t.name()).collect();
-                return Err(format!("tie-break {word:?}: one of {}", names.join(", ")));
+        for word in text.split(',').map(str::trim) {
+            let found = TieBreak::ALL.iter().find(|t| {
+                t.code().eq_ignore_ascii_case(word) || t.name().eq_ignore_ascii_case(word)
+            });
+            let Some(&tb) = found else {
+                let names: Vec<String> = TieBreak::ALL
+                    .iter()
+                    .map(|t| format!("{} ({})", t.code(), t.name()))
+                    .collect();
+                return Err(format!(
+                    "--tiebreaks {text}: unknown tie-break {word:?}; the valid ones: {}",
+                    names.join(", ")
+                ));
             };
             if out.contains(&tb) {
-                return Err(format!("tie-break {word:?} given twice"));
+                return Err(format!("--tiebreaks {text}: {word:?} given twice"));
             }
             out.push(tb);
         }
@@ -159,6 +194,10 @@ fn value(t: &Tournament, points: &[u32], keys: &[Vec<u64>], p: usize, tb: TieBre
             .iter()
             .filter(|r| r.played && r.score == Score::Win)
             .count() as u64,
+        TieBreak::RoundsWon => rounds
+            .iter()
+            .filter(|r| t.points.of(r) >= t.points.win)
+            .count() as u64,
     }
 }
 
@@ -171,7 +210,7 @@ pub fn tenths(v: u64) -> String {
 pub fn shown(tb: TieBreak, v: u64) -> String {
     match tb {
         TieBreak::SonnebornBerger => format!("{}.{:02}", v / 100, v % 100),
-        TieBreak::Wins => v.to_string(),
+        TieBreak::Wins | TieBreak::RoundsWon => v.to_string(),
         _ => tenths(v),
     }
 }

@@ -284,7 +284,25 @@ fn standings_order_by_points_then_the_tie_breaks_asked() {
         TieBreak::parse_list("wins,buchholz").unwrap(),
         vec![TieBreak::Wins, TieBreak::Buchholz]
     );
-    assert!(TieBreak::parse_list("median").is_err());
+    assert_eq!(
+        TieBreak::parse_list("BH-C1,bh,sb,de,won,win").unwrap(),
+        vec![
+            TieBreak::BuchholzCut1,
+            TieBreak::Buchholz,
+            TieBreak::SonnebornBerger,
+            TieBreak::DirectEncounter,
+            TieBreak::Wins,
+            TieBreak::RoundsWon
+        ]
+    );
+    assert_eq!(
+        TieBreak::parse_list("bh,median").unwrap_err(),
+        "--tiebreaks bh,median: unknown tie-break \"median\"; the valid ones: bh-c1 \
+         (buchholz-cut1), bh (buchholz), sb (sonneborn-berger), de (direct-encounter), won \
+         (wins), win (rounds-won)"
+    );
+    assert!(TieBreak::parse_list("bh,BH").unwrap_err().contains("twice"));
+    assert!(TieBreak::parse_list("").is_err());
     let table = standings::table(
         &t,
         &order,

@@ -92,6 +92,9 @@ impl<const N: usize> Graph<'_, N> {
             if !matched[v] {
                 continue;
             }
+            // The addend grows only for the edges set (a resident that cannot take this mover
+            // keeps the ranks of the others dense), unlike the remainder's loop below, where it
+            // grows for every candidate: the two differ on purpose, as bbpPairings' two loops.
             let mut addend = m.len() as u64;
             for j in (b.movers..b.residents_end).rev() {
                 if matched[m[j]] {
@@ -214,6 +217,9 @@ impl<const N: usize> Graph<'_, N> {
             if !pairs_down(self, v) {
                 continue;
             }
+            // The addend grows for every candidate, set or not (a rank by S2 position), unlike
+            // the movers' loop above, where it grows only for the edges set: on purpose, as
+            // bbpPairings' two loops.
             let mut addend = 0u64;
             for &j in remainder.iter().rev() {
                 if j <= i || matched[m[j]] {
