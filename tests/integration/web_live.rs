@@ -13,15 +13,32 @@ use crate::support::web::{visit, Hostile, Mix};
 use otau::arena::records::RecordsFile;
 use serde_json::Value;
 
-/// Reads the child's stderr until the line naming the page's URL; the address in it.
-pub(super) fn page_address(
-    child: &mut Child,
-) -> (SocketAddr, BufReader<std::process::ChildStderr>) {
-    let (addr, err, _) = page_address_and_before(child);
-    (addr, err)
+/// Starts `otau-arena` with `args` in `dir` (stderr piped, the rest closed) and reads the
+/// page's address from what it prints: the child, the address, and its stderr (kept open by the
+/// caller, so the arena never blocks on a closed pipe), with the text printed before the URL.
+pub(super) fn start_page<S: AsRef<std::ffi::OsStr>>(
+    args: &[S],
+    dir: &std::path::Path,
+) -> (
+    Child,
+    SocketAddr,
+    BufReader<std::process::ChildStderr>,
+    String,
+) {
+    let mut child = crate::support::command(ARENA)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (addr, err, before) = page_address_and_before(&mut child);
+    (child, addr, err, before)
 }
 
-/// [`page_address`], and the text printed before the URL's line.
+/// Reads the child's stderr until the line naming the page's URL: the address in it, the
+/// stderr, and the text printed before that line.
 fn page_address_and_before(
     child: &mut Child,
 ) -> (SocketAddr, BufReader<std::process::ChildStderr>, String) {
@@ -137,15 +154,7 @@ fn a_live_run_streams_the_positions_it_records() {
         ]
         .map(String::from),
     );
-    let mut child = crate::support::command(ARENA)
-        .args(&args)
-        .current_dir(&dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (addr, _stderr) = page_address(&mut child);
+    let (mut child, addr, _stderr, _) = start_page(&args, &dir);
     assert!(addr.ip().is_loopback(), "{addr}");
     // A viewer that connects and never reads: the run must not wait for it.
     let stalled = TcpStream::connect(addr).unwrap();
@@ -276,15 +285,7 @@ fn view_serves_a_recorded_run_read_only() {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let (code, _, err) = arena(&args, &dir);
     assert_eq!(code, 0, "{err}");
-    let mut child = crate::support::command(ARENA)
-        .args(["view", "run.jsonl"])
-        .current_dir(&dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (addr, _stderr) = page_address(&mut child);
+    let (mut child, addr, _stderr, _) = start_page(&["view", "run.jsonl"], &dir);
     let records = RecordsFile::read(&dir.join("run.jsonl")).unwrap();
     let positions = recorded_positions(&records);
 
@@ -394,15 +395,7 @@ fn a_live_run_on_every_interface_warns_and_serves_visitors_among_hostile_clients
         ]
         .map(String::from),
     );
-    let mut child = crate::support::command(ARENA)
-        .args(&args)
-        .current_dir(&dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (addr, _stderr, before) = page_address_and_before(&mut child);
+    let (mut child, addr, _stderr, before) = start_page(&args, &dir);
     // The exposure is named, and the printed URL works.
     assert!(
         before.contains("0.0.0.0:") && before.contains("reachable from the network"),
@@ -451,15 +444,7 @@ fn the_live_headline_of_a_round_robin_counts_every_game() {
             "--live",
         ],
     );
-    let mut child = crate::support::command(ARENA)
-        .args(&args)
-        .current_dir(&dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (addr, _stderr) = page_address(&mut child);
+    let (mut child, addr, _stderr, _) = start_page(&args, &dir);
     let v = viewer(addr);
     assert_eq!(wait_exit(&mut child, Duration::from_secs(120)), 0);
     let states = v.join().unwrap();

@@ -7,10 +7,9 @@
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::Stdio;
 use std::time::Duration;
 
-use super::web_live::{page_address, request, viewer, wait_exit};
+use super::web_live::{request, start_page, viewer, wait_exit};
 use crate::support::arena::*;
 use serde_json::Value;
 
@@ -84,12 +83,7 @@ pub(crate) fn expected_rows(swiss: &Value) -> Vec<Row> {
             .map(|k| k + 1)
             .unwrap()
     };
-    let order: Vec<&str> = swiss["tiebreaks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t.as_str().unwrap())
-        .collect();
+    let order = tiebreak_order(swiss);
     rows.iter()
         .map(|row| {
             let cells = row["rounds"]
@@ -164,12 +158,7 @@ fn check_report(html: &str, swiss: &Value, what: &str) {
         .skip(1)
         .map(|h| &h[..h.find('"').unwrap()])
         .collect();
-    let order: Vec<&str> = swiss["tiebreaks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t.as_str().unwrap())
-        .collect();
+    let order = tiebreak_order(swiss);
     assert_eq!(heads, order, "{what}");
     let rows: Vec<&str> = section.split("<tr data-engine=").skip(1).collect();
     let expected = expected_rows(swiss);
@@ -279,15 +268,7 @@ fn a_swiss_report_shows_the_standings_and_crosstable_of_its_summary() {
 
 /// The first state `view` serves of the records in `file`.
 fn viewed_state(dir: &Path, file: &str) -> Value {
-    let mut child = crate::support::command(ARENA)
-        .args(["view", file])
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (addr, _stderr) = page_address(&mut child);
+    let (mut child, addr, _stderr, _) = start_page(&["view", file], dir);
     let mut s = TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
     write!(s, "GET /events HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
@@ -328,15 +309,7 @@ fn the_live_page_and_view_show_the_swiss_standings_as_rounds_end() {
     ] {
         args.push(a.into());
     }
-    let mut child = crate::support::command(ARENA)
-        .args(&args)
-        .current_dir(&dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (addr, _stderr) = page_address(&mut child);
+    let (mut child, addr, _stderr, _) = start_page(&args, &dir);
     let watching = viewer(addr);
     let (status, page) = request(addr, "GET", "/");
     assert_eq!(status, 200);
@@ -421,4 +394,14 @@ fn the_live_state_changes_with_the_swiss_standings_only() {
     let state = otau::web::live::state_json(&watch.snapshot());
     let state: Value = serde_json::from_str(&state).unwrap();
     assert_eq!(state["swiss"]["rounds_done"], 2);
+}
+
+/// The tie-breaks' names in the summary's ranking order (the columns the pages draw).
+fn tiebreak_order(swiss: &Value) -> Vec<&str> {
+    swiss["tiebreaks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect()
 }
