@@ -5,8 +5,12 @@
 //! and what the value may be, so that no two lists word the same mistake differently.
 //!
 //! Strictness is the caller's: a command-line list refuses an unknown or repeated key
-//! ([`KeyValues::only`], [`KeyValues::once`]), a page's query ignores what it does not read (a
-//! browser or a proxy may add items).
+//! ([`KeyValues::only`], [`KeyValues::once`]; a key documented to repeat, an engine's `arg=`,
+//! excepted), a page's query ignores what it does not read (a browser or a proxy may add items).
+//!
+//! The lists read here: `--openings`, `--resign`, `--draw` and `--sprt` (also `merge --sprt` and
+//! the `sprt` calculator's keys), an engine's keys (`--engine`, `--each`, `otau web --engine`),
+//! `otau selfplay`'s contenders and a page's query.
 
 use std::fmt;
 use std::ops::RangeInclusive;
@@ -121,10 +125,16 @@ impl<'t> KeyValues<'t> {
                 }
             }
         }
-        Ok(KeyValues {
+        Ok(KeyValues::of_pairs(list, pairs))
+    }
+
+    /// A list already read into pairs (an engine's keys, kept from [`KeyValues::parse`] for
+    /// reading once `--each` and the engines file are merged in); `list` names it in errors.
+    pub fn of_pairs(list: &str, pairs: impl IntoIterator<Item = (&'t str, &'t str)>) -> Self {
+        KeyValues {
             list: list.to_string(),
-            pairs,
-        })
+            pairs: pairs.into_iter().collect(),
+        }
     }
 
     /// The list with every key one of `known`; a known key ending in `.` (`option.`) stands for
@@ -155,9 +165,13 @@ impl<'t> KeyValues<'t> {
         Ok(self)
     }
 
-    /// The list with no key given twice.
-    pub fn once(self) -> Result<KeyValues<'t>, KeyValueError> {
+    /// The list with no key given twice but those of `repeatable` (keys documented to repeat,
+    /// an engine's `arg=`): a repeat is refused by name rather than one value silently losing.
+    pub fn once(self, repeatable: &[&str]) -> Result<KeyValues<'t>, KeyValueError> {
         for (i, (key, first)) in self.pairs.iter().enumerate() {
+            if repeatable.contains(key) {
+                continue;
+            }
             if let Some((_, again)) = self.pairs[i + 1..].iter().find(|(k, _)| k == key) {
                 return Err(KeyValueError::Repeated {
                     list: self.list.clone(),
@@ -196,19 +210,23 @@ impl<'t> KeyValues<'t> {
     }
 
     /// `value` (given for `key`) as a whole number in `range`: for lists read pair by pair
-    /// ([`KeyValues::pairs`]), where a key may repeat and the last one given wins.
-    pub fn whole(
+    /// ([`KeyValues::pairs`]).
+    pub fn whole<T>(
         &self,
         key: &str,
         value: &str,
-        range: RangeInclusive<u32>,
-    ) -> Result<u32, KeyValueError> {
+        range: RangeInclusive<T>,
+    ) -> Result<T, KeyValueError>
+    where
+        T: FromStr + PartialOrd + fmt::Display,
+    {
         self.in_range(key, value, &range, "a whole number")
     }
 
     /// The one range check of [`KeyValues::number`] and [`KeyValues::whole`]: `value` read as a
-    /// `T` in `range`, else an error saying it should be `what` in that range.
-    fn in_range<T>(
+    /// `T` in `range`, else an error saying it should be `what` in that range (`a whole number
+    /// of ms`: a unit the key's name does not say).
+    pub fn in_range<T>(
         &self,
         key: &str,
         value: &str,
@@ -322,10 +340,11 @@ mod tests {
         assert!(e(kv.only(&["cmd", "bogus"])).contains("'option.Hash'"));
         let kv = KeyValues::parse("--resign", ["movecount=3", "movecount=5"]).unwrap();
         assert_eq!(
-            e(kv.clone().once()),
+            e(kv.clone().once(&[])),
             "--resign: movecount= is given twice ('movecount=3', then 'movecount=5'): give each \
              key once"
         );
+        assert!(kv.clone().once(&["movecount"]).is_ok());
         assert_eq!(
             kv.number("movecount", 4..=9u32).unwrap_err().to_string(),
             "--resign movecount=3: a number in 4..=9"
