@@ -31,7 +31,7 @@ pub struct SprtCalcArgs {
 impl SprtCalcArgs {
     /// The report the subcommand prints.
     pub fn run(&self) -> Result<String, SprtError> {
-        let config = SprtConfig::parse(&self.params)?;
+        let config = SprtConfig::parse("sprt", &self.params)?;
         let mut out = String::new();
         let status = if let Some(text) = &self.penta {
             let c = parse_counts::<5>(text, "LL,LD,WL+DD,WD,WW")?;

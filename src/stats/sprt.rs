@@ -16,9 +16,10 @@
 //! are replaced by 0.001 first, as both reference tools do, so every likelihood stays finite.
 
 use std::fmt;
-use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
+
+use crate::key_values::{KeyValueError, KeyValues};
 
 use super::elo::{elo_to_score, mean_variance, Wdl, MAX_COUNT, NELO_PER_T};
 use super::pentanomial::Pentanomial;
@@ -45,33 +46,12 @@ impl SprtModel {
     }
 }
 
-impl FromStr for SprtModel {
-    type Err = SprtError;
-    fn from_str(s: &str) -> Result<Self, SprtError> {
-        match s {
-            "normalized" => Ok(SprtModel::Normalized),
-            "logistic" => Ok(SprtModel::Logistic),
-            _ => Err(SprtError::Model(s.to_string())),
-        }
-    }
-}
-
 /// A malformed SPRT setting or count list.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SprtError {
-    /// A token that is not `key=value`, or a key not known.
-    UnknownKey(String),
-    /// A value that is not a number.
-    BadNumber {
-        /// The key whose value it is.
-        key: String,
-        /// The value as given.
-        value: String,
-    },
-    /// A required key (`elo0=`, `elo1=`) not given.
-    MissingKey(&'static str),
-    /// A `model=` value that names no model.
-    Model(String),
+    /// The `key=value` list: a token not `key=value`, a key unknown, repeated or missing
+    /// (`elo0=`, `elo1=`), a value not a finite number or no model; the error names the list.
+    List(KeyValueError),
     /// `elo0` must be below `elo1`.
     BoundsOrder {
         /// The lower bound given.
@@ -112,18 +92,7 @@ pub enum SprtError {
 impl fmt::Display for SprtError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SprtError::UnknownKey(k) => write!(
-                f,
-                "SPRT: '{k}' is not one of elo0=, elo1=, alpha=, beta=, model="
-            ),
-            SprtError::BadNumber { key, value } => {
-                write!(f, "SPRT: {key}='{value}' is not a finite number")
-            }
-            SprtError::MissingKey(k) => write!(f, "SPRT: {k}= is required"),
-            SprtError::Model(m) => write!(
-                f,
-                "SPRT: model '{m}' is not known (normalized or logistic)"
-            ),
+            SprtError::List(e) => write!(f, "{e}"),
             SprtError::BoundsOrder { elo0, elo1 } => {
                 write!(f, "SPRT: elo0 ({elo0}) must be less than elo1 ({elo1})")
             }
@@ -223,38 +192,29 @@ impl SprtConfig {
         })
     }
 
-    /// From `key=value` tokens: `elo0=A elo1=B [alpha=0.05] [beta=0.05]
-    /// [model=normalized|logistic]` (the arena's `--sprt` arguments).
-    pub fn parse<S: AsRef<str>>(tokens: &[S]) -> Result<SprtConfig, SprtError> {
-        let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
-        let mut model = SprtModel::default();
-        for token in tokens {
-            let token = token.as_ref();
-            let (key, value) = token
-                .split_once('=')
-                .ok_or_else(|| SprtError::UnknownKey(token.to_string()))?;
-            let number = || {
-                value
-                    .trim()
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|v| v.is_finite())
-                    .ok_or_else(|| SprtError::BadNumber {
-                        key: key.to_string(),
-                        value: value.to_string(),
-                    })
-            };
-            match key.trim() {
-                "elo0" => elo0 = Some(number()?),
-                "elo1" => elo1 = Some(number()?),
-                "alpha" => alpha = number()?,
-                "beta" => beta = number()?,
-                "model" => model = value.trim().parse()?,
-                _ => return Err(SprtError::UnknownKey(token.to_string())),
-            }
-        }
-        let elo0 = elo0.ok_or(SprtError::MissingKey("elo0"))?;
-        let elo1 = elo1.ok_or(SprtError::MissingKey("elo1"))?;
+    /// From `key=value` tokens, the list `list` (`--sprt`, the `sprt` calculator's keys):
+    /// `elo0=A elo1=B [alpha=0.05] [beta=0.05] [model=normalized|logistic]`, each key once.
+    pub fn parse<S: AsRef<str>>(list: &str, tokens: &[S]) -> Result<SprtConfig, SprtError> {
+        let models = [SprtModel::Normalized, SprtModel::Logistic].map(|m| (m.name(), m));
+        let finite = |v: &str| {
+            v.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| "a finite number".to_string())
+        };
+        let read = || -> Result<_, KeyValueError> {
+            let kv = KeyValues::parse(list, tokens.iter().map(|t| t.as_ref().trim()))?
+                .only(&["elo0", "elo1", "alpha", "beta", "model"])?
+                .once(&[])?;
+            let elo0 = kv.required("elo0", kv.parsed("elo0", finite)?)?;
+            let elo1 = kv.required("elo1", kv.parsed("elo1", finite)?)?;
+            let alpha = kv.parsed("alpha", finite)?.unwrap_or(0.05);
+            let beta = kv.parsed("beta", finite)?.unwrap_or(0.05);
+            let model = kv.choice("model", &models)?.unwrap_or_default();
+            Ok((elo0, elo1, alpha, beta, model))
+        };
+        let (elo0, elo1, alpha, beta, model) = read().map_err(SprtError::List)?;
         SprtConfig::new(elo0, elo1, alpha, beta, model)
     }
 
@@ -612,7 +572,8 @@ mod tests {
 
     #[test]
     fn parses_the_arena_arguments() {
-        let c = SprtConfig::parse(&[
+        let parse = |tokens: &[&str]| SprtConfig::parse("--sprt", tokens);
+        let c = parse(&[
             "elo0=0",
             "elo1=5",
             "alpha=0.05",
@@ -624,47 +585,43 @@ mod tests {
             c,
             SprtConfig::new(0.0, 5.0, 0.05, 0.1, SprtModel::Logistic).unwrap()
         );
-        let c = SprtConfig::parse(&["elo1=2", "elo0=-1.5"]).unwrap();
+        let c = parse(&["elo1=2", "elo0=-1.5"]).unwrap();
         assert_eq!(
             (c.elo0, c.alpha, c.beta, c.model),
             (-1.5, 0.05, 0.05, SprtModel::Normalized)
         );
-        assert_eq!(
-            SprtConfig::parse(&["elo0=0"]),
-            Err(SprtError::MissingKey("elo1"))
-        );
         assert!(matches!(
-            SprtConfig::parse(&["elo0=5", "elo1=0"]),
+            parse(&["elo0=5", "elo1=0"]),
             Err(SprtError::BoundsOrder { .. })
         ));
         assert!(matches!(
-            SprtConfig::parse(&["elo0=0", "elo1=x"]),
-            Err(SprtError::BadNumber { .. })
-        ));
-        assert!(matches!(
-            SprtConfig::parse(&["elo0=0", "elo1=1", "alpha=0.6", "beta=0.5"]),
+            parse(&["elo0=0", "elo1=1", "alpha=0.6", "beta=0.5"]),
             Err(SprtError::ErrorRates { .. })
         ));
         assert!(matches!(
-            SprtConfig::parse(&["elo0=0", "elo1=1", "model=bayes"]),
-            Err(SprtError::Model(_))
-        ));
-        assert!(matches!(
-            SprtConfig::parse(&["elo0=0", "elo1=1", "gamma=2"]),
-            Err(SprtError::UnknownKey(_))
-        ));
-        assert!(matches!(
-            SprtConfig::parse(&["elo0=0", "elo1"]),
-            Err(SprtError::UnknownKey(_))
-        ));
-        assert!(matches!(
-            SprtConfig::parse(&["elo0=0", "elo1=inf"]),
-            Err(SprtError::BadNumber { .. })
-        ));
-        assert!(matches!(
-            SprtConfig::parse(&["elo0=0", "elo1=300"]),
+            parse(&["elo0=0", "elo1=300"]),
             Err(SprtError::BoundsRange { .. })
         ));
+        let e = |tokens: &[&str]| parse(tokens).unwrap_err().to_string();
+        assert_eq!(e(&["elo0=0"]), "--sprt: elo1= is missing");
+        assert_eq!(e(&["elo0=0", "elo1=x"]), "--sprt elo1=x: a finite number");
+        assert_eq!(
+            e(&["elo0=0", "elo1=inf"]),
+            "--sprt elo1=inf: a finite number"
+        );
+        assert_eq!(
+            e(&["elo0=0", "elo1=1", "model=bayes"]),
+            "--sprt model=bayes: one of normalized, logistic"
+        );
+        assert_eq!(
+            e(&["elo0=0", "elo1=1", "gamma=2"]),
+            "--sprt: unknown key 'gamma' (keys: elo0, elo1, alpha, beta, model)"
+        );
+        assert_eq!(e(&["elo0=0", "elo1"]), "--sprt: 'elo1' is not key=value");
+        assert_eq!(
+            e(&["elo0=0", "elo1=5", "elo1=10"]),
+            "--sprt: elo1= is given twice ('elo1=5', then 'elo1=10'): give each key once"
+        );
     }
 
     /// Sums inside the statistics saturate instead of wrapping (the calculator refuses such

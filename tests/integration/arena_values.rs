@@ -139,7 +139,7 @@ fn every_numeric_option_is_refused_with_its_range() {
         (
             &[],
             &["--sprt", "elo0=0", "elo1=inf"],
-            "not a finite number",
+            "--sprt elo1=inf: a finite number",
         ),
         (&[], &["--shard", "0/3"], "1 <= k <= n"),
     ];

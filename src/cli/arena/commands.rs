@@ -13,7 +13,8 @@ use crate::arena::records::GameRecord;
 use crate::arena::system::console;
 use crate::arena::system::files::{self, Named};
 use crate::arena::system::interrupt;
-use crate::stats::RatingOptions;
+use crate::stats::sprt::SprtError;
+use crate::stats::{RatingOptions, SprtConfig};
 use crate::web::{self, live::RunSite};
 
 use super::{fake_engine, ArenaCommand};
@@ -59,6 +60,20 @@ pub(super) fn subcommand(command: ArenaCommand) -> Result<ExitCode> {
     }
 }
 
+/// `--sprt KEY=VALUE...`, of a run and of `merge`: none when not given.
+pub(super) fn sprt_option(tokens: &[String]) -> Result<Option<SprtConfig>> {
+    if tokens.is_empty() {
+        return Ok(None);
+    }
+    SprtConfig::parse("--sprt", tokens)
+        .map(Some)
+        .map_err(|e| match e {
+            // The list's own errors name it.
+            SprtError::List(e) => anyhow::Error::msg(e),
+            e => anyhow::anyhow!("--sprt: {e}"),
+        })
+}
+
 fn merge_command(
     files: &[PathBuf],
     out: Option<PathBuf>,
@@ -69,9 +84,7 @@ fn merge_command(
 ) -> Result<ExitCode> {
     let mut merged = merge::merge(files)?;
     merged.standings.set_rating(rating);
-    if !sprt.is_empty() {
-        let config =
-            crate::stats::SprtConfig::parse(sprt).map_err(|e| anyhow::anyhow!("--sprt: {e}"))?;
+    if let Some(config) = sprt_option(sprt)? {
         merged.standings.set_fixed_sample_sprt(Some(config));
     }
     merge::write_outputs(&mut merged, files, out.as_deref(), pgn.as_deref(), event)?;

@@ -23,7 +23,7 @@ use crate::arena::pairing::TournamentKind;
 use crate::arena::system::console;
 use crate::web::{self, live::RunSite};
 
-use super::commands::serve;
+use super::commands::{serve, sprt_option};
 use super::{parse_cli, ArenaCli};
 
 /// Runs the tournament the command line describes (the demo when it names no engine), or
@@ -186,14 +186,7 @@ fn build_config(cli: &ArenaCli) -> Result<RunConfig> {
         startup_timeout_ms: startup,
         max_start_failures: cli.max_start_failures,
         max_crashes: cli.max_crashes,
-        sprt: if cli.sprt.is_empty() {
-            None
-        } else {
-            Some(
-                crate::stats::SprtConfig::parse(&cli.sprt)
-                    .map_err(|e| anyhow::anyhow!("--sprt: {e}"))?,
-            )
-        },
+        sprt: sprt_option(&cli.sprt)?,
         tiebreak_pairs: match cli.tournament {
             TournamentKind::Knockout => Some(
                 cli.tiebreak_pairs
