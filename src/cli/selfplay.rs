@@ -8,11 +8,13 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 
 use crate::arena::config::{EngineConfig, EngineSpec, RunConfig, DEFAULT_MAX_CRASHES};
+use crate::arena::game::clock::MAX_MS;
 use crate::arena::game::openings::OpeningConfig;
 use crate::arena::matchmaking::tournament::{self, RunOptions, RunReport};
 use crate::arena::output::progress::ProgressMode;
 use crate::arena::pairing::TournamentKind;
 use crate::games::Variant;
+use crate::key_values::KeyValues;
 use crate::search::Features;
 use crate::ugi::options::{set, EngineOptions, FEATURE_OPTIONS};
 
@@ -21,28 +23,35 @@ use crate::ugi::options::{set, EngineOptions, FEATURE_OPTIONS};
 /// arena's default of none.
 const PER_MOVE_MARGIN_MS: u64 = 1000;
 
-/// The arena engine keys of a contender spec: `key=value` pairs separated by commas, `name=`,
-/// `level=`, `hash=`, `threads=`, `player=search|random|greedy`, `seed=`, `depth=`, `nodes=`,
-/// `movetime=` (ms), `tc=<base s>+<increment s>`, `qplies=` (quiescence plies),
-/// `off=<feature>[+<feature>...]` ([`Features::NAMES`]), `weights=<file>` (as `otau tune --out`
-/// writes it). A contender is named by its spec unless `name=` says otherwise; it starts from a 16 MiB table and 20 ms a move; a clock (`tc=`)
-/// replaces the per-move limits.
-pub fn contender(spec: &str) -> Result<Vec<String>, String> {
-    // Named by its spec unless it says otherwise (`name=`, later, wins).
-    let mut keys = vec![
-        format!("name={}", spec.trim()),
-        "cmd=builtin:otau".to_string(),
-        "option.Hash=16".to_string(),
-    ];
+/// A contender's keys, in the order the unknown-key error lists them.
+const CONTENDER_KEYS: &[&str] = &[
+    "name", "level", "hash", "threads", "player", "seed", "depth", "nodes", "movetime", "tc",
+    "qplies", "off", "weights",
+];
+
+/// The arena engine keys of a contender spec, the list `list` (`--a`): `key=value` pairs
+/// separated by commas, each key once, `name=`, `level=`, `hash=`, `threads=`,
+/// `player=search|random|greedy`, `seed=`, `depth=`, `nodes=`, `movetime=` (ms),
+/// `tc=<base s>+<increment s>`, `qplies=` (quiescence plies), `off=<feature>[+<feature>...]`
+/// ([`Features::NAMES`]), `weights=<file>` (as `otau tune --out` writes it). A contender is
+/// named by its spec unless `name=` says otherwise; it starts from a 16 MiB table and 20 ms a
+/// move; a clock (`tc=`) replaces the per-move limits.
+pub fn contender(list: &str, spec: &str) -> Result<Vec<String>, String> {
+    let kv = KeyValues::parse(list, spec.split(',').map(str::trim))
+        .and_then(|kv| kv.only(CONTENDER_KEYS))
+        .and_then(|kv| kv.once(&[]))
+        .map_err(|e| e.to_string())?;
+    let name = kv.get("name").unwrap_or(spec.trim());
+    let mut keys = vec![format!("name={name}"), "cmd=builtin:otau".to_string()];
+    if !kv.has("hash") {
+        keys.push("option.Hash=16".to_string());
+    }
     let mut per_move = Vec::new();
     let mut clock = None;
-    for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        let (key, value) = item
-            .split_once('=')
-            .ok_or_else(|| format!("'{item}': expected key=value"))?;
+    for &(key, value) in kv.pairs() {
         let option = |name: &str| format!("option.{name}={value}");
         match key {
-            "name" => keys.push(format!("name={value}")),
+            "name" => {}
             "level" => keys.push(option("Level")),
             "hash" => keys.push(option("Hash")),
             "threads" => keys.push(option("Threads")),
@@ -53,30 +62,29 @@ pub fn contender(spec: &str) -> Result<Vec<String>, String> {
             "depth" | "nodes" => per_move.push(format!("{key}={value}")),
             "tc" => clock = Some(format!("tc={value}")),
             "movetime" => {
-                let ms = value
-                    .parse::<u64>()
-                    .map_err(|_| format!("'{item}': a whole number of milliseconds"))?;
+                let ms = kv
+                    .in_range(key, value, &(1..=MAX_MS), "a whole number of ms")
+                    .map_err(|e| e.to_string())?;
                 per_move.push(format!("st={}.{:03}", ms / 1000, ms % 1000));
             }
-            "off" => {
+            // `only` let no other key through: `off`.
+            _ => {
                 for name in value.split('+') {
                     let (option, _) = FEATURE_OPTIONS
                         .iter()
                         .find(|(_, feature)| *feature == name)
                         .ok_or_else(|| {
-                            format!(
-                                "'{item}': unknown search feature '{name}' (known: {})",
-                                Features::NAMES.join(", ")
-                            )
+                            let features = Features::NAMES.join(", ");
+                            let why = format!("search features joined by + ({features})");
+                            kv.bad_value(key, value, format!("{why}: '{name}' is none"))
+                                .to_string()
                         })?;
-                    keys.push(format!("option.{option}=false"));
+                    let key = format!("option.{option}=false");
+                    // `off=lmr+lmr` turns it off once (the engine's list takes a key once).
+                    if !keys.contains(&key) {
+                        keys.push(key);
+                    }
                 }
-            }
-            _ => {
-                return Err(format!(
-                    "'{item}': unknown key '{key}' (name, level, hash, threads, player, seed, \
-                     depth, nodes, movetime, tc, qplies, off, weights)"
-                ))
             }
         }
     }
@@ -124,10 +132,9 @@ impl Selfplay {
     pub fn config(&self) -> Result<RunConfig, String> {
         let mut engines: Vec<EngineConfig> = Vec::new();
         for (i, (flag, spec)) in [("--a", &self.a), ("--b", &self.b)].into_iter().enumerate() {
-            let keys = contender(spec).map_err(|e| format!("{flag}: {e}"))?;
-            let engine = EngineSpec::parse(&keys)
-                .and_then(|s| s.build(&EngineSpec::default(), i))
-                .map_err(|e| format!("{flag}: {e}"))?;
+            let keys = contender(flag, spec)?;
+            let engine =
+                EngineSpec::parse(flag, &keys).and_then(|s| s.build(&EngineSpec::default(), i))?;
             // The engine would only answer a bad value with an `info string error`: check the
             // options here, with the engine's own rules, before any game.
             let mut options = EngineOptions::new(self.game);
@@ -196,8 +203,8 @@ mod tests {
     use crate::stats::pentanomial::Pentanomial;
 
     fn engine(spec: &str) -> EngineConfig {
-        let keys = contender(spec).unwrap();
-        EngineSpec::parse(&keys)
+        let keys = contender("--a", spec).unwrap();
+        EngineSpec::parse("--a", &keys)
             .unwrap()
             .build(&EngineSpec::default(), 0)
             .unwrap()
@@ -240,11 +247,30 @@ mod tests {
             option(&engine("qplies=2,weights=w.txt"), "QuiescencePlies"),
             Some("2")
         );
-        assert!(contender("off=nothing")
-            .unwrap_err()
-            .contains("unknown search feature 'nothing'"));
-        assert!(contender("depth").is_err());
-        assert!(contender("colour=red").is_err());
+        let e = |spec: &str| contender("--a", spec).unwrap_err();
+        assert_eq!(
+            e("off=lmr+nothing"),
+            "--a off=lmr+nothing: search features joined by + (tt, killers, history, \
+             captures-first, quiescence, pvs, lmr, positional-eval, tables): 'nothing' is none"
+        );
+        assert_eq!(e("depth"), "--a: 'depth' is not key=value");
+        assert_eq!(
+            e("colour=red"),
+            "--a: unknown key 'colour' (keys: name, level, hash, threads, player, seed, depth, \
+             nodes, movetime, tc, qplies, off, weights)"
+        );
+        assert_eq!(
+            e("level=5,depth=4,level=6"),
+            "--a: level= is given twice ('level=5', then 'level=6'): give each key once"
+        );
+        assert_eq!(
+            e("movetime=0"),
+            "--a movetime=0: a whole number of ms in 1..=86400000"
+        );
+        assert_eq!(
+            engine("hash=64").options,
+            vec![("Hash".to_string(), "64".to_string())]
+        );
         let bad = Selfplay {
             game: Variant::TOGUZ,
             a: "level=5".into(),

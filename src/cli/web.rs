@@ -79,8 +79,8 @@ pub fn engine_configs(values: &[String]) -> Result<Vec<EngineConfig>> {
             }
             t
         };
-        let mut spec =
-            EngineSpec::parse(&tokens).map_err(|e| anyhow::anyhow!("--engine {}: {e}", i + 1))?;
+        let list = format!("--engine {}", i + 1);
+        let mut spec = EngineSpec::parse(&list, &tokens).map_err(anyhow::Error::msg)?;
         let limited = spec
             .pairs
             .iter()
@@ -88,10 +88,11 @@ pub fn engine_configs(values: &[String]) -> Result<Vec<EngineConfig>> {
         if !limited {
             spec.pairs.push(("st".into(), "1".into()));
         }
+        // A bad value is named with the list (`--engine 1 depth=0: ...`), as in a run.
         let cfg = spec
             .build(&EngineSpec::default(), i)
-            .map_err(|e| anyhow::anyhow!("--engine {}: {e}", i + 1))?;
-        check_limits(&cfg).map_err(|e| anyhow::anyhow!("--engine {}: {e}", i + 1))?;
+            .map_err(anyhow::Error::msg)?;
+        check_limits(&cfg).map_err(|e| anyhow::anyhow!("{list}: {e}"))?;
         configs.push(cfg);
     }
     Ok(configs)
@@ -142,8 +143,13 @@ mod tests {
         let e = engine_configs(&["cmd=builtin:otau bogus=1".into()]).unwrap_err();
         assert!(
             e.to_string()
-                .contains("--engine 1: unknown engine key 'bogus'"),
+                .starts_with("--engine 1: unknown key 'bogus' (keys: name, cmd, args, arg, "),
             "{e}"
+        );
+        let e = engine_configs(&["cmd=builtin:otau depth=0".into()]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--engine 1 depth=0: a whole number in 1..=2147483647"
         );
     }
 }

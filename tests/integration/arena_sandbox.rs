@@ -96,7 +96,7 @@ fn hostile_keys(name: &str, bot: &Path, attacks: &[String], keys: &str) -> Vec<S
 }
 
 fn engine(tokens: &[String]) -> EngineConfig {
-    EngineSpec::parse(tokens)
+    EngineSpec::parse("--engine 1", tokens)
         .unwrap()
         .build(&Default::default(), 0)
         .unwrap()
@@ -405,11 +405,14 @@ fn sandbox_on_without_bubblewrap_is_a_start_up_error_naming_it() {
         "{stderr}"
     );
     // A built-in player is the arena's own code: sandbox= does not apply to it.
-    let err = EngineSpec::parse(&[
-        "cmd=builtin:random".into(),
-        "depth=1".into(),
-        "memory=64".into(),
-    ])
+    let err = EngineSpec::parse(
+        "--engine 1",
+        &[
+            "cmd=builtin:random".into(),
+            "depth=1".into(),
+            "memory=64".into(),
+        ],
+    )
     .unwrap()
     .build(&Default::default(), 0)
     .unwrap_err();
@@ -418,9 +421,12 @@ fn sandbox_on_without_bubblewrap_is_a_start_up_error_naming_it() {
         "{err}"
     );
     // --each's confinement holds the programs among the engines and leaves a built-in be.
-    let each =
-        EngineSpec::parse(&["depth=1".into(), "sandbox=on".into(), "cpus=1".into()]).unwrap();
-    let builtin = EngineSpec::parse(&["cmd=builtin:random".into()])
+    let each = EngineSpec::parse(
+        "--each",
+        &["depth=1".into(), "sandbox=on".into(), "cpus=1".into()],
+    )
+    .unwrap();
+    let builtin = EngineSpec::parse("--engine 1", &["cmd=builtin:random".into()])
         .unwrap()
         .build(&each, 0)
         .unwrap();

@@ -89,7 +89,7 @@ fn kinds(games: &[GameRecord]) -> Vec<TerminationKind> {
 }
 
 fn engine(tokens: &[String]) -> EngineConfig {
-    otau::arena::config::EngineSpec::parse(tokens)
+    otau::arena::config::EngineSpec::parse("--engine 1", tokens)
         .unwrap()
         .build(&Default::default(), 0)
         .unwrap()

@@ -5,15 +5,22 @@ use crate::support::arena::*;
 use otau::arena::records::RecordsFile;
 use otau::games::{Outcome, Side};
 
-/// Two built-in players at depth 1 (engine keys for the first appended), then `rest`.
+/// Two built-in players at depth 1 (`--each`: an engine's own `depth=` overrides it; engine
+/// keys for the first appended), then `rest` (keys of the second, then options).
 fn with(first: &[&str], rest: &[&str]) -> Vec<String> {
-    let mut v: Vec<String> = ["--engine", "name=a", "cmd=builtin:random", "depth=1"]
-        .iter()
-        .chain(first)
-        .chain(&["--engine", "name=b", "cmd=builtin:greedy", "depth=1"])
-        .chain(rest)
-        .map(|s| s.to_string())
-        .collect();
+    let mut v: Vec<String> = [
+        "--each",
+        "depth=1",
+        "--engine",
+        "name=a",
+        "cmd=builtin:random",
+    ]
+    .iter()
+    .chain(first)
+    .chain(&["--engine", "name=b", "cmd=builtin:greedy"])
+    .chain(rest)
+    .map(|s| s.to_string())
+    .collect();
     v.push("-q".into());
     v
 }

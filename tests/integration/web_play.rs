@@ -12,7 +12,7 @@ const STARTUP: Duration = Duration::from_secs(10);
 
 fn engine(tokens: &[&str]) -> EngineConfig {
     let tokens: Vec<String> = tokens.iter().map(|t| t.to_string()).collect();
-    EngineSpec::parse(&tokens)
+    EngineSpec::parse("--engine 1", &tokens)
         .unwrap()
         .build(&EngineSpec::default(), 0)
         .unwrap()

@@ -70,7 +70,7 @@ pub fn fake(name: &str, mode: &str, tag: &str, limits: &str) -> EngineConfig {
         format!("args=fake-engine {mode} {tag}"),
     ];
     tokens.extend(limits.split(' ').map(String::from));
-    otau::arena::config::EngineSpec::parse(&tokens)
+    otau::arena::config::EngineSpec::parse("--engine 1", &tokens)
         .unwrap()
         .build(&Default::default(), 0)
         .unwrap()

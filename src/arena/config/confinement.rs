@@ -62,21 +62,22 @@ impl Confinement {
         self.memory_mb.is_some() || self.processes.is_some() || self.cpus.is_some()
     }
 
-    /// Reads one of the keys; `None` when `key` is not one of them.
+    /// Reads one of the keys; `None` when `key` is not one of them. The error says what the
+    /// value may be, for the caller to name the list, the key and the value.
     pub(crate) fn set(&mut self, key: &str, value: &str) -> Option<Result<(), String>> {
         let num = |max: u64, unit: &str| -> Result<u64, String> {
             value
                 .parse::<u64>()
                 .ok()
                 .filter(|n| (1..=max).contains(n))
-                .ok_or_else(|| format!("{key}={value}: a whole number{unit} in 1..={max}"))
+                .ok_or_else(|| format!("a whole number{unit} in 1..={max}"))
         };
         Some(match key {
             "sandbox" if value == "on" || value == "off" => {
                 self.sandbox = value == "on";
                 Ok(())
             }
-            "sandbox" => Err(format!("sandbox={value}: on or off")),
+            "sandbox" => Err("on or off".into()),
             "overuse" if value == "warn" || value == "forfeit" => {
                 self.overuse = if value == "warn" {
                     Overuse::Warn
@@ -85,7 +86,7 @@ impl Confinement {
                 };
                 Ok(())
             }
-            "overuse" => Err(format!("overuse={value}: warn or forfeit")),
+            "overuse" => Err("warn or forfeit".into()),
             "memory" => num(MAX_MEMORY_MB, " of MB").map(|n| self.memory_mb = Some(n)),
             "processes" => num(MAX_PROCESSES, "").map(|n| self.processes = Some(n)),
             "cpus" => num(MAX_CPUS, "").map(|n| self.cpus = Some(n)),
@@ -124,7 +125,8 @@ impl Confinement {
             ("cpus", self.cpus),
         ] {
             if let Some(v) = value {
-                probe.set(key, &v.to_string()).expect("a key")?;
+                let read = probe.set(key, &v.to_string()).expect("a key");
+                read.map_err(|why| format!("{key}={v}: {why}"))?;
             }
         }
         Ok(())

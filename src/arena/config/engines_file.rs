@@ -205,7 +205,7 @@ fn entry_keys(item: &Value) -> Result<(String, Keys), (String, String)> {
             }
             "protocol" => {
                 let proto = text(f, v)?;
-                check_protocol(&proto).map_err(|e| fail(f, e))?;
+                check_protocol(&proto).map_err(|e| fail(f, format!("proto={proto}: {e}")))?;
                 keys.push(("proto".into(), proto));
             }
             "stderrFile" => {
@@ -423,13 +423,12 @@ mod tests {
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
         let out = expand(given, &mut || Ok(f.clone())).unwrap();
-        let spec = crate::arena::config::EngineSpec { pairs: out };
-        let e = spec
-            .build(
-                &crate::arena::config::EngineSpec::parse(&["depth=1".into()]).unwrap(),
-                0,
-            )
-            .unwrap();
+        let spec = crate::arena::config::EngineSpec {
+            list: "--engine 1".into(),
+            pairs: out,
+        };
+        let each = crate::arena::config::EngineSpec::parse("--each", &["depth=1".into()]);
+        let e = spec.build(&each.unwrap(), 0).unwrap();
         assert_eq!(e.name, "b");
         assert_eq!(e.cmd, "x");
         assert_eq!(e.options, vec![("Hash".to_string(), "32".to_string())]);

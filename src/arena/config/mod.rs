@@ -15,6 +15,7 @@ pub use confinement::{Confinement, Overuse};
 use crate::arena::game::adjudication::AdjudicationRules;
 use crate::arena::game::clock::{seconds_in, MoveLimits, MAX_MS};
 use crate::arena::game::openings::OpeningConfig;
+use crate::key_values::KeyValues;
 
 /// One engine as the user described it with `--engine key=value ...`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -155,30 +156,86 @@ impl EngineConfig {
 /// An engine spec not yet complete: `--each` keys apply first, the engine's own keys override.
 #[derive(Clone, Debug, Default)]
 pub struct EngineSpec {
-    /// The `key=value` pairs in the order given (a later one overrides an earlier one).
+    /// What the list is, as errors name it: `--engine 2`, `--each`.
+    pub list: String,
+    /// The `key=value` pairs in the order given (a later one overrides an earlier one: the
+    /// engines file's keys those before them, `--each`'s none of the engine's own).
     pub pairs: Vec<(String, String)>,
 }
 
+/// An engine's keys (`option.` stands for every `option.NAME`), in the order the unknown-key
+/// error lists them.
+const ENGINE_KEYS: &[&str] = &[
+    "name",
+    "cmd",
+    "args",
+    "arg",
+    "dir",
+    "conf",
+    "proto",
+    "restart",
+    "stderr",
+    "option.",
+    "tc",
+    "st",
+    "depth",
+    "plies",
+    "nodes",
+    "timemargin",
+    "timeout",
+    "rating",
+    "sandbox",
+    "memory",
+    "processes",
+    "cpus",
+    "overuse",
+];
+
+/// cutechess-cli's engine keys that the arena refuses, each with its reason ([`unsupported_key`]).
+const UNSUPPORTED_KEYS: &[&str] = &[
+    "book",
+    "bookdepth",
+    "initstr",
+    "ponder",
+    "whitepov",
+    "trust",
+];
+
 impl EngineSpec {
-    /// Splits `key=value` tokens.
-    pub fn parse(tokens: &[String]) -> Result<EngineSpec, String> {
-        let mut pairs = Vec::new();
-        for t in tokens {
-            if let Some(why) = unsupported_flag(t) {
-                return Err(format!("'{t}': {why}"));
-            }
-            let (k, v) = t
-                .split_once('=')
-                .ok_or_else(|| format!("'{t}' is not key=value"))?;
-            if k.is_empty() {
-                return Err(format!("'{t}' has an empty key"));
-            }
-            pairs.push((k.to_string(), v.to_string()));
+    /// Reads `key=value` tokens, the list `list` (`--engine 2`, `--each`): every key one of the
+    /// engine's, none given twice but `arg=` (documented to repeat).
+    pub fn parse(list: &str, tokens: &[String]) -> Result<EngineSpec, String> {
+        if let Some((t, why)) = tokens
+            .iter()
+            .find_map(|t| unsupported_flag(t).map(|w| (t, w)))
+        {
+            return Err(format!("{list}: '{t}': {why}"));
         }
-        Ok(EngineSpec { pairs })
+        let kv =
+            KeyValues::parse(list, tokens.iter().map(String::as_str)).map_err(|e| e.to_string())?;
+        if let Some(&(k, v)) = kv
+            .pairs()
+            .iter()
+            .find(|(k, _)| UNSUPPORTED_KEYS.contains(k))
+        {
+            return Err(kv.bad_value(k, v, unsupported_key(k).into()).to_string());
+        }
+        let kv = kv
+            .only(ENGINE_KEYS)
+            .and_then(|kv| kv.once(&["arg"]))
+            .map_err(|e| e.to_string())?;
+        Ok(EngineSpec {
+            list: list.to_string(),
+            pairs: kv
+                .pairs()
+                .iter()
+                .map(|&(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        })
     }
 
-    /// Builds the engine from `--each` defaults and this engine's own keys.
+    /// Builds the engine from `--each` defaults and this engine's own keys; a bad value is
+    /// named with the list that gave it.
     pub fn build(&self, each: &EngineSpec, index: usize) -> Result<EngineConfig, String> {
         let mut e = EngineConfig {
             name: String::new(),
@@ -196,70 +253,16 @@ impl EngineSpec {
             confine: Confinement::default(),
             rating: None,
         };
-        for (k, v) in each.pairs.iter().chain(&self.pairs) {
-            // A whole number in `min..=max`, or an error naming the key and the range.
-            let num = |min: u64, max: u64, unit: &str| -> Result<u64, String> {
-                v.parse::<u64>()
-                    .ok()
-                    .filter(|n| (min..=max).contains(n))
-                    .ok_or_else(|| format!("{k}={v}: a whole number{unit} in {min}..={max}"))
-            };
-            let secs = || seconds_in(v, 1).map_err(|why| format!("{k}={v}: {why}"));
-            if let Some(read) = e.confine.set(k, v) {
-                read?;
-                continue;
-            }
-            match k.as_str() {
-                "name" => e.name = v.clone(),
-                "cmd" => e.cmd = v.clone(),
-                "args" => e.args = split_args(v)?,
-                // cutechess-cli's and fastchess's one argument a key, repeatable.
-                "arg" => e.args.push(v.clone()),
-                "dir" => e.dir = Some(PathBuf::from(v)),
-                // `tc=inf` (cutechess-cli): no clock; another limit must bound the search.
-                "tc" if v == "inf" => e.limits.tc = None,
-                "tc" => e.limits.tc = Some(v.parse()?),
-                "st" => e.limits.movetime_ms = Some(secs()?),
-                // fastchess's name for the depth limit.
-                "depth" | "plies" => {
-                    e.limits.depth = Some(num(1, MoveLimits::MAX_DEPTH.into(), "")? as u32)
-                }
-                "proto" => e.proto = check_protocol(v)?,
-                "rating" => e.rating = Some(num(0, 4000, "")? as u32),
-                "stderr" if v.is_empty() => return Err("stderr=: give a file".into()),
-                "stderr" => e.stderr = Some(PathBuf::from(v)),
-                "restart" => {
-                    e.restart = match v.as_str() {
-                        "on" => true,
-                        "off" | "auto" => false,
-                        _ => return Err(format!("restart={v}: on, off or auto")),
-                    }
-                }
-                "conf" => {
-                    return Err(format!(
-                        "conf={v}: an engine of the engines file names one engine: give it in \
-                         -engine, not in -each"
-                    ))
-                }
-                "book" | "bookdepth" | "initstr" | "ponder" | "whitepov" | "trust" => {
-                    return Err(format!("{k}={v}: {}", unsupported_key(k)))
-                }
-                "nodes" => e.limits.nodes = Some(num(1, MoveLimits::MAX_NODES, "")?),
-                "timemargin" => e.limits.timemargin_ms = num(0, MAX_MS, " of ms")?,
-                "timeout" => e.limits.timeout_ms = secs()?,
-                key => match key.strip_prefix("option.") {
-                    Some(name) if !name.is_empty() => {
-                        e.options.retain(|(n, _)| n != name);
-                        e.options.push((name.to_string(), v.clone()));
-                    }
-                    _ => {
-                        return Err(format!(
-                            "unknown engine key '{k}' (name, cmd, args, arg, dir, conf, proto, \
-                             restart, option.NAME, tc, st, depth, plies, nodes, timemargin, \
-                             timeout, rating, sandbox, memory, processes, cpus, overuse)"
-                        ))
-                    }
-                },
+        for spec in [each, self] {
+            let kv = KeyValues::of_pairs(
+                &spec.list,
+                spec.pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+            );
+            // `EngineSpec::parse` checked the keys of a command line; an engines file's are its
+            // own (`engines_file`), and `otau web` adds `st=`.
+            let kv = kv.only(ENGINE_KEYS).map_err(|e| e.to_string())?;
+            for &(k, v) in kv.pairs() {
+                e.set(&kv, k, v)?;
             }
         }
         if e.cmd.is_empty() {
@@ -310,24 +313,83 @@ impl EngineSpec {
     }
 }
 
-/// `proto=`: UGI (the engine side of `protocol/ugi.md`), greeted as UGI or as UCI.
+impl EngineConfig {
+    /// Reads `k=v`, one of the keys of `kv` (an engine's list, its keys checked), a bad value
+    /// named with the list.
+    fn set(&mut self, kv: &KeyValues, k: &str, v: &str) -> Result<(), String> {
+        let bad = |why: String| kv.bad_value(k, v, why).to_string();
+        let whole = |max: u64| kv.whole(k, v, 1..=max).map_err(|e| e.to_string());
+        let secs = || seconds_in(v, 1).map_err(bad);
+        if let Some(read) = self.confine.set(k, v) {
+            return read.map_err(bad);
+        }
+        let limits = &mut self.limits;
+        match k {
+            "name" => self.name = v.to_string(),
+            "cmd" => self.cmd = v.to_string(),
+            "args" => self.args = split_args(v).map_err(|_| bad("unclosed quote".into()))?,
+            // cutechess-cli's and fastchess's one argument a key, repeatable.
+            "arg" => self.args.push(v.to_string()),
+            "dir" => self.dir = Some(PathBuf::from(v)),
+            // `tc=inf` (cutechess-cli): no clock; another limit must bound the search.
+            "tc" if v == "inf" => limits.tc = None,
+            "tc" => limits.tc = Some(v.parse().map_err(bad)?),
+            "st" => limits.movetime_ms = Some(secs()?),
+            // fastchess's name for the depth limit.
+            "depth" | "plies" => limits.depth = Some(whole(MoveLimits::MAX_DEPTH.into())? as u32),
+            "proto" => self.proto = check_protocol(v).map_err(bad)?,
+            "rating" => {
+                self.rating = Some(kv.whole(k, v, 0..=4000).map_err(|e| e.to_string())?);
+            }
+            "stderr" if v.is_empty() => return Err(bad("give a file".into())),
+            "stderr" => self.stderr = Some(PathBuf::from(v)),
+            "restart" => {
+                self.restart = match v {
+                    "on" => true,
+                    "off" | "auto" => false,
+                    _ => return Err(bad("on, off or auto".into())),
+                }
+            }
+            "conf" => {
+                return Err(bad(
+                    "an engine of the engines file names one engine: give it in \
+                     -engine, not in -each"
+                        .into(),
+                ))
+            }
+            "nodes" => limits.nodes = Some(whole(MoveLimits::MAX_NODES)?),
+            "timemargin" => {
+                limits.timemargin_ms = kv
+                    .in_range(k, v, &(0..=MAX_MS), "a whole number of ms")
+                    .map_err(|e| e.to_string())?;
+            }
+            "timeout" => limits.timeout_ms = secs()?,
+            // `only(ENGINE_KEYS)` let no other key through: `option.NAME`.
+            option => {
+                let name = &option["option.".len()..];
+                self.options.retain(|(n, _)| n != name);
+                self.options.push((name.to_string(), v.to_string()));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `proto=`: UGI (the engine side of `protocol/ugi.md`), greeted as UGI or as UCI; the error
+/// says what `proto=` may be, for the caller to prefix with the key and value.
 pub(crate) fn check_protocol(v: &str) -> Result<Protocol, String> {
+    const GREETINGS: &str = "a mancala engine speaks UGI (proto=ugi, the default) or UGI after \
+                             UCI's handshake (proto=uci): protocol/ugi.md";
     match v {
         "ugi" => Ok(Protocol::Ugi),
         "uci" => Ok(Protocol::Uci),
         "xboard" | "cecp" => Err(format!(
-            "proto={v}: xboard (CECP) is a chess protocol, with no mancala game in it; a mancala \
-             engine speaks UGI (proto=ugi, the default) or UGI after UCI's handshake (proto=uci): \
-             protocol/ugi.md"
+            "xboard (CECP) is a chess protocol, with no mancala game in it; {GREETINGS}"
         )),
         "usi" => Err(format!(
-            "proto={v}: USI is shogi's protocol, with no mancala game in it; a mancala engine \
-             speaks UGI (proto=ugi, the default) or UGI after UCI's handshake (proto=uci): \
-             protocol/ugi.md"
+            "USI is shogi's protocol, with no mancala game in it; {GREETINGS}"
         )),
-        _ => Err(format!(
-            "proto={v}: unknown protocol (ugi, the default, or uci: UGI after UCI's handshake)"
-        )),
+        _ => Err("unknown protocol (ugi, the default, or uci: UGI after UCI's handshake)".into()),
     }
 }
 
@@ -391,25 +453,6 @@ fn unsupported_key(k: &str) -> &'static str {
 /// with the reason instead of "not key=value".
 fn unsupported_flag(t: &str) -> Option<&'static str> {
     matches!(t, "ponder" | "whitepov" | "trust").then(|| unsupported_key(t))
-}
-
-/// `option`'s `key=value` tokens with no key given twice: a repeated key is refused by name
-/// rather than the last one silently winning (`-resign movecount=3 movecount=5`).
-pub fn reject_repeated_keys(option: &str, tokens: &[String]) -> Result<(), String> {
-    for (i, t) in tokens.iter().enumerate() {
-        let Some((k, _)) = t.split_once('=') else {
-            continue;
-        };
-        if let Some(again) = tokens[i + 1..]
-            .iter()
-            .find(|u| u.split_once('=').is_some_and(|(j, _)| j == k))
-        {
-            return Err(format!(
-                "{option}: {k}= is given twice ('{t}', then '{again}'): give each key once"
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// Splits an `args=` value at whitespace, keeping single- or double-quoted parts together.
@@ -633,8 +676,19 @@ impl RunConfig {
 mod tests {
     use super::*;
 
+    fn tokens(s: &str) -> Vec<String> {
+        s.split(' ').map(String::from).collect()
+    }
+
     fn spec(s: &str) -> EngineSpec {
-        EngineSpec::parse(&s.split(' ').map(String::from).collect::<Vec<_>>()).unwrap()
+        EngineSpec::parse("--engine 1", &tokens(s)).unwrap()
+    }
+
+    /// The error of the engine `s` (alone), read and built.
+    fn refused(s: &str) -> String {
+        EngineSpec::parse("--engine 1", &tokens(s))
+            .and_then(|e| e.build(&EngineSpec::default(), 0))
+            .unwrap_err()
     }
 
     #[test]
@@ -671,26 +725,61 @@ mod tests {
             .build(&none, 0)
             .unwrap_err()
             .contains("whole number"));
-        assert!(spec("cmd=x colour=red")
-            .build(&none, 0)
-            .unwrap_err()
-            .contains("unknown engine key"));
+        assert_eq!(
+            refused("cmd=x colour=red"),
+            "--engine 1: unknown key 'colour' (keys: name, cmd, args, arg, dir, conf, proto, \
+             restart, stderr, option.NAME, tc, st, depth, plies, nodes, timemargin, timeout, \
+             rating, sandbox, memory, processes, cpus, overuse)"
+        );
         assert!(spec("cmd=builtin:magic depth=1").build(&none, 0).is_err());
-        assert!(EngineSpec::parse(&["novalue".into()]).is_err());
+        assert_eq!(refused("novalue"), "--engine 1: 'novalue' is not key=value");
+        assert_eq!(refused("=x"), "--engine 1: '=x' is not key=value");
+        // A key given twice is refused by name; `arg=` adds up, as documented.
+        assert_eq!(
+            refused("cmd=x depth=1 depth=2"),
+            "--engine 1: depth= is given twice ('depth=1', then 'depth=2'): give each key once"
+        );
+        assert!(refused("cmd=x option.Hash=1 option.Hash=2").contains("option.Hash= is given"));
+        let e = spec("cmd=x depth=1 arg=a arg=b option.A=1 option.B=2").build(&none, 0);
+        assert_eq!(e.unwrap().args, ["a", "b"]);
+        assert_eq!(
+            EngineSpec::parse("--each", &tokens("st=1 st=2")).unwrap_err(),
+            "--each: st= is given twice ('st=1', then 'st=2'): give each key once"
+        );
+        // A bad value is named with the list that gave it.
+        assert_eq!(
+            spec("cmd=x").build(&spec("depth=0"), 0).unwrap_err(),
+            "--engine 1 depth=0: a whole number in 1..=2147483647"
+        );
+        let each = EngineSpec::parse("--each", &tokens("memory=0")).unwrap();
+        assert_eq!(
+            spec("cmd=x depth=1").build(&each, 0).unwrap_err(),
+            "--each memory=0: a whole number of MB in 1..=1048576"
+        );
+        assert_eq!(
+            refused("cmd=x depth=1 timemargin=-1"),
+            "--engine 1 timemargin=-1: a whole number of ms in 0..=86400000"
+        );
         // A line break in an option would reach the engine as a command of its own.
-        let injected = EngineSpec::parse(&[
-            "cmd=x".into(),
-            "depth=1".into(),
-            "option.Hash=1\nquit".into(),
-        ])
+        let injected = EngineSpec::parse(
+            "--engine 1",
+            &[
+                "cmd=x".into(),
+                "depth=1".into(),
+                "option.Hash=1\nquit".into(),
+            ],
+        )
         .unwrap()
         .build(&none, 0)
         .unwrap_err();
         assert!(injected.contains("control characters"), "{injected}");
-        let named = EngineSpec::parse(&["cmd=x".into(), "depth=1".into(), "name=a\r\nb".into()])
-            .unwrap()
-            .build(&none, 0)
-            .unwrap_err();
+        let named = EngineSpec::parse(
+            "--engine 1",
+            &["cmd=x".into(), "depth=1".into(), "name=a\r\nb".into()],
+        )
+        .unwrap()
+        .build(&none, 0)
+        .unwrap_err();
         assert!(named.contains("control characters"), "{named}");
     }
 
@@ -703,7 +792,10 @@ mod tests {
             .collect();
         // One argument a key, spaces and all.
         tokens.push("arg=two words".into());
-        let e = EngineSpec::parse(&tokens).unwrap().build(&none, 0).unwrap();
+        let e = EngineSpec::parse("--engine 1", &tokens)
+            .unwrap()
+            .build(&none, 0)
+            .unwrap();
         assert_eq!(e.args, vec!["--a", "two words"]);
         assert!(e.restart);
         assert_eq!(e.limits.depth, Some(7));
@@ -736,11 +828,14 @@ mod tests {
             ),
             ("cmd=x depth=1 stderr=", "stderr=: give a file"),
         ] {
-            let err = spec(line).build(&none, 0).unwrap_err();
+            let err = refused(line);
             assert!(err.contains(want), "{line}: {err}");
         }
-        let err = EngineSpec::parse(&["ponder".into()]).unwrap_err();
-        assert!(err.contains("'ponder': not supported"), "{err}");
+        let err = EngineSpec::parse("--engine 1", &["ponder".into()]).unwrap_err();
+        assert_eq!(
+            err,
+            "--engine 1: 'ponder': not supported: the arena does not let engines ponder"
+        );
         assert!(spec("depth=1")
             .build(&spec("conf=a"), 0)
             .unwrap_err()

@@ -108,61 +108,47 @@ impl AdjudicationRules {
     }
 }
 
-/// `key=value` tokens of `option` into `(key, whole number in min..=max)` pairs in the order
-/// given, with errors naming the option, the key and the range.
-fn numbers(
+/// `option`'s `key=value` tokens, each key one of `keys` and given once; `numbers` of them
+/// (`(key, min, max)`) read as whole numbers in `min..=max`, in the order of `numbers`. The
+/// errors name the option, the key, the value and the range.
+fn read<'t>(
     option: &str,
-    tokens: &[String],
-    keys: &[(&'static str, u32, u32)],
-) -> Result<Vec<(&'static str, u32)>, String> {
-    let names: Vec<&str> = keys.iter().map(|k| k.0).collect();
+    tokens: &'t [String],
+    keys: &[&str],
+    numbers: &[(&str, u32, u32)],
+) -> Result<(KeyValues<'t>, Vec<Option<u32>>), String> {
     let kv = KeyValues::parse(option, tokens.iter().map(String::as_str))
-        .and_then(|kv| kv.only(&names))
+        .and_then(|kv| kv.only(keys))
+        .and_then(|kv| kv.once(&[]))
         .map_err(|e| e.to_string())?;
-    kv.pairs()
+    let values = numbers
         .iter()
-        .map(|&(k, v)| {
-            // `only` let no other key through.
-            let &(key, min, max) = keys
-                .iter()
-                .find(|(key, ..)| *key == k)
-                .expect("a known key");
-            kv.whole(k, v, min..=max)
-                .map(|n| (key, n))
+        .map(|&(key, min, max)| {
+            kv.get(key)
+                .map(|v| kv.whole(key, v, min..=max))
+                .transpose()
                 .map_err(|e| e.to_string())
         })
-        .collect()
+        .collect::<Result<_, _>>()?;
+    Ok((kv, values))
 }
 
 impl ResignRule {
     /// Parses `--resign movecount=N score=S [twosided=true|false]` (both numbers required).
     pub fn parse(tokens: &[String]) -> Result<ResignRule, String> {
-        let (mut movecount, mut score, mut twosided) = (None, None, false);
-        let (flags, nums): (Vec<_>, Vec<_>) = tokens
-            .iter()
-            .cloned()
-            .partition(|t| t.starts_with("twosided="));
-        for f in flags {
-            twosided = match &f["twosided=".len()..] {
-                "true" => true,
-                "false" => false,
-                v => return Err(format!("--resign twosided={v}: true or false")),
-            };
-        }
         // A bound above MAX_SCORE_CP is beyond every `cp` score an engine may report: only a
         // mate score reaches it (fastchess's `-resign score=500000` means just that).
-        let keys = [("movecount", 1, u32::MAX), ("score", 1, u32::MAX)];
-        for kv in numbers("--resign", &nums, &keys)? {
-            match kv {
-                ("movecount", n) => movecount = Some(n),
-                (_, n) => score = Some(n),
-            }
-        }
-        match (movecount, score) {
-            (Some(movecount), Some(score)) => Ok(ResignRule {
+        let numbers = [("movecount", 1, u32::MAX), ("score", 1, u32::MAX)];
+        let keys = ["movecount", "score", "twosided"];
+        let (kv, values) = read("--resign", tokens, &keys, &numbers)?;
+        let twosided = kv
+            .choice("twosided", &[("true", true), ("false", false)])
+            .map_err(|e| e.to_string())?;
+        match values[..] {
+            [Some(movecount), Some(score)] => Ok(ResignRule {
                 movecount,
                 score,
-                twosided,
+                twosided: twosided.unwrap_or(false),
             }),
             _ => Err("--resign: give movecount=N and score=S".to_string()),
         }
@@ -172,21 +158,14 @@ impl ResignRule {
 impl DrawRule {
     /// Parses `--draw movenumber=N movecount=M score=S` (all three required).
     pub fn parse(tokens: &[String]) -> Result<DrawRule, String> {
-        let (mut movenumber, mut movecount, mut score) = (None, None, None);
-        let keys = [
+        let numbers = [
             ("movenumber", 0, u32::MAX),
             ("movecount", 1, u32::MAX),
             ("score", 0, MAX_SCORE_CP),
         ];
-        for kv in numbers("--draw", tokens, &keys)? {
-            match kv {
-                ("movenumber", n) => movenumber = Some(n),
-                ("movecount", n) => movecount = Some(n),
-                (_, n) => score = Some(n),
-            }
-        }
-        match (movenumber, movecount, score) {
-            (Some(movenumber), Some(movecount), Some(score)) => Ok(DrawRule {
+        let keys = numbers.map(|(key, ..)| key);
+        match read("--draw", tokens, &keys, &numbers)?.1[..] {
+            [Some(movenumber), Some(movecount), Some(score)] => Ok(DrawRule {
                 movenumber,
                 movecount,
                 score,

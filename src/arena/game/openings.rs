@@ -134,6 +134,7 @@ impl OpeningConfig {
         ];
         let kv = KeyValues::parse("--openings", tokens.iter().map(String::as_str))
             .and_then(|kv| kv.only(&keys))
+            .and_then(|kv| kv.once(&[]))
             .map_err(|e| e.to_string())?;
         for &(k, v) in kv.pairs() {
             let num = |min: u32, max: u32| kv.whole(k, v, min..=max).map_err(|e| e.to_string());

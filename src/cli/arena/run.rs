@@ -100,15 +100,7 @@ pub(super) fn run(cli: &ArenaCli) -> Result<ExitCode> {
 }
 
 fn build_config(cli: &ArenaCli) -> Result<RunConfig> {
-    for (option, tokens) in [
-        ("--openings", &cli.openings),
-        ("--resign", &cli.resign),
-        ("--draw", &cli.draw),
-        ("--sprt", &cli.sprt),
-    ] {
-        crate::arena::config::reject_repeated_keys(option, tokens).map_err(anyhow::Error::msg)?;
-    }
-    let each = EngineSpec::parse(&cli.each).map_err(|e| anyhow::anyhow!("--each: {e}"))?;
+    let each = EngineSpec::parse("--each", &cli.each).map_err(anyhow::Error::msg)?;
     // The engines file: read at the first `conf=`, or at once when --config names it (so that a
     // bad file is reported even before an engine uses it).
     let path = cli
@@ -127,9 +119,10 @@ fn build_config(cli: &ArenaCli) -> Result<RunConfig> {
     }
     let mut engines = Vec::new();
     for (i, tokens) in cli.engine_groups.iter().enumerate() {
-        let at = |e: String| anyhow::anyhow!("--engine {}: {e}", i + 1);
-        let mut spec = EngineSpec::parse(tokens).map_err(at)?;
-        spec.pairs = engines_file::expand(spec.pairs, &mut read).map_err(at)?;
+        let list = format!("--engine {}", i + 1);
+        let mut spec = EngineSpec::parse(&list, tokens).map_err(anyhow::Error::msg)?;
+        spec.pairs = engines_file::expand(spec.pairs, &mut read)
+            .map_err(|e| anyhow::anyhow!("{list}: {e}"))?;
         engines.push(spec.build(&each, i).map_err(anyhow::Error::msg)?);
     }
     // Built-in players are the arena's own code, in its process: only programs are held.

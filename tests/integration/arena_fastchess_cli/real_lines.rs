@@ -220,7 +220,15 @@ fn run_real_line(entry: &RealLine, root: &Path) -> Run {
     if !has_variant {
         args.extend(["-variant".into(), "toguz-kumalak".into()]);
     }
-    args.extend(["--each", "nodes=200", "--out", "r.jsonl"].map(String::from));
+    // Games cut short by a node limit: the line's own `-each nodes=` (capped above), else one
+    // added (a key is given once in `-each`).
+    let each_nodes = groups
+        .iter()
+        .any(|(o, v)| o == "-each" && v.iter().any(|t| t.starts_with("nodes=")));
+    if !each_nodes {
+        args.extend(["--each", "nodes=200"].map(String::from));
+    }
+    args.extend(["--out", "r.jsonl"].map(String::from));
     let o = crate::support::command(ARENA)
         .args(&args)
         .current_dir(&work)
