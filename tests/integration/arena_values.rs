@@ -1,5 +1,7 @@
 //! Numbers given to the arena: every numeric option is refused with its valid range or accepted
-//! with its documented meaning (issue 15 item 7); a schedule's size costs no memory (item 5).
+//! with its documented meaning (issue 15 item 7); a schedule's size costs no memory (item 5);
+//! the `key=value` lists (an engine's, `--sprt`'s, a selfplay contender's) refuse a repeated or
+//! unknown key and a bad value naming the list (issue 30 item 3).
 
 use crate::support::arena::*;
 use otau::arena::records::RecordsFile;
@@ -322,5 +324,139 @@ fn absurd_engine_numbers_are_dropped_and_counted() {
         4 * odd_moves
     );
     assert!(out.contains(&note), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A refusal: exit status 1 and a line of `stderr` ending with `want` (after the program's
+/// `otau-arena: ` or `Error: `).
+fn refused_with(code: i32, stderr: &str, want: &str) {
+    assert_eq!(code, 1, "{want}\n{stderr}");
+    assert!(
+        stderr.lines().any(|l| l.ends_with(want)),
+        "{want}\n{stderr}"
+    );
+}
+
+#[test]
+fn engine_keys_and_sprt_keys_refuse_a_repeat_an_unknown_key_and_a_bad_value() {
+    let dir = scratch("values-key-lists");
+    let keys = "name, cmd, args, arg, dir, conf, proto, restart, stderr, option.NAME, tc, st, \
+                depth, plies, nodes, timemargin, timeout, rating, sandbox, memory, processes, \
+                cpus, overuse";
+    // (keys of the first engine, keys of the second and options after, the error's line)
+    let cases: &[(&[&str], &[&str], String)] = &[
+        (
+            &["depth=2", "depth=3"],
+            &[],
+            "--engine 1: depth= is given twice ('depth=2', then 'depth=3'): give each key once"
+                .into(),
+        ),
+        (
+            &["colour=red"],
+            &[],
+            format!("--engine 1: unknown key 'colour' (keys: {keys})"),
+        ),
+        (
+            &[],
+            &["rating=4001"],
+            "--engine 2 rating=4001: a whole number in 0..=4000".into(),
+        ),
+        (
+            &[],
+            &["--each", "st=1", "st=2"],
+            "--each: st= is given twice ('st=1', then 'st=2'): give each key once".into(),
+        ),
+        (
+            &[],
+            &["--each", "bogus=1"],
+            format!("--each: unknown key 'bogus' (keys: {keys})"),
+        ),
+        (
+            &[],
+            &["--each", "memory=0"],
+            "--each memory=0: a whole number of MB in 1..=1048576".into(),
+        ),
+        (
+            &[],
+            &["--sprt", "elo0=0", "elo1=5", "elo1=10"],
+            "--sprt: elo1= is given twice ('elo1=5', then 'elo1=10'): give each key once".into(),
+        ),
+        (
+            &[],
+            &["--sprt", "elo0=0", "elo1=5", "gamma=2"],
+            "--sprt: unknown key 'gamma' (keys: elo0, elo1, alpha, beta, model)".into(),
+        ),
+        (
+            &[],
+            &["--sprt", "elo0=0", "elo1=5", "model=bayes"],
+            "--sprt model=bayes: one of normalized, logistic".into(),
+        ),
+        (
+            &[],
+            &["--sprt", "elo0=0", "elo1=5", "alpha=1"],
+            "--sprt: SPRT: alpha (1) and beta (0.05) must lie in (0, 1) and add up to less than 1"
+                .into(),
+        ),
+        (
+            &[],
+            &["--sprt", "elo0=0"],
+            "--sprt: elo1= is missing".into(),
+        ),
+    ];
+    for (first, rest, want) in cases {
+        let args = with(first, rest);
+        let (code, _, err) = arena(&args.iter().map(String::as_str).collect::<Vec<_>>(), &dir);
+        refused_with(code, &err, want);
+    }
+    // The calculator's keys are the same list, named `sprt`.
+    let (code, _, err) = arena(
+        &[
+            "sprt",
+            "--penta",
+            "1,2,10,2,1",
+            "elo0=0",
+            "elo0=1",
+            "elo1=5",
+        ],
+        &dir,
+    );
+    refused_with(
+        code,
+        &err,
+        "sprt: elo0= is given twice ('elo0=0', then 'elo0=1'): give each key once",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn selfplay_contenders_refuse_a_repeat_an_unknown_key_and_a_bad_value() {
+    let dir = scratch("values-contenders");
+    let cases = [
+        (
+            "level=5,level=6",
+            "--a: level= is given twice ('level=5', then 'level=6'): give each key once",
+        ),
+        (
+            "colour=red",
+            "--a: unknown key 'colour' (keys: name, level, hash, threads, player, seed, depth, \
+             nodes, movetime, tc, qplies, off, weights)",
+        ),
+        (
+            "movetime=0",
+            "--a movetime=0: a whole number of ms in 1..=86400000",
+        ),
+        // The contender's depth is the engine's key, read by the engine's list.
+        ("depth=0", "--a depth=0: a whole number in 1..=2147483647"),
+    ];
+    for (a, want) in cases {
+        let o = crate::support::otau()
+            .args(["selfplay", "--a", a, "--b", "depth=1", "--pairs", "1"])
+            .current_dir(&dir)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        refused_with(o.status.code().unwrap_or(-1), &err, want);
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
