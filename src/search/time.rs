@@ -94,14 +94,14 @@ fn clock_budget(clock: &Clock, overhead: Duration, forced: bool) -> (Duration, D
     (soft.min(hard).max(MIN_TIME), hard.max(MIN_TIME))
 }
 
-/// How many delays [`LagMeter`] keeps: two a move (the wait for the search thread after `go`
-/// was read, the longest stretch the search went without looking at the clock), so its margin
-/// follows the load of the last 32 moves and gives the time back once the load is gone.
+/// How many delays [`LagMeter`] keeps: three a move (the wait for the search thread after `go`
+/// was read, the longest stretch the search went without looking at the clock, how far past
+/// its deadline it ended), so its margin follows the load of the last 21 moves.
 const LAG_WINDOW: usize = 64;
 /// How long the largest delay seen counts, whatever the number of moves since. Long stalls are
 /// rare and come at a rate per second, not per move: at load 7 on two cores a 1 ms sleep woke
 /// up 7 ms late once in a thousand and 62 ms late once in 20 minutes
-/// (`scripts/load-timeloss.sh`); 32 moves of 0.1 s are three seconds, too short to have seen
+/// (`scripts/load-timeloss.sh`); 21 moves of 0.1 s are two seconds, too short to have seen
 /// the stall that comes next, and a fixed-time match lost games on time with a margin that had
 /// just forgotten it. A minute holds several of them, and the time comes back a minute after the
 /// load is gone.
@@ -121,7 +121,7 @@ pub const MAX_LAG: Duration = Duration::from_millis(250);
 /// machine both are well under a millisecond; at load 8 on two cores a search is held back for
 /// tens of milliseconds at a time, and a search that reaches its deadline while held back answers
 /// that much late. [`LagMeter::margin`] is kept back from every time limit on top of
-/// `MoveOverhead`, and grows with the largest delay of the last 32 moves or of the last minute,
+/// `MoveOverhead`, and grows with the largest delay of the last 21 moves or of the last minute,
 /// whichever is larger.
 #[derive(Clone, Debug)]
 pub struct LagMeter {
