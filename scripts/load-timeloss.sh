@@ -5,7 +5,11 @@
 # (and on Ctrl-C). The load average is sampled through the run, and so is how late a 1 ms sleep
 # wakes up (a probe at the engines' priority): a move is lost on time whatever its margin when
 # the machine holds a process back for longer than the move, so the probe's tail says which
-# losses the machine made.
+# losses the machine made. Each match keeps a protocol log, from which every time loss is
+# told apart: how late the engine read `go` (the first `info`'s arrival less the engine's own
+# `time`), and the engine's own time at its last `info` (its clock starts when it reads `go`):
+# a loss whose engine read `go` late, or whose own time is far under the move, was the machine's
+# holding the engine back outside its clock; one whose own time is over the move, the margin's.
 #
 #   scripts/load-timeloss.sh [GAMES] [HOGS]       (defaults: 20 games a match, 8 hogs)
 #   OTAU=path/to/otau scripts/load-timeloss.sh    (another engine build, e.g. the one before a
@@ -63,12 +67,28 @@ for tc in $tcs; do
     start=$(date +%s)
     "$arena" --engine name=a cmd="$otau" --engine name=b cmd="$otau" --each "$tc" \
         --games "$games" --concurrency 1 --seed 1 --openings plies=6 --quiet \
-        --out "$out" >"$work/table.txt" 2>"$work/err.txt" || { cat "$work/err.txt"; exit 1; }
+        --out "$out" --log "$work/protocol.log" >"$work/table.txt" 2>"$work/err.txt" \
+        || { cat "$work/err.txt"; exit 1; }
     played=$(grep -c '"event":"game"' "$out" || true)
     lost=$(grep '"event":"game"' "$out" | grep -c '"kind":"time-loss"' || true)
     total=$((total + lost))
     echo "$tc: $lost time losses in $played games ($(( $(date +%s) - start )) s)"
     grep '"kind":"time-loss"' "$out" | grep -o '"detail":"[^"]*"' | sort | uniq -c | head -5 || true
+    # Each late move of the log: sent `go` at G; first info at F with engine time T0; the move
+    # or `stop` after the allowance; the last info's engine time T1.
+    awk '
+        function secs(t) { gsub(/[][]/, "", t); split(t, a, ":"); return a[1] * 3600 + a[2] * 60 + a[3] }
+        / ---> [^ ]+ : go / { sent = secs($1); first = -1; own = -1; next }
+        / <--- [^ ]+ : info / && sent {
+            for (i = 1; i < NF; i++) if ($i == "time") { own = $(i + 1); if (first < 0) first = (secs($1) - sent) * 1000 - own }
+            next
+        }
+        / ---> [^ ]+ : stop/ && sent { late = 1; next }
+        / <--- [^ ]+ : bestmove/ && sent {
+            if (late) printf "  late move: read go %.0f ms after it was sent; own time at its last info %d ms\n", first, own
+            sent = 0; late = 0
+        }' "$work/protocol.log" | head -10
+    rm -f "$work/protocol.log"
 done
 awk '{ s += $1; if ($1 > m) m = $1 } END { if (NR) printf "load average (1 min): mean %.1f, max %.1f (%d samples)\n", s / NR, m, NR }' "$work/load.txt"
 if [ -s "$work/wake.txt" ]; then

@@ -546,6 +546,13 @@ impl Searcher {
             best
         });
         let best = done.pv.first().copied().or_else(|| legal.first().copied());
+        // A search that ends past its deadline was held back after its last look at the clock
+        // (the gap between looks does not see it): by as much as it overran. Taken before a
+        // level's pace, which waits on purpose.
+        if let Some(deadline) = shared.deadline {
+            self.lag
+                .record(Instant::now().saturating_duration_since(deadline));
+        }
         if let Some(pace) = strength.pace_for(limits, &budget, shared.total_nodes()) {
             wait_until(started + pace, stop);
         }

@@ -7,7 +7,7 @@
 //! plus a margin that grows with the scheduling delays the engine has observed ([`LagMeter`]),
 //! so that a loaded machine does not make it lose on time either.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::{Clock, Limits};
 
@@ -94,10 +94,20 @@ fn clock_budget(clock: &Clock, overhead: Duration, forced: bool) -> (Duration, D
     (soft.min(hard).max(MIN_TIME), hard.max(MIN_TIME))
 }
 
-/// How many delays [`LagMeter`] keeps: two a move (the wait for the search thread after `go`
-/// was read, the longest stretch the search went without looking at the clock), so its margin
-/// follows the load of the last 32 moves and gives the time back once the load is gone.
+/// How many delays [`LagMeter`] keeps: three a move (the wait for the search thread after `go`
+/// was read, the longest stretch the search went without looking at the clock, how far past
+/// its deadline it ended), so its margin follows the load of the last 21 moves.
 const LAG_WINDOW: usize = 64;
+/// How long the largest delay seen counts, whatever the number of moves since. Long stalls are
+/// rare and come at a rate per second, not per move: at load 7 on two cores a 1 ms sleep woke
+/// up 7 ms late once in a thousand and 62 ms late once in 20 minutes
+/// (`scripts/load-timeloss.sh`); 21 moves of 0.1 s are two seconds, too short to have seen
+/// the stall that comes next, and a fixed-time match lost games on time with a margin that had
+/// just forgotten it. A minute holds several of them, and the time comes back a minute after the
+/// load is gone.
+const LAG_MEMORY: Duration = Duration::from_secs(60);
+/// [`LAG_MEMORY`] is kept as the largest delay of each of this many equal stretches of time.
+const LAG_STRETCHES: usize = 12;
 /// The margin kept per observed delay: twice the largest, since the largest of the last moves
 /// underestimates the largest of the next (a search that ends just after a 30 ms stall
 /// overshoots by those 30 ms; the next stall may be longer).
@@ -111,11 +121,17 @@ pub const MAX_LAG: Duration = Duration::from_millis(250);
 /// machine both are well under a millisecond; at load 8 on two cores a search is held back for
 /// tens of milliseconds at a time, and a search that reaches its deadline while held back answers
 /// that much late. [`LagMeter::margin`] is kept back from every time limit on top of
-/// `MoveOverhead`, and grows with the largest recent delay.
+/// `MoveOverhead`, and grows with the largest delay of the last 21 moves or of the last minute,
+/// whichever is larger.
 #[derive(Clone, Debug)]
 pub struct LagMeter {
     recent: [Duration; LAG_WINDOW],
     next: usize,
+    /// Where the stretches of [`LAG_MEMORY`] are counted from.
+    epoch: Instant,
+    /// The largest delay of each stretch, with the stretch's number since `epoch` (a slot whose
+    /// number is a whole memory old is stale).
+    stretches: [(u64, Duration); LAG_STRETCHES],
 }
 
 impl Default for LagMeter {
@@ -123,6 +139,8 @@ impl Default for LagMeter {
         LagMeter {
             recent: [Duration::ZERO; LAG_WINDOW],
             next: 0,
+            epoch: Instant::now(),
+            stretches: [(0, Duration::ZERO); LAG_STRETCHES],
         }
     }
 }
@@ -130,20 +148,54 @@ impl Default for LagMeter {
 impl LagMeter {
     /// Notes one delay (one over [`MAX_LAG`], a pause, is dropped).
     pub fn record(&mut self, delay: Duration) {
-        if delay <= MAX_LAG {
-            self.recent[self.next] = delay;
-            self.next = (self.next + 1) % LAG_WINDOW;
-        }
+        self.record_at(delay, Instant::now());
     }
 
-    /// The largest delay of the window.
+    /// The largest delay of the window and of the last minute.
     pub fn largest(&self) -> Duration {
-        self.recent.iter().copied().max().unwrap_or_default()
+        self.largest_at(Instant::now())
     }
 
     /// The time kept back for the delays seen lately.
     pub fn margin(&self) -> Duration {
         lag_margin(self.largest())
+    }
+
+    /// [`LagMeter::record`] of a delay seen at `now`.
+    fn record_at(&mut self, delay: Duration, now: Instant) {
+        if delay > MAX_LAG {
+            return;
+        }
+        self.recent[self.next] = delay;
+        self.next = (self.next + 1) % LAG_WINDOW;
+        let number = self.stretch(now);
+        let slot = &mut self.stretches[(number % LAG_STRETCHES as u64) as usize];
+        if slot.0 != number {
+            *slot = (number, Duration::ZERO);
+        }
+        slot.1 = slot.1.max(delay);
+    }
+
+    /// [`LagMeter::largest`] as of `now`.
+    fn largest_at(&self, now: Instant) -> Duration {
+        let number = self.stretch(now);
+        let of_the_minute = self
+            .stretches
+            .iter()
+            .filter(|(n, _)| *n + (LAG_STRETCHES as u64) > number)
+            .map(|(_, d)| *d);
+        self.recent
+            .iter()
+            .copied()
+            .chain(of_the_minute)
+            .max()
+            .unwrap_or_default()
+    }
+
+    /// The number of the stretch of time `now` falls in (0 the first, at `epoch`).
+    fn stretch(&self, now: Instant) -> u64 {
+        let stretch = LAG_MEMORY.as_millis() as u64 / LAG_STRETCHES as u64;
+        now.saturating_duration_since(self.epoch).as_millis() as u64 / stretch
     }
 }
 
@@ -225,11 +277,17 @@ mod tests {
         // A pause is no load.
         lag.record(ms(5000));
         assert_eq!(lag.margin(), ms(60));
-        // The 30 ms stall is forgotten once the window has moved past it.
+        // The 30 ms stall is forgotten once the window has moved past it and a minute has
+        // gone by.
+        let seen = lag.epoch + ms(1000);
+        lag.record_at(ms(30), seen);
         for _ in 0..LAG_WINDOW {
-            lag.record(ms(1));
+            lag.record_at(ms(1), seen);
         }
-        assert_eq!(lag.margin(), ms(2));
+        assert_eq!(lag_margin(lag.largest_at(seen + ms(50_000))), ms(60));
+        assert_eq!(lag_margin(lag.largest_at(seen + ms(65_000))), ms(2));
+        lag.record_at(ms(1), seen + ms(65_000));
+        assert_eq!(lag_margin(lag.largest_at(seen + ms(65_000))), ms(2));
         // The margin comes off a movetime (never below a quarter of it).
         let st = Limits {
             movetime: Some(ms(100)),

@@ -143,9 +143,14 @@ pub trait Pairing: Send + std::fmt::Debug {
         None
     }
 
-    /// The rounds complete and the tournament as a FIDE TRF (`event` its name), for a kind that
-    /// writes one (`--trf`, a Swiss).
-    fn trf(&self, _event: &str) -> Option<(usize, String)> {
+    /// How many rounds are complete, for a kind that writes a FIDE TRF (`--trf`, a Swiss):
+    /// asked after every result, so that the TRF is made only when a round completes.
+    fn rounds_done(&self) -> Option<usize> {
+        None
+    }
+
+    /// The tournament as a FIDE TRF (`event` its name), for a kind that writes one.
+    fn trf(&self, _event: &str) -> Option<String> {
         None
     }
 }

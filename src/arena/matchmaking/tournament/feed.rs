@@ -52,7 +52,8 @@ impl Feed {
 
     /// Writes the pairing's TRF to `out` now, and again after every round it completes.
     pub(super) fn write_trf(&mut self, out: Named, event: &str) -> anyhow::Result<()> {
-        let Some((rounds, text)) = self.pairing.trf(event) else {
+        let (Some(rounds), Some(text)) = (self.pairing.rounds_done(), self.pairing.trf(event))
+        else {
             return Ok(());
         };
         files::write_whole(&out, text.as_bytes(), false)?;
@@ -80,13 +81,14 @@ impl Feed {
         let Some((out, event, written)) = &mut self.trf else {
             return;
         };
-        if let Some((rounds, text)) = self.pairing.trf(event) {
-            if rounds > *written {
-                // Whole, atomically (temporary file + rename): a reader finds a round's TRF.
-                match files::write_whole(out, text.as_bytes(), false) {
-                    Ok(()) => *written = rounds,
-                    Err(e) => eprintln!("warning: {e:#} (the run goes on)"),
-                }
+        let Some(rounds) = self.pairing.rounds_done().filter(|r| *r > *written) else {
+            return;
+        };
+        if let Some(text) = self.pairing.trf(event) {
+            // Whole, atomically (temporary file + rename): a reader finds a round's TRF.
+            match files::write_whole(out, text.as_bytes(), false) {
+                Ok(()) => *written = rounds,
+                Err(e) => eprintln!("warning: {e:#} (the run goes on)"),
             }
         }
     }

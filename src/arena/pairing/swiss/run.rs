@@ -392,8 +392,12 @@ impl Pairing for SwissRun {
         Some((self.rules.names.len() / 2) as u64 * u64::from(self.rules.games_per_round))
     }
 
-    fn trf(&self, event: &str) -> Option<(usize, String)> {
-        Some((self.tournament.rounds_done(), self.trf_text(event)))
+    fn rounds_done(&self) -> Option<usize> {
+        Some(self.tournament.rounds_done())
+    }
+
+    fn trf(&self, event: &str) -> Option<String> {
+        Some(self.trf_text(event))
     }
 
     fn replay(
