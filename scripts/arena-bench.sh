@@ -13,11 +13,13 @@
 #     wakes at the `info` line wakes twice, in the floor as in the arena) after the same work;
 #   - the one-write floor: pipe-floor's own engine, both lines in one write at once (one wake-up
 #     a ply, the least a ply can cost), with the arena's ratio to it beside.
-# Each floor also prints its reads a ply (its wake-ups).
+# Each floor also prints its reads a ply (its wake-ups). The comparison is repeated REPEAT times
+# (default 3), each printed, then the median of the ratios (the machine is shared and noisy).
 #
 #   scripts/arena-bench.sh [GAMES]            (default 2000; the issue's soak is 10000; 0 skips)
 #   ENGINE=fake scripts/arena-bench.sh        (the arena's test engine instead of otau)
 #   FLOOR_GAMES=400 scripts/arena-bench.sh    (default 400; 0 skips the floor comparison)
+#   REPEAT=5 scripts/arena-bench.sh           (the floor comparison's repetitions; default 3)
 #   ARENA=path/to/otau-arena scripts/arena-bench.sh   (another build of the arena, e.g. before;
 #                                                      the floor's test engine stays this build's)
 set -euo pipefail
@@ -32,6 +34,7 @@ release=$(cd "${CARGO_TARGET_DIR:-target}/release" && pwd)
 arena=${ARENA:-$release/otau-arena}
 arena=$(cd "$(dirname "$arena")" && pwd)/$(basename "$arena")
 floor_games=${FLOOR_GAMES:-400}
+repeat=${REPEAT:-3}
 engine=${ENGINE:-otau}
 if [ "$engine" = otau ]; then
     # `otau` speaks UGI once the engine loop is in the build; check before relying on it.
@@ -92,18 +95,29 @@ floor() { # CONCURRENCY 1|ENGINE...: "us/ply reads/ply"
 }
 arena_run 1 games.jsonl
 for c in 1 2; do
-    read -r fa ra < <(floor "$c" "$fake" fake-engine ok)
-    read -r oa qa < <(floor "$c" 1)
-    arena_run "$c" "floor-$c.jsonl"
-    line=$(grep 'us/ply' "floor-$c.jsonl.cost")
-    plies=$(echo "$line" | sed 's/^[^:]*: \([0-9]*\) plies.*/\1/')
-    arena_us=$(echo "$line" | sed 's/.* \([0-9.]*\) us\/ply/\1/')
-    read -r ob qb < <(floor "$c" 1)
-    read -r fb rb < <(floor "$c" "$fake" fake-engine ok)
-    awk -v c="$c" -v g="$floor_games" -v p="$plies" -v a="$arena_us" \
-        -v fa="$fa" -v fb="$fb" -v ra="$ra" -v rb="$rb" \
-        -v oa="$oa" -v ob="$ob" -v qa="$qa" -v qb="$qb" 'BEGIN {
-        f = (fa + fb) / 2; o = (oa + ob) / 2
-        printf "concurrency %d, %d games (%d plies): arena CPU %.1f us/ply; fair floor (the test engine) %.1f us/ply (%.1f before, %.1f after; %.2f reads a ply): ratio %.2f; one-write floor %.1f (%.1f, %.1f): ratio %.2f\n", c, g, p, a, f, fa, fb, (ra + rb) / 2, a / f, o, oa, ob, a / o
-    }'
+    for r in $(seq "$repeat"); do
+        read -r fa ra < <(floor "$c" "$fake" fake-engine ok)
+        read -r oa qa < <(floor "$c" 1)
+        arena_run "$c" "floor-$c.jsonl"
+        line=$(grep 'us/ply' "floor-$c.jsonl.cost")
+        rm "floor-$c.jsonl"
+        plies=$(echo "$line" | sed 's/^[^:]*: \([0-9]*\) plies.*/\1/')
+        arena_us=$(echo "$line" | sed 's/.* \([0-9.]*\) us\/ply/\1/')
+        read -r ob qb < <(floor "$c" 1)
+        read -r fb rb < <(floor "$c" "$fake" fake-engine ok)
+        awk -v c="$c" -v g="$floor_games" -v p="$plies" -v a="$arena_us" \
+            -v fa="$fa" -v fb="$fb" -v ra="$ra" -v rb="$rb" \
+            -v oa="$oa" -v ob="$ob" -v qa="$qa" -v qb="$qb" 'BEGIN {
+            f = (fa + fb) / 2; o = (oa + ob) / 2
+            printf "concurrency %d, %d games (%d plies): arena CPU %.1f us/ply; fair floor (the test engine) %.1f us/ply (%.1f before, %.1f after; %.2f reads a ply): ratio %.2f; one-write floor %.1f (%.1f, %.1f): ratio %.2f\n", c, g, p, a, f, fa, fb, (ra + rb) / 2, a / f, o, oa, ob, a / o
+        }'
+    done | tee "ratios-$c.txt"
+    # The median of the repetitions' ratios: one loaded moment moves it less than a single run.
+    sed 's/.*: ratio \([0-9.]*\);.*ratio \([0-9.]*\)$/\1 \2/' "ratios-$c.txt" |
+        awk -v c="$c" '{ f[NR] = $1; o[NR] = $2 }
+            function median(x, n,   i, j, t) {
+                for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
+                return n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
+            }
+            END { printf "concurrency %d: median of %d runs: ratio %.2f to the fair floor, %.2f to the one-write floor\n", c, NR, median(f, NR), median(o, NR) }'
 done
