@@ -3,14 +3,25 @@
 # concurrency 2; prints plies/s, the arena's own CPU time per ply, and the arena's memory (RSS)
 # and open files sampled through the run (they must stay flat).
 # Then the arena's CPU a ply against the pipe floor, at concurrency 1 and 2: FLOOR_GAMES games
-# of two instant engines (the arena's test engine `fake-engine ok`) against the same plies of
-# scripts/pipe-floor.rs (one write and one read a ply, nothing else), each floor measured just
-# before and just after its arena run (their mean is the floor); prints the ratio.
+# of two instant engines (the arena's test engine `fake-engine ok`, depth=1) against the same
+# games replayed by scripts/pipe-floor.rs (a ply: the position and `go` in one write, blocking
+# reads until `bestmove`, nothing else; the games are those of a first, untimed arena run with
+# the same seed), each floor measured just before and just after its arena run (their mean is
+# the floor). Two floors:
+#   - the fair floor ("ratio"): the same test engine on the same games, so the same bytes
+#     written the same way (its `info` line and its `bestmove` in two writes: a ply whose reader
+#     wakes at the `info` line wakes twice, in the floor as in the arena) after the same work;
+#   - the one-write floor: pipe-floor's own engine, both lines in one write at once (one wake-up
+#     a ply, the least a ply can cost), with the arena's ratio to it beside.
+# Each floor also prints its reads a ply (its wake-ups). The comparison is repeated REPEAT times
+# (default 3), each printed, then the median of the ratios (the machine is shared and noisy).
 #
 #   scripts/arena-bench.sh [GAMES]            (default 2000; the issue's soak is 10000; 0 skips)
 #   ENGINE=fake scripts/arena-bench.sh        (the arena's test engine instead of otau)
 #   FLOOR_GAMES=400 scripts/arena-bench.sh    (default 400; 0 skips the floor comparison)
-#   ARENA=path/to/otau-arena scripts/arena-bench.sh   (another build of the arena, e.g. before)
+#   REPEAT=5 scripts/arena-bench.sh           (the floor comparison's repetitions; default 3)
+#   ARENA=path/to/otau-arena scripts/arena-bench.sh   (another build of the arena, e.g. before;
+#                                                      the floor's test engine stays this build's)
 set -euo pipefail
 if [[ "${1:-}" == "-h" || "${1:-}" == "--help" ]]; then
   awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
@@ -23,6 +34,7 @@ release=$(cd "${CARGO_TARGET_DIR:-target}/release" && pwd)
 arena=${ARENA:-$release/otau-arena}
 arena=$(cd "$(dirname "$arena")" && pwd)/$(basename "$arena")
 floor_games=${FLOOR_GAMES:-400}
+repeat=${REPEAT:-3}
 engine=${ENGINE:-otau}
 if [ "$engine" = otau ]; then
     # `otau` speaks UGI once the engine loop is in the build; check before relying on it.
@@ -67,18 +79,45 @@ fi
 
 [ "$floor_games" -gt 0 ] || exit 0
 # The arena's CPU a ply against the pipe floor, in one run.
+# The test engine is this build's whatever ARENA is, so that two builds play the same engine.
+fake=$release/otau-arena
+arena_run() { # CONCURRENCY OUT
+    "$arena" --engine name=a cmd="$fake" "args=fake-engine ok" \
+        --engine name=b cmd="$fake" "args=fake-engine ok" --each depth=1 \
+        --games "$floor_games" --concurrency "$1" --seed 1 --openings plies=6 --quiet \
+        --out "$2" >/dev/null 2>"$2.cost"
+}
+floor() { # CONCURRENCY 1|ENGINE...: "us/ply reads/ply"
+    c=$1
+    shift
+    "$work/pipe-floor" "$c" games.jsonl "$@" |
+        sed 's/.* \([0-9.]*\) reads a ply.* \([0-9.]*\) us\/ply/\2 \1/'
+}
+arena_run 1 games.jsonl
 for c in 1 2; do
-    f1=$("$work/pipe-floor" $((floor_games * 120)) "$c" | sed 's/.* \([0-9.]*\) us\/ply/\1/')
-    "$arena" --engine name=a cmd="$arena" "args=fake-engine ok" \
-        --engine name=b cmd="$arena" "args=fake-engine ok" --each depth=1 \
-        --games "$floor_games" --concurrency "$c" --seed 1 --openings plies=6 --quiet \
-        --out "floor-$c.jsonl" >/dev/null 2>"floor-cost-$c.txt"
-    line=$(grep 'us/ply' "floor-cost-$c.txt")
-    plies=$(echo "$line" | sed 's/^[^:]*: \([0-9]*\) plies.*/\1/')
-    arena_us=$(echo "$line" | sed 's/.* \([0-9.]*\) us\/ply/\1/')
-    f2=$("$work/pipe-floor" "$plies" "$c" | sed 's/.* \([0-9.]*\) us\/ply/\1/')
-    awk -v c="$c" -v g="$floor_games" -v p="$plies" -v a="$arena_us" -v f1="$f1" -v f2="$f2" 'BEGIN {
-        f = (f1 + f2) / 2
-        printf "concurrency %d, %d games (%d plies): arena CPU %.1f us/ply, pipe floor %.1f us/ply (%.1f before, %.1f after): ratio %.2f\n", c, g, p, a, f, f1, f2, a / f
-    }'
+    for r in $(seq "$repeat"); do
+        read -r fa ra < <(floor "$c" "$fake" fake-engine ok)
+        read -r oa qa < <(floor "$c" 1)
+        arena_run "$c" "floor-$c.jsonl"
+        line=$(grep 'us/ply' "floor-$c.jsonl.cost")
+        rm "floor-$c.jsonl"
+        plies=$(echo "$line" | sed 's/^[^:]*: \([0-9]*\) plies.*/\1/')
+        arena_us=$(echo "$line" | sed 's/.* \([0-9.]*\) us\/ply/\1/')
+        read -r ob qb < <(floor "$c" 1)
+        read -r fb rb < <(floor "$c" "$fake" fake-engine ok)
+        awk -v c="$c" -v g="$floor_games" -v p="$plies" -v a="$arena_us" \
+            -v fa="$fa" -v fb="$fb" -v ra="$ra" -v rb="$rb" \
+            -v oa="$oa" -v ob="$ob" -v qa="$qa" -v qb="$qb" 'BEGIN {
+            f = (fa + fb) / 2; o = (oa + ob) / 2
+            printf "concurrency %d, %d games (%d plies): arena CPU %.1f us/ply; fair floor (the test engine) %.1f us/ply (%.1f before, %.1f after; %.2f reads a ply): ratio %.2f; one-write floor %.1f (%.1f, %.1f): ratio %.2f\n", c, g, p, a, f, fa, fb, (ra + rb) / 2, a / f, o, oa, ob, a / o
+        }'
+    done | tee "ratios-$c.txt"
+    # The median of the repetitions' ratios: one loaded moment moves it less than a single run.
+    sed 's/.*: ratio \([0-9.]*\);.*ratio \([0-9.]*\)$/\1 \2/' "ratios-$c.txt" |
+        awk -v c="$c" '{ f[NR] = $1; o[NR] = $2 }
+            function median(x, n,   i, j, t) {
+                for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
+                return n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
+            }
+            END { printf "concurrency %d: median of %d runs: ratio %.2f to the fair floor, %.2f to the one-write floor\n", c, NR, median(f, NR), median(o, NR) }'
 done

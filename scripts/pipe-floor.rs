@@ -1,15 +1,24 @@
 //! The pipe floor of an arena's CPU a ply (`scripts/arena-bench.sh` builds and runs it).
 //!
-//!   pipe-floor PLIES CONCURRENCY
+//!   pipe-floor CONCURRENCY RECORDS 1|ENGINE [ARG...]
 //!
-//! Plays PLIES plies as an arena and instant engines would, with nothing else: CONCURRENCY
-//! threads each drive two child engines (this program again, as `pipe-floor engine`) over
-//! pipes, one ply at a time: a `position startpos moves ...` line that grows by a move each ply
-//! (a new game every 120 plies) and `go depth 1` in one write, then one blocking read of the
-//! engine's `bestmove` line. Prints the CPU time of this process (every thread, the engines
-//! excluded) a ply, in microseconds: what no arena can go below on the same machine.
+//! Replays the games of RECORDS (an arena's records file: each game's opening and moves) as an
+//! arena would with nothing else: CONCURRENCY threads each drive two engines over pipes, one ply
+//! at a time: the game's `position startpos moves ...` line, which grows by a move each ply, and
+//! `go depth 1` in one write, then blocking reads of the engine's output until its `bestmove`
+//! line; the engine of the side to move answers. The engines are
+//!   - ENGINE [ARG...]: that program, e.g. the arena's own test engine (`otau-arena fake-engine
+//!     ok`): the same engine on the same games, so the same bytes written the same way (its
+//!     `info` line and its `bestmove` in two writes) after the same work: the fair floor;
+//!   - 1: this program again, as `pipe-floor engine`, writing the test engine's two lines (`info
+//!     depth 1 score cp 0 nodes 1`, `bestmove 1`) in one write at once: one wake-up a ply, the
+//!     least a ply can cost.
+//! Prints the CPU time of this process (every thread, the engines excluded) a ply in
+//! microseconds, and the reads a ply that returned bytes (the wake-ups: 1 is one a ply).
 //! Plain std: compiled by `rustc -O` alone.
-use std::io::{BufRead, BufReader, Write};
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::fd::AsFd;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -37,54 +46,122 @@ fn own_cpu() -> Duration {
     tv(u.utime) + tv(u.stime)
 }
 
-/// The instant engine: `bestmove` for every `go`, nothing else.
+/// The instant engine: for every `go`, the test engine's `info` line and a `bestmove` in one
+/// write(2); nothing else.
 fn engine() {
     let stdin = std::io::stdin();
-    let mut out = std::io::stdout().lock();
+    // The descriptor itself, not std's line-buffered stdout: one write_all is one write(2).
+    let mut out = File::from(std::io::stdout().as_fd().try_clone_to_owned().expect("stdout"));
     for line in stdin.lock().lines() {
         let line = line.expect("read");
         if line.starts_with("go") {
-            out.write_all(b"bestmove 1\n").and_then(|_| out.flush()).expect("write");
+            out.write_all(b"info depth 1 score cp 0 nodes 1\nbestmove 1\n")
+                .expect("write");
         } else if line == "quit" {
             break;
         }
     }
 }
 
-fn drive(plies: u64) {
-    let me = std::env::current_exe().expect("own path");
+/// A pipe whose reads that returned bytes are counted.
+struct Counted<R> {
+    inner: R,
+    reads: u64,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.reads += u64::from(n > 0);
+        Ok(n)
+    }
+}
+
+/// The strings of the JSON array that follows `key` in `text` (move names: no escapes).
+fn strings_after<'a>(text: &'a str, key: &str) -> Vec<&'a str> {
+    let Some(at) = text.find(key) else {
+        return Vec::new();
+    };
+    let rest = &text[at + key.len()..];
+    let list = &rest[..rest.find(']').unwrap_or(0)];
+    list.split(',')
+        .map(|s| s.trim().trim_matches('"'))
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// Each game of an arena's records: its opening's moves, then the moves played.
+fn games(records: &str) -> Vec<(Vec<String>, Vec<String>)> {
+    let text = std::fs::read_to_string(records).expect("records");
+    let mut games = Vec::new();
+    for line in text.lines().filter(|l| l.contains("\"event\":\"game\"")) {
+        let played_at = line.find("\"moves\":[{").unwrap_or(line.len());
+        let opening = match line.find("\"opening\":{") {
+            Some(at) if at < played_at => strings_after(&line[at..played_at], "\"moves\":["),
+            _ => Vec::new(),
+        };
+        let opening: Vec<String> = opening.into_iter().map(str::to_string).collect();
+        let played: Vec<String> = line[played_at..]
+            .split("\"move\":\"")
+            .skip(1)
+            .map(|s| s[..s.find('"').unwrap_or(0)].to_string())
+            .collect();
+        games.push((opening, played));
+    }
+    games
+}
+
+/// Plays `games` against two engines; the plies played and the reads that returned bytes.
+fn drive(games: &[(Vec<String>, Vec<String>)], engine: &[String]) -> (u64, u64) {
     let mut engines: Vec<_> = (0..2)
         .map(|_| {
-            let mut child = Command::new(&me)
-                .arg("engine")
+            let mut child = Command::new(&engine[0])
+                .args(&engine[1..])
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
                 .spawn()
                 .expect("spawn engine");
             let input = child.stdin.take().unwrap();
-            let output = BufReader::new(child.stdout.take().unwrap());
+            let output = BufReader::new(Counted {
+                inner: child.stdout.take().unwrap(),
+                reads: 0,
+            });
             (child, input, output)
         })
         .collect();
-    let mut moves = String::new();
     let mut reply = String::new();
-    for ply in 0..plies {
-        if ply % 120 == 0 {
-            moves.clear();
+    let mut plies = 0;
+    for (opening, played) in games {
+        let mut position = String::from("position startpos moves");
+        for mv in opening {
+            position.push(' ');
+            position.push_str(mv);
         }
-        moves.push_str(if ply % 2 == 0 { " 3" } else { " 12" });
-        let (_, input, output) = &mut engines[(ply % 2) as usize];
-        let command = format!("position startpos moves{moves}\ngo depth 1\n");
-        input.write_all(command.as_bytes()).expect("write");
-        reply.clear();
-        output.read_line(&mut reply).expect("read");
-        assert!(reply.starts_with("bestmove"), "{reply:?}");
+        for (i, mv) in played.iter().enumerate() {
+            let (_, input, output) = &mut engines[(opening.len() + i) % 2];
+            let command = format!("{position}\ngo depth 1\n");
+            input.write_all(command.as_bytes()).expect("write");
+            loop {
+                reply.clear();
+                output.read_line(&mut reply).expect("read");
+                assert!(!reply.is_empty(), "the engine closed its output");
+                if reply.starts_with("bestmove") {
+                    break;
+                }
+            }
+            position.push(' ');
+            position.push_str(mv);
+            plies += 1;
+        }
     }
-    for (mut child, mut input, _) in engines {
+    let mut reads = 0;
+    for (mut child, mut input, output) in engines {
         let _ = input.write_all(b"quit\n");
         drop(input);
         let _ = child.wait();
+        reads += output.get_ref().reads;
     }
+    (plies, reads)
 }
 
 fn main() {
@@ -92,21 +169,37 @@ fn main() {
     if args.get(1).map(String::as_str) == Some("engine") {
         return engine();
     }
-    let usage = "usage: pipe-floor PLIES CONCURRENCY";
-    let plies: u64 = args.get(1).and_then(|a| a.parse().ok()).expect(usage);
-    let threads: u64 = args.get(2).and_then(|a| a.parse().ok()).expect(usage);
+    let usage = "usage: pipe-floor CONCURRENCY RECORDS 1|ENGINE [ARG...]";
+    let threads: usize = args.get(1).and_then(|a| a.parse().ok()).expect(usage);
+    let all = games(args.get(2).expect(usage));
+    let mut engine: Vec<String> = args.get(3..).expect(usage).to_vec();
+    assert!(!engine.is_empty() && !all.is_empty(), "{usage}");
+    let what = if engine == ["1"] {
+        engine = vec![std::env::current_exe().expect("own path").display().to_string()];
+        engine.push("engine".into());
+        "one write a ply".to_string()
+    } else {
+        engine.join(" ")
+    };
     let before = own_cpu();
     let workers: Vec<_> = (0..threads)
-        .map(|_| std::thread::spawn(move || drive(plies / threads)))
+        .map(|t| {
+            let mine: Vec<_> = all.iter().skip(t).step_by(threads).cloned().collect();
+            let engine = engine.clone();
+            std::thread::spawn(move || drive(&mine, &engine))
+        })
         .collect();
+    let (mut plies, mut reads) = (0, 0);
     for w in workers {
-        w.join().expect("worker");
+        let (p, r) = w.join().expect("worker");
+        (plies, reads) = (plies + p, reads + r);
     }
     let cpu = own_cpu() - before;
-    let done = plies / threads * threads;
     println!(
-        "pipe floor: {done} plies at concurrency {threads}; CPU {:.2} s, {:.1} us/ply",
+        "pipe floor ({what}): {plies} plies of {} games at concurrency {threads}; {:.2} reads a ply; CPU {:.2} s, {:.1} us/ply",
+        all.len(),
+        reads as f64 / plies as f64,
         cpu.as_secs_f64(),
-        cpu.as_secs_f64() * 1e6 / done as f64
+        cpu.as_secs_f64() * 1e6 / plies as f64
     );
 }

@@ -319,15 +319,17 @@ impl EngineIo {
             if interrupt::requested() {
                 return Err(RecvError::Interrupted);
             }
+            // A line already read is handed over without a look at the clock or the process:
+            // an exit first seen now would be later than the read that stamped the line.
+            if let Some(got) = self.take_line(self.exited_at.map(|t| t + EXIT_GRACE), deadline) {
+                return got;
+            }
             let mut now = pause::now();
             let exit_cutoff = if self.poll_exit(now) {
                 self.exited_at.map(|t| t + EXIT_GRACE)
             } else {
                 None
             };
-            if let Some(got) = self.take_line(exit_cutoff, deadline) {
-                return got;
-            }
             let until = exit_cutoff.map_or(deadline, |c| c.min(deadline));
             let slice = until.saturating_duration_since(now).min(EXIT_POLL);
             let throttled = self.reader.throttled();
