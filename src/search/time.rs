@@ -102,10 +102,11 @@ const LAG_WINDOW: usize = 64;
 /// rare and come at a rate per second, not per move: at load 7 on two cores a 1 ms sleep woke
 /// up 7 ms late once in a thousand and 62 ms late once in 20 minutes
 /// (`scripts/load-timeloss.sh`); 21 moves of 0.1 s are two seconds, too short to have seen
-/// the stall that comes next, and a fixed-time match lost games on time with a margin that had
-/// just forgotten it. A minute holds several of them, and the time comes back a minute after the
-/// load is gone.
-const LAG_MEMORY: Duration = Duration::from_secs(60);
+/// the stall that comes next, and fixed-time matches lost games on time with a margin that had
+/// just forgotten it (2 of 120 games at load 7; with a minute's memory still 1 of 120, a stall
+/// more than twice the minute's largest). Five minutes hold the tail; the time comes back five
+/// minutes after the load is gone, and on an idle machine the margin is a millisecond or two.
+const LAG_MEMORY: Duration = Duration::from_secs(300);
 /// [`LAG_MEMORY`] is kept as the largest delay of each of this many equal stretches of time.
 const LAG_STRETCHES: usize = 12;
 /// The margin kept per observed delay: twice the largest, since the largest of the last moves
@@ -121,8 +122,8 @@ pub const MAX_LAG: Duration = Duration::from_millis(250);
 /// machine both are well under a millisecond; at load 8 on two cores a search is held back for
 /// tens of milliseconds at a time, and a search that reaches its deadline while held back answers
 /// that much late. [`LagMeter::margin`] is kept back from every time limit on top of
-/// `MoveOverhead`, and grows with the largest delay of the last 21 moves or of the last minute,
-/// whichever is larger.
+/// `MoveOverhead`, and grows with the largest delay of the last 21 moves or of the last five
+/// minutes, whichever is larger.
 #[derive(Clone, Debug)]
 pub struct LagMeter {
     recent: [Duration; LAG_WINDOW],
@@ -151,7 +152,7 @@ impl LagMeter {
         self.record_at(delay, Instant::now());
     }
 
-    /// The largest delay of the window and of the last minute.
+    /// The largest delay of the window and of the last five minutes.
     pub fn largest(&self) -> Duration {
         self.largest_at(Instant::now())
     }
@@ -179,7 +180,7 @@ impl LagMeter {
     /// [`LagMeter::largest`] as of `now`.
     fn largest_at(&self, now: Instant) -> Duration {
         let number = self.stretch(now);
-        let of_the_minute = self
+        let of_the_memory = self
             .stretches
             .iter()
             .filter(|(n, _)| *n + (LAG_STRETCHES as u64) > number)
@@ -187,7 +188,7 @@ impl LagMeter {
         self.recent
             .iter()
             .copied()
-            .chain(of_the_minute)
+            .chain(of_the_memory)
             .max()
             .unwrap_or_default()
     }
@@ -277,17 +278,17 @@ mod tests {
         // A pause is no load.
         lag.record(ms(5000));
         assert_eq!(lag.margin(), ms(60));
-        // The 30 ms stall is forgotten once the window has moved past it and a minute has
+        // The 30 ms stall is forgotten once the window has moved past it and five minutes have
         // gone by.
         let seen = lag.epoch + ms(1000);
         lag.record_at(ms(30), seen);
         for _ in 0..LAG_WINDOW {
             lag.record_at(ms(1), seen);
         }
-        assert_eq!(lag_margin(lag.largest_at(seen + ms(50_000))), ms(60));
-        assert_eq!(lag_margin(lag.largest_at(seen + ms(65_000))), ms(2));
-        lag.record_at(ms(1), seen + ms(65_000));
-        assert_eq!(lag_margin(lag.largest_at(seen + ms(65_000))), ms(2));
+        assert_eq!(lag_margin(lag.largest_at(seen + ms(250_000))), ms(60));
+        assert_eq!(lag_margin(lag.largest_at(seen + ms(325_000))), ms(2));
+        lag.record_at(ms(1), seen + ms(325_000));
+        assert_eq!(lag_margin(lag.largest_at(seen + ms(325_000))), ms(2));
         // The margin comes off a movetime (never below a quarter of it).
         let st = Limits {
             movetime: Some(ms(100)),
