@@ -9,10 +9,10 @@
 //! line; the engine of the side to move answers. The engines are
 //!   - ENGINE [ARG...]: that program, e.g. the arena's own test engine (`otau-arena fake-engine
 //!     ok`): the same engine on the same games, so the same bytes written the same way (its
-//!     `info` line and its `bestmove` in two writes) after the same work: the fair floor;
+//!     `info` line and its `bestmove` in one write) after the same work: the fair floor;
 //!   - 1: this program again, as `pipe-floor engine`, writing the test engine's two lines (`info
-//!     depth 1 score cp 0 nodes 1`, `bestmove 1`) in one write at once: one wake-up a ply, the
-//!     least a ply can cost.
+//!     depth 1 score cp 0 nodes 1`, `bestmove 1`) in one write at once and doing nothing else:
+//!     one wake-up a ply after no work, the least a ply can cost.
 //! Prints the CPU time of this process (every thread, the engines excluded) a ply in
 //! microseconds, and the reads a ply that returned bytes (the wake-ups: 1 is one a ply).
 //! Plain std: compiled by `rustc -O` alone.
