@@ -7,12 +7,14 @@
 # games replayed by scripts/pipe-floor.rs (a ply: the position and `go` in one write, blocking
 # reads until `bestmove`, nothing else; the games are those of a first, untimed arena run with
 # the same seed), each floor measured just before and just after its arena run (their mean is
-# the floor). Two floors:
+# the floor). Both floors are one pipe round trip a ply (one write each way, one wake-up):
 #   - the fair floor ("ratio"): the same test engine on the same games, so the same bytes
-#     written the same way (its `info` line and its `bestmove` in two writes: a ply whose reader
-#     wakes at the `info` line wakes twice, in the floor as in the arena) after the same work;
-#   - the one-write floor: pipe-floor's own engine, both lines in one write at once (one wake-up
-#     a ply, the least a ply can cost), with the arena's ratio to it beside.
+#     written the same way after the same work (its `info` line and `bestmove` in one write,
+#     after playing the move the position adds);
+#   - the one-write floor: pipe-floor's own engine, which answers every `go` with the same two
+#     lines in one write and does nothing else (it reads no position). Its engine is quicker,
+#     so its reader more often finds the answer already there when it comes to read (on two
+#     cores this floor is the lower); the arena's ratio to it is printed beside.
 # Each floor also prints its reads a ply (its wake-ups). The comparison is repeated REPEAT times
 # (default 3), each printed, then the median of the ratios (the machine is shared and noisy).
 #

@@ -1,6 +1,6 @@
 //! The pipe floor of an arena's CPU a ply (`scripts/arena-bench.sh` builds and runs it).
 //!
-//!   pipe-floor CONCURRENCY RECORDS 1|ENGINE [ARG...]
+//!   pipe-floor [--poll] CONCURRENCY RECORDS 1|ENGINE [ARG...]
 //!
 //! Replays the games of RECORDS (an arena's records file: each game's opening and moves) as an
 //! arena would with nothing else: CONCURRENCY threads each drive two engines over pipes, one ply
@@ -9,16 +9,18 @@
 //! line; the engine of the side to move answers. The engines are
 //!   - ENGINE [ARG...]: that program, e.g. the arena's own test engine (`otau-arena fake-engine
 //!     ok`): the same engine on the same games, so the same bytes written the same way (its
-//!     `info` line and its `bestmove` in two writes) after the same work: the fair floor;
+//!     `info` line and its `bestmove` in one write) after the same work: the fair floor;
 //!   - 1: this program again, as `pipe-floor engine`, writing the test engine's two lines (`info
-//!     depth 1 score cp 0 nodes 1`, `bestmove 1`) in one write at once: one wake-up a ply, the
-//!     least a ply can cost.
+//!     depth 1 score cp 0 nodes 1`, `bestmove 1`) in one write at once and doing nothing else:
+//!     one wake-up a ply after no work, the least a ply can cost.
+//! With `--poll` first, every read is preceded by a `ppoll` of the pipe with a timeout (25 ms,
+//! as the arena waits in slices), as the arena waits: the floor of a read that has a deadline.
 //! Prints the CPU time of this process (every thread, the engines excluded) a ply in
 //! microseconds, and the reads a ply that returned bytes (the wake-ups: 1 is one a ply).
 //! Plain std: compiled by `rustc -O` alone.
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::os::fd::AsFd;
+use std::os::fd::{AsFd, AsRawFd};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -32,6 +34,31 @@ struct Rusage {
 
 extern "C" {
     fn getrusage(who: i32, usage: *mut Rusage) -> i32;
+    fn ppoll(fds: *mut PollFd, n: u64, timeout: *const [i64; 2], sigmask: *const u8) -> i32;
+}
+
+/// Linux's `struct pollfd`.
+#[repr(C)]
+struct PollFd {
+    fd: i32,
+    events: i16,
+    revents: i16,
+}
+
+/// Waits until `fd` is readable, in `ppoll` slices of 25 ms (the arena's wait on an engine).
+fn wait_readable(fd: i32) {
+    let slice = [0i64, 25_000_000];
+    loop {
+        let mut p = PollFd {
+            fd,
+            events: 1, // POLLIN
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd, a valid timespec, no signal mask.
+        if unsafe { ppoll(&mut p, 1, &slice, std::ptr::null()) } > 0 {
+            return;
+        }
+    }
 }
 
 fn own_cpu() -> Duration {
@@ -63,14 +90,19 @@ fn engine() {
     }
 }
 
-/// A pipe whose reads that returned bytes are counted.
+/// A pipe whose reads that returned bytes are counted; with `poll`, each read waits in `ppoll`
+/// first.
 struct Counted<R> {
     inner: R,
     reads: u64,
+    poll: bool,
 }
 
-impl<R: Read> Read for Counted<R> {
+impl<R: Read + AsRawFd> Read for Counted<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.poll {
+            wait_readable(self.inner.as_raw_fd());
+        }
         let n = self.inner.read(buf)?;
         self.reads += u64::from(n > 0);
         Ok(n)
@@ -112,7 +144,7 @@ fn games(records: &str) -> Vec<(Vec<String>, Vec<String>)> {
 }
 
 /// Plays `games` against two engines; the plies played and the reads that returned bytes.
-fn drive(games: &[(Vec<String>, Vec<String>)], engine: &[String]) -> (u64, u64) {
+fn drive(games: &[(Vec<String>, Vec<String>)], engine: &[String], poll: bool) -> (u64, u64) {
     let mut engines: Vec<_> = (0..2)
         .map(|_| {
             let mut child = Command::new(&engine[0])
@@ -125,6 +157,7 @@ fn drive(games: &[(Vec<String>, Vec<String>)], engine: &[String]) -> (u64, u64) 
             let output = BufReader::new(Counted {
                 inner: child.stdout.take().unwrap(),
                 reads: 0,
+                poll,
             });
             (child, input, output)
         })
@@ -165,11 +198,15 @@ fn drive(games: &[(Vec<String>, Vec<String>)], engine: &[String]) -> (u64, u64) 
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
+    let mut args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some("engine") {
         return engine();
     }
-    let usage = "usage: pipe-floor CONCURRENCY RECORDS 1|ENGINE [ARG...]";
+    let poll = args.get(1).map(String::as_str) == Some("--poll");
+    if poll {
+        args.remove(1);
+    }
+    let usage = "usage: pipe-floor [--poll] CONCURRENCY RECORDS 1|ENGINE [ARG...]";
     let threads: usize = args.get(1).and_then(|a| a.parse().ok()).expect(usage);
     let all = games(args.get(2).expect(usage));
     let mut engine: Vec<String> = args.get(3..).expect(usage).to_vec();
@@ -186,7 +223,7 @@ fn main() {
         .map(|t| {
             let mine: Vec<_> = all.iter().skip(t).step_by(threads).cloned().collect();
             let engine = engine.clone();
-            std::thread::spawn(move || drive(&mine, &engine))
+            std::thread::spawn(move || drive(&mine, &engine, poll))
         })
         .collect();
     let (mut plies, mut reads) = (0, 0);
@@ -195,6 +232,7 @@ fn main() {
         (plies, reads) = (plies + p, reads + r);
     }
     let cpu = own_cpu() - before;
+    let what = if poll { format!("{what}, ppoll before each read") } else { what };
     println!(
         "pipe floor ({what}): {plies} plies of {} games at concurrency {threads}; {:.2} reads a ply; CPU {:.2} s, {:.1} us/ply",
         all.len(),

@@ -16,7 +16,9 @@ use crate::ugi::wire::{self, GuiCommand, PositionCommand, Start};
 /// How the fake engine misbehaves.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
 pub enum FakeMode {
-    /// Plays legal moves (deterministic: a hash of the position picks the move).
+    /// Plays legal moves (deterministic: a hash of the position picks the move), answering each
+    /// `go` at once with an `info` line and its `bestmove` in one write: the instant engine of
+    /// `scripts/arena-bench.sh`, as cheap a ply as an engine can be.
     Ok,
     /// Exits before the handshake.
     CrashStart,
@@ -142,6 +144,7 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
     }
     let mut variant = Variant::TOGUZ;
     let mut line = GameLine::new(AnyGame::start(variant));
+    let mut followed = Followed::default();
     let mut gos = 0u32;
     let mut moves_in_game = 0u32;
     let say = |out: &mut dyn Write, s: &str| {
@@ -187,14 +190,11 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
                 if let Some(v) = value.and_then(|v| v.parse().ok()) {
                     variant = v;
                     line = GameLine::new(AnyGame::start(variant));
+                    followed = Followed::default();
                 }
             }
             GuiCommand::NewGame => moves_in_game = 0,
-            GuiCommand::Position(p) => {
-                if let Some(l) = position_line(&p, variant) {
-                    line = l;
-                }
-            }
+            GuiCommand::Position(p) => followed.follow(&p, variant, &mut line),
             GuiCommand::Go(_) => {
                 gos += 1;
                 moves_in_game += 1;
@@ -291,8 +291,14 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
                         say(&mut out, &format!("bestmove {}", pick(&line)));
                     }
                     _ => {
-                        say(&mut out, "info depth 1 score cp 0 nodes 1");
-                        say(&mut out, &format!("bestmove {}", pick(&line)));
+                        // Both lines in one write (a line-buffered write of text ending in a
+                        // newline is one `write`): see `FakeMode::Ok`.
+                        let reply = format!(
+                            "info depth 1 score cp 0 nodes 1\nbestmove {}\n",
+                            pick(&line)
+                        );
+                        let _ = out.write_all(reply.as_bytes());
+                        let _ = out.flush();
                     }
                 }
             }
@@ -338,6 +344,51 @@ pub fn first_start_marker(mode: FakeMode, tag: &str, parent: u32) -> std::path::
     std::env::temp_dir().join(format!("otau-fake-engine-{parent}-{mode}-{tag}"))
 }
 
+/// What the engine's line was built from: the last `position`'s start and moves, so that the
+/// next one, the same game a move or two on, plays only those moves. A replay from the start
+/// every ply would make the engine's work grow with the game, and with it the floor that
+/// `scripts/arena-bench.sh` measures the arena against.
+#[derive(Default)]
+struct Followed {
+    /// `None` before the first position, and after one that could not be played.
+    start: Option<String>,
+    moves: Vec<String>,
+}
+
+impl Followed {
+    /// Sets `line` to the position of `p`: by the moves it adds to the last one if it extends
+    /// it, else from its start. A position that cannot be played leaves `line` as it was.
+    fn follow(&mut self, p: &PositionCommand<'_>, variant: Variant, line: &mut GameLine<AnyGame>) {
+        let start = match &p.start {
+            Start::StartPos => String::new(),
+            Start::Fen(fields) => fields.join(" "),
+        };
+        let extends = self.start.as_ref() == Some(&start)
+            && p.moves.len() >= self.moves.len()
+            && p.moves.iter().zip(&self.moves).all(|(a, b)| a == b);
+        if extends {
+            let mut next = line.clone();
+            if p.moves[self.moves.len()..]
+                .iter()
+                .all(|m| next.play_token(m).is_ok())
+            {
+                *line = next;
+                self.moves
+                    .extend(p.moves[self.moves.len()..].iter().map(|m| m.to_string()));
+                return;
+            }
+        }
+        match position_line(p, variant) {
+            Some(l) => {
+                *line = l;
+                self.start = Some(start);
+                self.moves = p.moves.iter().map(|m| m.to_string()).collect();
+            }
+            None => self.start = None,
+        }
+    }
+}
+
 fn position_line(p: &PositionCommand<'_>, variant: Variant) -> Option<GameLine<AnyGame>> {
     let pos = match &p.start {
         Start::StartPos => AnyGame::start(variant),
@@ -348,4 +399,43 @@ fn position_line(p: &PositionCommand<'_>, variant: Variant) -> Option<GameLine<A
         line.play_token(m).ok()?;
     }
     Some(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn follow(followed: &mut Followed, line: &mut GameLine<AnyGame>, text: &str) {
+        let parsed = wire::parse(text).expect("a command");
+        let GuiCommand::Position(p) = parsed.command else {
+            panic!("{text} is no position");
+        };
+        followed.follow(&p, Variant::TOGUZ, line);
+    }
+
+    #[test]
+    fn a_position_is_followed_by_its_new_moves_and_rebuilt_otherwise() {
+        let mut followed = Followed::default();
+        let mut line = GameLine::new(AnyGame::start(Variant::TOGUZ));
+        follow(&mut followed, &mut line, "position startpos moves 1 2");
+        assert_eq!(line.move_names(), ["1", "2"]);
+        follow(&mut followed, &mut line, "position startpos moves 1 2 3");
+        assert_eq!(line.move_names(), ["1", "2", "3"]);
+        // Another game: not an extension, built from its start.
+        follow(&mut followed, &mut line, "position startpos moves 4");
+        assert_eq!(line.move_names(), ["4"]);
+        // An extension with an unplayable move leaves the line as it was, and so does a
+        // position that cannot be played at all.
+        follow(&mut followed, &mut line, "position startpos moves 4 x");
+        assert_eq!(line.move_names(), ["4"]);
+        follow(
+            &mut followed,
+            &mut line,
+            "position startpos moves 5 5 5 5 5 5 5 5 5 5",
+        );
+        assert_eq!(line.move_names(), ["4"]);
+        // After a position that could not be played, the next is built from its start.
+        follow(&mut followed, &mut line, "position startpos moves 4 1");
+        assert_eq!(line.move_names(), ["4", "1"]);
+    }
 }
