@@ -13,7 +13,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use crate::support::arena::*;
-use otau::arena::config::{EngineConfig, EngineSpec};
+use otau::arena::config::{EngineConfig, EngineSpec, RunConfig};
 use otau::arena::matchmaking::tournament::{run, RunOptions};
 use otau::arena::records::{GameRecord, RecordsFile, TerminationKind};
 
@@ -121,7 +121,12 @@ fn play(dir: &Path, engines: Vec<EngineConfig>, out: &str) -> Vec<GameRecord> {
         log_dir: dir.join("logs"),
         ..RunOptions::default()
     };
-    let report = run(config(engines, 1, 7), &opts).expect("the run goes on");
+    // A generous start-up timeout: a sandbox's Python starts slowly on a loaded machine.
+    let config = RunConfig {
+        startup_timeout_ms: 30_000,
+        ..config(engines, 1, 7)
+    };
+    let report = run(config, &opts).expect("the run goes on");
     assert_eq!(report.missing, 0, "the run completes");
     let games = RecordsFile::read(&dir.join(out)).unwrap().games;
     assert_eq!(games.len(), 2);
@@ -434,11 +439,12 @@ fn sandbox_on_without_bubblewrap_is_a_start_up_error_naming_it() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Counts, while `running` is true, the most processes carrying `tag` at once.
+/// Counts, while `running` is true, the most processes carrying `tag` at once (alive together:
+/// the bomb's processes take each other's places as they end, which one scan would count twice).
 fn most_tagged(tag: String, running: std::sync::Arc<std::sync::atomic::AtomicBool>) -> usize {
     let mut most = 0;
     while running.load(std::sync::atomic::Ordering::Relaxed) {
-        most = most.max(tagged_processes(&tag).len());
+        most = most.max(tagged_together(&tag));
         std::thread::sleep(Duration::from_millis(5));
     }
     most
@@ -749,49 +755,50 @@ fn ctrl_z_stops_the_whole_sandbox_and_sigcont_resumes_it() {
             .unwrap(),
     );
     let arena_pid = arena.0.id();
-    // Both sandboxes up (each: bubblewrap's two processes and the engine), mid-game. (The
-    // start-up check's sandboxes may still be ending: the processes found are at least these.)
-    let sandboxed = || -> Vec<u32> {
-        tagged_processes(&tag)
-            .iter()
-            .filter_map(|l| l.split(':').next()?.parse::<u32>().ok())
-            .filter(|&p| p != arena_pid)
-            .filter(|p| {
-                std::fs::read_to_string(format!("/proc/{p}/comm")).unwrap_or_default()
-                    != "otau-guardian\n"
-            })
-            .collect()
-    };
-    let until = std::time::Instant::now() + Duration::from_secs(30);
-    while sandboxed().len() < 6 && std::time::Instant::now() < until {
+    // Mid-game: `busy` made its attack at its first `go`, so both of the game's engines are up
+    // (the start-up check's, which get no `go`, ended before the game began). No wait of a fixed
+    // length: a loaded machine may take any time to get there.
+    let busy_log = dir.join("logs/busy.stderr.log");
+    let until = std::time::Instant::now() + Duration::from_secs(60);
+    while attacks(&busy_log).0.is_empty() && std::time::Instant::now() < until {
         std::thread::sleep(Duration::from_millis(20));
     }
-    std::thread::sleep(Duration::from_millis(500));
-    let pids = sandboxed();
-    assert!(
-        pids.len() >= 6,
-        "two sandboxes of three processes: {pids:?}"
-    );
+    assert_eq!(attacks(&busy_log).0.len(), 1, "the game under way");
     // SAFETY: kill has no memory-safety preconditions.
     unsafe { libc::kill(arena_pid as i32, libc::SIGTSTP) };
-    // Every one still there is stopped (one of the start-up check's may have ended since).
+    // The arena stops its engines' groups, then itself: once it is stopped, nothing changes.
+    let until = std::time::Instant::now() + Duration::from_secs(10);
+    while state(arena_pid) != Some('T') && std::time::Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // Every process of both sandboxes (bubblewrap's two and the engine, each) is stopped.
+    let sandboxed: Vec<u32> = tagged_processes(&tag)
+        .iter()
+        .filter_map(|l| l.split(':').next()?.parse::<u32>().ok())
+        .filter(|&p| p != arena_pid)
+        .filter(|p| {
+            std::fs::read_to_string(format!("/proc/{p}/comm")).unwrap_or_default()
+                != "otau-guardian\n"
+        })
+        .collect();
     let live = || -> Vec<(u32, char)> {
-        pids.iter()
+        sandboxed
+            .iter()
             .filter_map(|&p| Some((p, state(p)?)))
             .filter(|(_, s)| *s != 'Z' && *s != 'X')
             .collect()
     };
-    let until = std::time::Instant::now() + Duration::from_secs(10);
     let all_stopped = || live().iter().all(|(_, s)| *s == 'T');
     while !all_stopped() && std::time::Instant::now() < until {
         std::thread::sleep(Duration::from_millis(10));
     }
-    let states = live();
+    let (arena_state, states) = (state(arena_pid), live());
     // SAFETY: as above.
     unsafe { libc::kill(arena_pid as i32, libc::SIGCONT) };
+    assert_eq!(arena_state, Some('T'), "the arena stopped itself");
     assert!(
         states.len() >= 6 && states.iter().all(|(_, s)| *s == 'T'),
-        "{states:?}"
+        "two sandboxes of three processes, all stopped: {states:?}"
     );
     assert!(arena.0.wait().unwrap().success());
     assert_eq!(recorded_games(&dir.join("r.jsonl")), 2);

@@ -115,6 +115,38 @@ pub fn tagged_processes(tag: &str) -> Vec<String> {
     out
 }
 
+/// How many processes carrying `tag` were alive at one instant. A scan of /proc is no instant: a
+/// process it finds early may end, and a new one take its place, before it reaches the new one's
+/// higher number (both counted: one more than ever lived at once). So each process found is
+/// looked at again after the scan, and counts only if it is still the same live process (its
+/// start time unchanged, its command line still there: a process that has exited has none).
+/// Each one counted was alive from its look in the scan to its look after it, and the end of
+/// the scan lies between the two: all of them were alive then.
+pub fn tagged_together(tag: &str) -> usize {
+    let alive = |pid: &str| -> Option<String> {
+        let cmd = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+        if !String::from_utf8_lossy(&cmd).contains(tag) {
+            return None;
+        }
+        // Field 22 of stat, the start time (the 20th after the command name's closing `) `).
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        Some(stat.rsplit_once(") ")?.1.split(' ').nth(19)?.to_string())
+    };
+    let found: Vec<(String, String)> = std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| {
+            let pid = e.file_name().to_string_lossy().into_owned();
+            let start = alive(&pid)?;
+            Some((pid, start))
+        })
+        .collect();
+    found
+        .iter()
+        .filter(|(pid, start)| alive(pid).as_ref() == Some(start))
+        .count()
+}
+
 /// The children of this test process that are zombies, after waiting up to 3 s for them to be
 /// reaped (none may be left). Only zombies: the tests of the binary run side by side, so another
 /// test's live children are there too (a run's own live processes carry its tag: [`wait_gone`]);

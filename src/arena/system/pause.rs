@@ -130,7 +130,7 @@ pub fn install() {
 /// Ctrl-Z: the engines first (so none thinks on while the arena cannot read it), then the
 /// arena; once continued, the engines again. The gap is credited by the next [`now`].
 fn stop_everything() {
-    crate::arena::system::process_groups::signal_all(Signal::STOP);
+    crate::arena::system::process_groups::stop_all();
     CONT.store(false, Ordering::SeqCst);
     // SIGSTOP stops every thread of the arena until SIGCONT.
     let _ = rustix::process::kill_process(rustix::process::getpid(), Signal::STOP);
@@ -139,7 +139,7 @@ fn stop_everything() {
     while !CONT.load(Ordering::SeqCst) {
         std::thread::sleep(Duration::from_millis(1));
     }
-    crate::arena::system::process_groups::signal_all(Signal::CONT);
+    crate::arena::system::process_groups::continue_all();
 }
 
 #[cfg(test)]

@@ -16,21 +16,36 @@ pub(crate) fn kill_group(pgid: i32) {
     signal_group(pgid, Signal::KILL);
 }
 
-/// Live child process groups, for [`kill_all`].
-static LIVE: Mutex<Option<HashMap<u64, i32>>> = Mutex::new(None);
+/// Live child process groups, for [`kill_all`], and whether they are stopped (Ctrl-Z).
+static LIVE: Mutex<Registry> = Mutex::new(Registry {
+    groups: None,
+    stopped: false,
+});
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+struct Registry {
+    groups: Option<HashMap<u64, i32>>,
+    /// Between [`stop_all`] and [`continue_all`]: a group registered meanwhile (its engine was
+    /// being started when Ctrl-Z came) is stopped as it is registered, under the same lock.
+    stopped: bool,
+}
 
 pub(crate) fn register(pgid: i32) -> u64 {
     let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
-    lock(&LIVE)
+    let mut live = lock(&LIVE);
+    live.groups
         .get_or_insert_with(HashMap::new)
         .insert(id, pgid);
+    if live.stopped {
+        signal_group(pgid, Signal::STOP);
+    }
+    drop(live);
     tell_guardian(GUARD_ADD, pgid);
     id
 }
 
 pub(crate) fn unregister(id: u64) {
-    if let Some(map) = lock(&LIVE).as_mut() {
+    if let Some(map) = lock(&LIVE).groups.as_mut() {
         if let Some(pgid) = map.remove(&id) {
             tell_guardian(GUARD_REMOVE, pgid);
         }
@@ -43,11 +58,28 @@ pub fn kill_all() {
     signal_all(Signal::KILL);
 }
 
-/// Sends `signal` to every live engine process group (SIGSTOP and SIGCONT for Ctrl-Z).
+/// Sends `signal` to every live engine process group.
 pub fn signal_all(signal: Signal) {
-    if let Some(map) = lock(&LIVE).as_ref() {
-        for &pgid in map.values() {
-            signal_group(pgid, signal);
-        }
+    signal_live(&lock(&LIVE), signal);
+}
+
+/// Ctrl-Z: SIGSTOP to every live engine process group, and to each one registered until
+/// [`continue_all`].
+pub(crate) fn stop_all() {
+    let mut live = lock(&LIVE);
+    live.stopped = true;
+    signal_live(&live, Signal::STOP);
+}
+
+/// The end of a Ctrl-Z pause: SIGCONT to every live engine process group.
+pub(crate) fn continue_all() {
+    let mut live = lock(&LIVE);
+    live.stopped = false;
+    signal_live(&live, Signal::CONT);
+}
+
+fn signal_live(live: &Registry, signal: Signal) {
+    for &pgid in live.groups.iter().flat_map(HashMap::values) {
+        signal_group(pgid, signal);
     }
 }
