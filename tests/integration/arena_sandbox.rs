@@ -711,12 +711,6 @@ impl Drop for Reaped {
     }
 }
 
-/// A process's state letter (`T` stopped, `S` sleeping, ...), from /proc.
-fn state(pid: u32) -> Option<char> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    stat.rsplit_once(") ")?.1.chars().next()
-}
-
 #[test]
 fn ctrl_z_stops_the_whole_sandbox_and_sigcont_resumes_it() {
     need_tools();

@@ -230,12 +230,6 @@ fn a_crash_loop_is_forfeited_and_its_stderr_flood_capped_per_run() {
     assert_eq!(text.matches("log limit").count(), 1);
 }
 
-/// The state letter of a process (`R`, `S`, `T` for stopped, ...), from /proc.
-fn state(pid: u32) -> Option<char> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    stat.rsplit_once(") ")?.1.chars().next()
-}
-
 fn tagged_pids(tag: &str) -> Vec<u32> {
     tagged_processes(tag)
         .iter()
@@ -295,16 +289,46 @@ fn assert_no_time_loss(dir: &Path) {
     }
 }
 
+/// Waits for `late`'s first think in the run (its stderr log says `go 1` as it begins: the game
+/// is under way), however long a loaded machine takes to get there.
+fn await_first_think(dir: &Path) {
+    let log = dir.join("logs/late.stderr.log");
+    assert!(
+        poll_until(Duration::from_secs(60), || has_line(
+            &log,
+            "fake-engine: go 1"
+        )),
+        "late's first think (`fake-engine: go 1` in {}) not within 60 s",
+        log.display()
+    );
+}
+
+/// Waits for process `pid` to be stopped (state `T`).
+fn await_stopped(pid: u32, what: &str) {
+    assert!(
+        poll_until(Duration::from_secs(30), || state(pid) == Some('T')),
+        "{what} ({pid}) not stopped within 30 s: state {:?}",
+        state(pid)
+    );
+}
+
+/// How long the arena is kept stopped: longer than `late`'s think and its whole allowance (1 s +
+/// 300 ms) together, so a stop charged to the thinking engine would lose it the game. This is the
+/// length of the stimulus, not a wait for something to happen: a loaded machine can only make the
+/// stop longer, which makes the test no weaker.
+const STOP: Duration = Duration::from_millis(1500);
+
 #[test]
 fn a_stop_the_arena_cannot_catch_is_charged_to_nobody() {
     let _serial = otau::sync::lock(&SERIAL);
-    within(Duration::from_secs(40), || {
+    within(Duration::from_secs(120), || {
         let tag = tag("sigstop");
         let (mut arena, dir) = late_match("sigstop", &tag);
-        // During `late`'s second think of game 1 (it thinks 600 ms a move from the start).
-        std::thread::sleep(Duration::from_millis(800));
+        // During `late`'s think: it has just begun its 600 ms (the arena waits for its move).
+        await_first_think(&dir);
         signal(arena.id(), libc::SIGSTOP);
-        std::thread::sleep(Duration::from_millis(1500));
+        await_stopped(arena.id(), "the arena");
+        std::thread::sleep(STOP);
         signal(arena.id(), libc::SIGCONT);
         assert!(arena.wait().unwrap().success());
         assert_no_time_loss(&dir);
@@ -319,35 +343,46 @@ fn a_stop_the_arena_cannot_catch_is_charged_to_nobody() {
 #[test]
 fn ctrl_z_pauses_the_engines_too_and_sigcont_resumes_the_match() {
     let _serial = otau::sync::lock(&SERIAL);
-    within(Duration::from_secs(40), || {
+    within(Duration::from_secs(120), || {
         let tag = tag("sigtstp");
         let (mut arena, dir) = late_match("sigtstp", &tag);
-        std::thread::sleep(Duration::from_millis(800));
-        // The arena's own command line carries the tag too, and so does its guardian (a fork).
-        let engines: Vec<u32> = tagged_pids(&tag)
-            .into_iter()
-            .filter(|&p| p != arena.id())
-            .filter(|p| {
-                std::fs::read_to_string(format!("/proc/{p}/comm")).unwrap_or_default()
-                    != "otau-guardian\n"
-            })
-            .collect();
-        assert_eq!(engines.len(), 2, "two engines running");
+        await_first_think(&dir);
+        // The game's two engines. The arena's own command line carries the tag too, and so does
+        // its guardian (a fork); the start-up check's engines, which get no `go`, may still be
+        // ending: wait until only the game's two are left.
+        let engines = || -> Vec<u32> {
+            tagged_pids(&tag)
+                .into_iter()
+                .filter(|&p| p != arena.id())
+                .filter(|p| {
+                    std::fs::read_to_string(format!("/proc/{p}/comm")).unwrap_or_default()
+                        != "otau-guardian\n"
+                })
+                .filter(|&p| !matches!(state(p), None | Some('Z' | 'X')))
+                .collect()
+        };
+        let mut found = Vec::new();
+        assert!(
+            poll_until(Duration::from_secs(60), || {
+                found = engines();
+                found.len() == 2
+            }),
+            "two engines running (late thinking) not within 60 s: {found:?}"
+        );
+        let engines = found;
         signal(arena.id(), libc::SIGTSTP);
         // The arena stops its engines' groups, then itself.
-        let until = Instant::now() + Duration::from_secs(5);
         let all_stopped =
             || state(arena.id()) == Some('T') && engines.iter().all(|&p| state(p) == Some('T'));
-        while !all_stopped() && Instant::now() < until {
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        let stopped = poll_until(Duration::from_secs(30), all_stopped);
         let states: Vec<_> = engines.iter().map(|&p| state(p)).collect();
         assert!(
-            all_stopped(),
-            "arena {:?}, engines {states:?}",
+            stopped,
+            "arena and both engines stopped, not within 30 s: arena {:?}, engines {states:?}",
             state(arena.id())
         );
-        std::thread::sleep(Duration::from_millis(1500));
+        // The match stays paused for longer than a move's allowance (see `STOP`).
+        std::thread::sleep(STOP);
         signal(arena.id(), libc::SIGCONT);
         assert!(arena.wait().unwrap().success());
         assert_no_time_loss(&dir);

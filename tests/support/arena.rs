@@ -180,6 +180,33 @@ fn zombies() -> Vec<String> {
     out
 }
 
+/// The state letter of process `pid` (`R`, `S`, `T` stopped, `Z`...), `None` once it is gone.
+pub fn state(pid: u32) -> Option<char> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat.rsplit_once(") ")?.1.chars().next()
+}
+
+/// Polls `done` until it holds or `limit` has passed; says whether it held. For a condition the
+/// test waits for (never a fixed sleep: a loaded machine may take any time to get there), with
+/// a generous `limit` that only a hang reaches.
+pub fn poll_until(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let until = Instant::now() + limit;
+    loop {
+        if done() {
+            return true;
+        }
+        if Instant::now() > until {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Whether the file at `path` (an engine's stderr log, say) has a line equal to `line` yet.
+pub fn has_line(path: &Path, line: &str) -> bool {
+    std::fs::read_to_string(path).is_ok_and(|t| t.lines().any(|l| l == line))
+}
+
 /// Waits up to `limit` for no process to carry `tag`.
 pub fn wait_gone(tag: &str, limit: Duration) -> Vec<String> {
     let until = Instant::now() + limit;

@@ -36,7 +36,8 @@ pub enum FakeMode {
     CrashSlowExit,
     /// Answers everything but `go`.
     NoAnswer,
-    /// Answers each `go` only after 600 ms, ignoring `stop` meanwhile.
+    /// Answers each `go` only after 600 ms, ignoring `stop` meanwhile; says on stderr, as each
+    /// think begins, `fake-engine: go N` (the tests see in its log that a game is under way).
     Late,
     /// Plays one legal move, then an illegal one.
     Illegal,
@@ -225,6 +226,7 @@ pub fn run(mode: FakeMode, input: impl BufRead, mut out: impl Write) -> i32 {
                     }
                     FakeMode::NoAnswer => {}
                     FakeMode::Late => {
+                        eprintln!("fake-engine: go {gos}");
                         std::thread::sleep(Duration::from_millis(600));
                         say(&mut out, &format!("bestmove {}", pick(&line)));
                     }
