@@ -753,28 +753,17 @@ fn ctrl_z_stops_the_whole_sandbox_and_sigcont_resumes_it() {
     // (the start-up check's, which get no `go`, ended before the game began). No wait of a fixed
     // length: a loaded machine may take any time to get there.
     let busy_log = dir.join("logs/busy.stderr.log");
-    let until = std::time::Instant::now() + Duration::from_secs(60);
-    while attacks(&busy_log).0.is_empty() && std::time::Instant::now() < until {
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    poll_until(Duration::from_secs(60), || !attacks(&busy_log).0.is_empty());
     assert_eq!(attacks(&busy_log).0.len(), 1, "the game under way");
     // SAFETY: kill has no memory-safety preconditions.
     unsafe { libc::kill(arena_pid as i32, libc::SIGTSTP) };
     // The arena stops its engines' groups, then itself: once it is stopped, nothing changes.
+    // One deadline for both waits: the arena stopped, then every sandboxed process.
     let until = std::time::Instant::now() + Duration::from_secs(10);
-    while state(arena_pid) != Some('T') && std::time::Instant::now() < until {
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    let left = || until.saturating_duration_since(std::time::Instant::now());
+    poll_until(left(), || state(arena_pid) == Some('T'));
     // Every process of both sandboxes (bubblewrap's two and the engine, each) is stopped.
-    let sandboxed: Vec<u32> = tagged_processes(&tag)
-        .iter()
-        .filter_map(|l| l.split(':').next()?.parse::<u32>().ok())
-        .filter(|&p| p != arena_pid)
-        .filter(|p| {
-            std::fs::read_to_string(format!("/proc/{p}/comm")).unwrap_or_default()
-                != "otau-guardian\n"
-        })
-        .collect();
+    let sandboxed = run_processes(&tag, arena_pid);
     let live = || -> Vec<(u32, char)> {
         sandboxed
             .iter()
@@ -782,10 +771,7 @@ fn ctrl_z_stops_the_whole_sandbox_and_sigcont_resumes_it() {
             .filter(|(_, s)| *s != 'Z' && *s != 'X')
             .collect()
     };
-    let all_stopped = || live().iter().all(|(_, s)| *s == 'T');
-    while !all_stopped() && std::time::Instant::now() < until {
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    poll_until(left(), || live().iter().all(|(_, s)| *s == 'T'));
     let (arena_state, states) = (state(arena_pid), live());
     // SAFETY: as above.
     unsafe { libc::kill(arena_pid as i32, libc::SIGCONT) };

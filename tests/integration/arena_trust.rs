@@ -230,13 +230,6 @@ fn a_crash_loop_is_forfeited_and_its_stderr_flood_capped_per_run() {
     assert_eq!(text.matches("log limit").count(), 1);
 }
 
-fn tagged_pids(tag: &str) -> Vec<u32> {
-    tagged_processes(tag)
-        .iter()
-        .filter_map(|p| p.split(':').next()?.parse().ok())
-        .collect()
-}
-
 /// The arena binary playing `late` (600 ms a move, allowed 1 s + 300 ms) against `ok` in two
 /// short games, in a process group of its own (signals to it reach nothing else).
 fn late_match(name: &str, tag: &str) -> (std::process::Child, std::path::PathBuf) {
@@ -351,13 +344,8 @@ fn ctrl_z_pauses_the_engines_too_and_sigcont_resumes_the_match() {
         // its guardian (a fork); the start-up check's engines, which get no `go`, may still be
         // ending: wait until only the game's two are left.
         let engines = || -> Vec<u32> {
-            tagged_pids(&tag)
+            run_processes(&tag, arena.id())
                 .into_iter()
-                .filter(|&p| p != arena.id())
-                .filter(|p| {
-                    std::fs::read_to_string(format!("/proc/{p}/comm")).unwrap_or_default()
-                        != "otau-guardian\n"
-                })
                 .filter(|&p| !matches!(state(p), None | Some('Z' | 'X')))
                 .collect()
         };

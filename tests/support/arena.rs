@@ -186,6 +186,20 @@ pub fn state(pid: u32) -> Option<char> {
     stat.rsplit_once(") ")?.1.chars().next()
 }
 
+/// The processes carrying `tag` other than the arena `arena` and its guardian (a fork, with the
+/// arena's command line): the engines the run started and what they started.
+pub fn run_processes(tag: &str, arena: u32) -> Vec<u32> {
+    tagged_processes(tag)
+        .iter()
+        .filter_map(|l| l.split(':').next()?.parse::<u32>().ok())
+        .filter(|&p| p != arena)
+        .filter(|p| {
+            std::fs::read_to_string(format!("/proc/{p}/comm")).unwrap_or_default()
+                != "otau-guardian\n"
+        })
+        .collect()
+}
+
 /// Polls `done` until it holds or `limit` has passed; says whether it held. For a condition the
 /// test waits for (never a fixed sleep: a loaded machine may take any time to get there), with
 /// a generous `limit` that only a hang reaches.
