@@ -29,10 +29,6 @@ pub(crate) fn check_engines(
     log_limit: u64,
 ) -> Result<Vec<String>, String> {
     let timeout = Duration::from_millis(config.startup_timeout_ms);
-    // As during the run: Ctrl-Z now stops the engines too, and the pause is charged to none (the
-    // run's signals are set up only after this check; until then a Ctrl-Z stopped the arena
-    // alone, and the engines of the check ran on).
-    crate::arena::system::pause::install();
     // As during the run: a kill -9 of the arena now leaves nothing an engine started.
     let _guardian = config
         .engines

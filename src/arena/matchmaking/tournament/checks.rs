@@ -63,6 +63,10 @@ pub(super) fn check_config(config: &RunConfig, opts: &RunOptions) -> Result<()> 
     // reads it again when the games begin: a cheap second read, one reader).
     crate::arena::game::openings::OpeningBook::new(&config.openings, variant, config.seed)
         .map_err(anyhow::Error::msg)?;
+    // Ctrl-Z stops the check's engines too, as it stops the run's (the rest of the run's signals
+    // are set up when the games begin; until the pause was, a Ctrl-Z here stopped the arena
+    // alone, and the check's engines ran on).
+    crate::arena::system::pause::install();
     let warnings =
         crate::arena::engine::preflight::check_engines(config, &opts.log_dir, opts.log_limit)
             .map_err(anyhow::Error::msg)?;
